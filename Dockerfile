@@ -1,0 +1,25 @@
+# One image for every app of the gateway; docker-compose.yml picks the app with `command`.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+RUN npm install --global --no-audit --no-fund pnpm@10.34.8
+COPY pnpm-lock.yaml pnpm-workspace.yaml package.json ./
+COPY apps/api/package.json apps/api/
+COPY apps/worker/package.json apps/worker/
+COPY apps/rail-sim/package.json apps/rail-sim/
+COPY packages/cli/package.json packages/cli/
+COPY packages/config/package.json packages/config/
+COPY packages/db/package.json packages/db/
+COPY packages/domain/package.json packages/domain/
+COPY packages/queue/package.json packages/queue/
+COPY packages/rails/package.json packages/rails/
+RUN pnpm install --frozen-lockfile
+COPY . .
+RUN pnpm build && pnpm prune --prod --ignore-scripts
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build /app /app
+USER node
+# Overridden per service: node apps/<app>/dist/main.js, or node packages/db/dist/migrate/main.js.
+CMD ["node", "apps/api/dist/main.js"]

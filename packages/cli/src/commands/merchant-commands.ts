@@ -1,0 +1,99 @@
+import type { Command } from 'commander';
+import { createMerchant, findMerchantByMid, MidTakenError, setMerchantStatus, type Merchant } from '@payout/db';
+import { formatRupees, hashToken, newApiToken, rupees, tokenDisplayPrefix, type Paise } from '@payout/domain';
+import { randomInt } from 'node:crypto';
+import { amountArgument, midArgument, nonEmptyArgument } from '../arguments.js';
+import type { CommandContext } from '../context.js';
+import { show } from '../output.js';
+import { CommandFailure, UsageError } from '../usage-error.js';
+
+const IMPS_CEILING = rupees(500_000);
+const UPI_CEILING = rupees(100_000);
+
+export function registerMerchantCommands(program: Command, context: () => CommandContext): void {
+  const merchant = program.command('merchant').description('create, suspend and activate merchants');
+
+  merchant
+    .command('create')
+    .description('create a merchant and print its MID and first API token (shown once, stored hashed)')
+    .requiredOption('--name <name>', 'merchant name', nonEmptyArgument('name', 200))
+    .option('--mid <mid>', 'MID to use (default: generated)', midArgument)
+    .option('--imps-limit <amount>', 'largest IMPS payout in rupees (default 500000.00)', amountArgument)
+    .option('--upi-limit <amount>', 'largest UPI payout in rupees (default 100000.00)', amountArgument)
+    .action(async (opts: { name: string; mid?: string; impsLimit?: Paise; upiLimit?: Paise }) => {
+      const { db, out } = context();
+      checkLimit('--imps-limit', opts.impsLimit, IMPS_CEILING);
+      checkLimit('--upi-limit', opts.upiLimit, UPI_CEILING);
+      const token = newApiToken();
+      let created: Merchant | undefined;
+      // A generated MID may collide with an existing one; an explicit MID that is taken is the caller's problem.
+      for (let attempt = 0; !created; attempt++) {
+        const mid = opts.mid ?? generatedMid();
+        try {
+          created = await createMerchant(db(), {
+            mid,
+            name: opts.name,
+            firstTokenHash: hashToken(token),
+            firstTokenPrefix: tokenDisplayPrefix(token),
+            ...(opts.impsLimit !== undefined && { impsMaxPaise: opts.impsLimit }),
+            ...(opts.upiLimit !== undefined && { upiMaxPaise: opts.upiLimit }),
+          });
+        } catch (error) {
+          if (!(error instanceof MidTakenError)) throw error;
+          if (opts.mid || attempt >= 5) throw new CommandFailure(error.message);
+        }
+      }
+      show(out, { ...merchantView(created), token }, [
+        { rows: [{ ...merchantView(created), token }] },
+        { rows: [{ note: 'Give the token to the merchant now: it is stored hashed and cannot be shown again.' }] },
+      ]);
+    });
+
+  for (const [name, status] of [
+    ['suspend', 'SUSPENDED'],
+    ['activate', 'ACTIVE'],
+  ] as const) {
+    merchant
+      .command(name)
+      .description(`${name} a merchant (a suspended merchant's requests are refused)`)
+      .requiredOption('--mid <mid>', 'merchant MID', midArgument)
+      .action(async (opts: { mid: string }) => {
+        const { db, out } = context();
+        const updated = await setMerchantStatus(db(), opts.mid, status);
+        if (!updated) throw new CommandFailure(`no merchant with MID ${opts.mid}`);
+        show(out, merchantView(updated), [{ rows: [merchantView(updated)] }]);
+      });
+  }
+
+  merchant
+    .command('show')
+    .description('show a merchant')
+    .requiredOption('--mid <mid>', 'merchant MID', midArgument)
+    .action(async (opts: { mid: string }) => {
+      const { db, out } = context();
+      const found = await findMerchantByMid(db(), opts.mid);
+      if (!found) throw new CommandFailure(`no merchant with MID ${opts.mid}`);
+      show(out, merchantView(found), [{ rows: [merchantView(found)] }]);
+    });
+}
+
+function checkLimit(flag: string, value: Paise | undefined, ceiling: Paise): void {
+  if (value !== undefined && value > ceiling) {
+    throw new UsageError(`${flag} may not exceed ${formatRupees(ceiling)}`);
+  }
+}
+
+function generatedMid(): string {
+  return `M${randomInt(10 ** 11, 10 ** 12)}`;
+}
+
+function merchantView(m: Merchant): Record<string, string> {
+  return {
+    mid: m.mid,
+    name: m.name,
+    status: m.status,
+    impsLimit: formatRupees(m.impsMaxPaise),
+    upiLimit: formatRupees(m.upiMaxPaise),
+    createdAt: m.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,65 @@
+import { Command, CommanderError } from 'commander';
+import { registerMerchantCommands } from './commands/merchant-commands.js';
+import { registerTokenCommands } from './commands/token-commands.js';
+import { registerWalletCommands } from './commands/wallet-commands.js';
+import type { CommandContext } from './context.js';
+import type { Output } from './output.js';
+import { CommandFailure, UsageError } from './usage-error.js';
+import type { PrismaClient } from '@payout/db';
+
+export interface RunOptions {
+  /** Opens the database on first use, so --help and argument errors need none. */
+  openDb: () => PrismaClient;
+  stdout: (line: string) => void;
+  stderr: (line: string) => void;
+}
+
+/** Exit statuses: 0 done, 1 the command could not do it, 2 the command was called wrongly. */
+export const EXIT_OK = 0;
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;
+
+/** Runs one CLI invocation and returns its exit status. */
+export async function runCli(argv: string[], options: RunOptions): Promise<number> {
+  const out: Output = { json: argv.includes('--json'), write: options.stdout };
+  let db: PrismaClient | undefined;
+  const context = (): CommandContext => ({
+    db: () => (db ??= options.openDb()),
+    out,
+  });
+
+  const program = new Command('pnpm cli')
+    .description('Payout gateway operator commands')
+    .option('--json', 'print JSON for scripts instead of a table')
+    .showHelpAfterError()
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => options.stdout(s.trimEnd()), writeErr: (s) => options.stderr(s.trimEnd()) });
+  registerMerchantCommands(program, context);
+  registerTokenCommands(program, context);
+  registerWalletCommands(program, context);
+  // Subcommands inherit neither exitOverride nor the output streams from their parent.
+  for (const command of [...program.commands, ...program.commands.flatMap((c) => c.commands)]) {
+    command.exitOverride().configureOutput(program.configureOutput());
+  }
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return EXIT_OK;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version are "errors" to commander; everything else it raises is a usage mistake.
+      return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
+    }
+    if (error instanceof UsageError) {
+      options.stderr(`error: ${error.message}`);
+      return EXIT_USAGE;
+    }
+    if (error instanceof CommandFailure) {
+      options.stderr(`error: ${error.message}`);
+      return EXIT_FAILED;
+    }
+    throw error;
+  } finally {
+    await db?.$disconnect();
+  }
+}

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { databaseSettings, logSettings, nodeEnv, port, positiveInt, redisSettings } from './settings.js';
+
+/** apps/api: the merchant-facing HTTP service. */
+export const apiConfigSchema = z.object({
+  ...nodeEnv,
+  ...databaseSettings,
+  ...redisSettings,
+  ...logSettings,
+  PORT: port(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  /** How long a request waits for Redis when queuing a job before leaving it to the sweeper. */
+  ENQUEUE_TIMEOUT_MS: positiveInt(250),
+});
+export type ApiConfig = z.infer<typeof apiConfigSchema>;
+
+/** apps/worker: settles payouts through the rail. */
+export const workerConfigSchema = z.object({
+  ...nodeEnv,
+  ...databaseSettings,
+  ...redisSettings,
+  ...logSettings,
+  RAIL_BASE_URL: z.url().default('http://127.0.0.1:4100'),
+  WORKER_CONCURRENCY: positiveInt(20),
+  /** Jobs per second sent to the rail across all worker processes (BullMQ's global limiter). */
+  RAIL_MAX_TPS: positiveInt(500),
+  RAIL_CONNECT_TIMEOUT_MS: positiveInt(2_000),
+  RAIL_RESPONSE_TIMEOUT_MS: positiveInt(10_000),
+  /** After this long without a final answer a payout is flagged for manual review (it stays PENDING). */
+  INQUIRY_DEADLINE_MS: positiveInt(24 * 60 * 60 * 1000),
+  SWEEP_INTERVAL_MS: positiveInt(15_000),
+  SHUTDOWN_GRACE_MS: positiveInt(20_000),
+  HEALTH_PORT: port(3001),
+});
+export type WorkerConfig = z.infer<typeof workerConfigSchema>;
+
+/** apps/rail-sim: the stand-alone fake bank. */
+export const railSimConfigSchema = z.object({
+  ...nodeEnv,
+  ...logSettings,
+  RAIL_SIM_PORT: port(4100),
+  RAIL_SIM_HOST: z.string().min(1).default('0.0.0.0'),
+  /** Added before every answer, to model a slow bank. */
+  RAIL_SIM_LATENCY_MS: z.coerce.number().int().min(0).default(0),
+  /** How long a `.22` payout stays PENDING before the bank reports SUCCESS. */
+  RAIL_SIM_SETTLE_AFTER_MS: z.coerce.number().int().min(0).default(2_000),
+  /** How long the submit reply of a `.33` payout is held back (longer than any sane client time-out). */
+  RAIL_SIM_LOST_REPLY_MS: z.coerce.number().int().min(0).default(60_000),
+  /** Optional file where the bank journals its payments, so a restarted simulator remembers them. */
+  RAIL_SIM_STATE_FILE: z.string().min(1).optional(),
+});
+export type RailSimConfig = z.infer<typeof railSimConfigSchema>;
+
+/** packages/cli: operator commands, and the migration runner. */
+export const cliConfigSchema = z.object({
+  ...databaseSettings,
+  DATABASE_POOL_SIZE: positiveInt(2),
+});
+export type CliConfig = z.infer<typeof cliConfigSchema>;

@@ -1,0 +1,11 @@
+export { ConfigError, loadConfig, loadConfigOrExit } from './load-config.js';
+export {
+  apiConfigSchema,
+  cliConfigSchema,
+  railSimConfigSchema,
+  workerConfigSchema,
+  type ApiConfig,
+  type CliConfig,
+  type RailSimConfig,
+  type WorkerConfig,
+} from './app-configs.js';

@@ -1,0 +1,10 @@
+export {
+  createPrismaClient,
+  type DatabaseOptions,
+  type PrismaClient,
+  type PrismaClientOrTransaction,
+} from './client.js';
+export { migrate, MigrationError, type MigrateOptions, type MigrateResult } from './migrate/migrate.js';
+export { defaultMigrationsDir } from './migrate/migrations-dir.js';
+export * from './repositories/merchant-repository.js';
+export * from './repositories/wallet-repository.js';

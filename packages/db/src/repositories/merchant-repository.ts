@@ -1,0 +1,105 @@
+import { Prisma } from '../generated/prisma/client.js';
+import type { Merchant, MerchantToken } from '../generated/prisma/client.js';
+import type { PrismaClientOrTransaction } from '../client.js';
+
+export type { Merchant, MerchantToken };
+
+export class MidTakenError extends Error {
+  override readonly name = 'MidTakenError';
+  constructor(readonly mid: string) {
+    super(`MID ${mid} is already taken`);
+  }
+}
+
+export interface NewMerchant {
+  mid: string;
+  name: string;
+  firstTokenHash: string;
+  firstTokenPrefix: string;
+  impsMaxPaise?: bigint;
+  upiMaxPaise?: bigint;
+}
+
+/** Creates a merchant together with its first token (stored hashed). */
+export async function createMerchant(db: PrismaClientOrTransaction, input: NewMerchant): Promise<Merchant> {
+  try {
+    return await db.merchant.create({
+      data: {
+        mid: input.mid,
+        name: input.name,
+        ...(input.impsMaxPaise !== undefined && { impsMaxPaise: input.impsMaxPaise }),
+        ...(input.upiMaxPaise !== undefined && { upiMaxPaise: input.upiMaxPaise }),
+        tokens: { create: { tokenHash: input.firstTokenHash, tokenPrefix: input.firstTokenPrefix } },
+      },
+    });
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
+      throw new MidTakenError(input.mid);
+    }
+    throw error;
+  }
+}
+
+export function findMerchantByMid(db: PrismaClientOrTransaction, mid: string): Promise<Merchant | null> {
+  return db.merchant.findUnique({ where: { mid } });
+}
+
+/** Suspends or re-activates a merchant; returns null when the MID is unknown. */
+export async function setMerchantStatus(
+  db: PrismaClientOrTransaction,
+  mid: string,
+  status: Merchant['status'],
+): Promise<Merchant | null> {
+  const { count } = await db.merchant.updateMany({ where: { mid }, data: { status } });
+  return count ? findMerchantByMid(db, mid) : null;
+}
+
+/** Adds a token to a merchant; its other tokens keep working until revoked. */
+export function addToken(
+  db: PrismaClientOrTransaction,
+  merchantId: number,
+  tokenHash: string,
+  tokenPrefix: string,
+): Promise<MerchantToken> {
+  return db.merchantToken.create({ data: { merchantId, tokenHash, tokenPrefix } });
+}
+
+export function listTokens(db: PrismaClientOrTransaction, merchantId: number): Promise<MerchantToken[]> {
+  return db.merchantToken.findMany({ where: { merchantId }, orderBy: { id: 'asc' } });
+}
+
+/** Revokes one of a merchant's tokens; returns null when no such active token exists. */
+export async function revokeToken(
+  db: PrismaClientOrTransaction,
+  merchantId: number,
+  tokenId: number,
+): Promise<MerchantToken | null> {
+  const { count } = await db.merchantToken.updateMany({
+    where: { id: tokenId, merchantId, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+  return count ? db.merchantToken.findUnique({ where: { id: tokenId } }) : null;
+}
+
+export interface MerchantCredentials {
+  merchant: Pick<Merchant, 'id' | 'mid' | 'status' | 'impsMaxPaise' | 'upiMaxPaise'>;
+  activeTokenHashes: string[];
+}
+
+/** What authentication needs for a MID: the merchant and the digests of its active tokens. */
+export async function findCredentials(db: PrismaClientOrTransaction, mid: string): Promise<MerchantCredentials | null> {
+  const merchant = await db.merchant.findUnique({
+    where: { mid },
+    select: {
+      id: true,
+      mid: true,
+      status: true,
+      impsMaxPaise: true,
+      upiMaxPaise: true,
+      tokens: { where: { revokedAt: null }, select: { tokenHash: true } },
+    },
+  });
+  if (!merchant) return null;
+  const { tokens, ...rest } = merchant;
+  return { merchant: rest, activeTokenHashes: tokens.map((t) => t.tokenHash) };
+}

@@ -1,0 +1,93 @@
+import type { Paise } from '@payout/domain';
+import type { PrismaClientOrTransaction } from '../client.js';
+
+export class CreditReferenceConflictError extends Error {
+  override readonly name = 'CreditReferenceConflictError';
+  constructor(
+    readonly reference: string,
+    readonly creditedPaise: Paise,
+  ) {
+    super(`reference ${reference} was already used for a different amount`);
+  }
+}
+
+export interface WalletCreditResult {
+  /** False when the reference had already been credited: nothing changed. */
+  credited: boolean;
+  availablePaise: Paise;
+}
+
+/**
+ * Credits a merchant's main wallet through the ledger (FUNDING → MAIN_WALLET), idempotent on the
+ * operator's reference: the same reference twice credits once. One statement, so the ledger legs and
+ * the wallet move together or not at all; a concurrent duplicate waits on the unique index and finds
+ * nothing to do.
+ */
+export async function creditWallet(
+  db: PrismaClientOrTransaction,
+  merchantId: number,
+  amountPaise: Paise,
+  reference: string,
+): Promise<WalletCreditResult> {
+  const [row] = await db.$queryRaw<
+    { credited: boolean; available_paise: bigint | null; existing_paise: bigint | null }[]
+  >`
+    WITH legs AS (
+      INSERT INTO ledger_entries (merchant_id, kind, account, amount_paise, reference)
+      VALUES (${merchantId}, 'WALLET_CREDIT', 'FUNDING', ${-amountPaise}, ${reference}),
+             (${merchantId}, 'WALLET_CREDIT', 'MAIN_WALLET', ${amountPaise}, ${reference})
+      ON CONFLICT (merchant_id, reference, kind, account) DO NOTHING
+      RETURNING account
+    ), wallet AS (
+      INSERT INTO wallets (merchant_id, available_paise)
+      SELECT ${merchantId}, ${amountPaise} WHERE EXISTS (SELECT 1 FROM legs)
+      ON CONFLICT (merchant_id) DO UPDATE
+        SET available_paise = wallets.available_paise + EXCLUDED.available_paise, updated_at = now()
+      RETURNING available_paise
+    )
+    SELECT EXISTS (SELECT 1 FROM legs) AS credited,
+           (SELECT available_paise FROM wallet) AS available_paise,
+           (SELECT amount_paise FROM ledger_entries
+             WHERE merchant_id = ${merchantId} AND reference = ${reference}
+               AND kind = 'WALLET_CREDIT' AND account = 'MAIN_WALLET') AS existing_paise`;
+  if (!row) throw new Error('wallet credit returned no row');
+  if (row.credited) return { credited: true, availablePaise: row.available_paise ?? 0n };
+
+  // Already credited under this reference: the same amount is a harmless repeat, another is a mistake.
+  const existing = row.existing_paise ?? 0n;
+  if (existing !== amountPaise) throw new CreditReferenceConflictError(reference, existing);
+  const wallet = await db.wallet.findUnique({ where: { merchantId } });
+  return { credited: false, availablePaise: wallet?.availablePaise ?? 0n };
+}
+
+export interface WalletBalances {
+  availablePaise: Paise;
+  reservedPaise: Paise;
+}
+
+export async function findWallet(db: PrismaClientOrTransaction, merchantId: number): Promise<WalletBalances | null> {
+  return db.wallet.findUnique({ where: { merchantId }, select: { availablePaise: true, reservedPaise: true } });
+}
+
+export interface LedgerBalances {
+  funding: Paise;
+  mainWallet: Paise;
+  reserved: Paise;
+  paidOut: Paise;
+}
+
+/** A merchant's four account balances summed from the ledger. */
+export async function ledgerBalances(db: PrismaClientOrTransaction, merchantId: number): Promise<LedgerBalances> {
+  const groups = await db.ledgerEntry.groupBy({
+    by: ['account'],
+    where: { merchantId },
+    _sum: { amountPaise: true },
+  });
+  const sum = (account: string) => groups.find((g) => g.account === account)?._sum.amountPaise ?? 0n;
+  return {
+    funding: sum('FUNDING'),
+    mainWallet: sum('MAIN_WALLET'),
+    reserved: sum('RESERVED'),
+    paidOut: sum('PAID_OUT'),
+  };
+}

@@ -1,0 +1,35 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/**
+ * Merchant API tokens. A token is 32 random bytes (base64url), so a plain SHA-256 digest is a safe way to
+ * store it: there is nothing to brute-force, and the digest is cheap enough to check on every request.
+ */
+const TOKEN_PREFIX = 'pgt_';
+
+export function newApiToken(): string {
+  return TOKEN_PREFIX + randomBytes(32).toString('base64url');
+}
+
+/** Hex SHA-256 of a token: what is stored, never the token. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** The leading characters operators see to tell tokens apart ("pgt_Ab12Cd"). */
+export function tokenDisplayPrefix(token: string): string {
+  return token.slice(0, 10);
+}
+
+/**
+ * Whether `token` matches one of the stored digests. Every digest is compared, each in constant time,
+ * so the time taken says nothing about which digest, or how much of one, matched.
+ */
+export function tokenMatchesAny(token: string, storedHashes: readonly string[]): boolean {
+  const presented = Buffer.from(hashToken(token), 'hex');
+  let matched = false;
+  for (const stored of storedHashes) {
+    const candidate = Buffer.from(stored, 'hex');
+    if (candidate.length === presented.length && timingSafeEqual(candidate, presented)) matched = true;
+  }
+  return matched;
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import {
+  canTransition,
+  externalStatus,
+  isTerminal,
+  PAYOUT_STATES,
+  payoutMessage,
+  statesAllowedBefore,
+} from './payout-state.js';
+
+describe('payout state machine', () => {
+  it('when a payout is terminal, then no transition leaves it', () => {
+    for (const to of PAYOUT_STATES) {
+      expect(canTransition('SUCCESS', to)).toBe(false);
+      expect(canTransition('FAILED', to)).toBe(false);
+    }
+  });
+
+  it('when mapped outside, then only SUCCESS and FAILED are not PENDING', () => {
+    expect(PAYOUT_STATES.map(externalStatus)).toEqual([
+      'PENDING',
+      'PENDING',
+      'PENDING',
+      'PENDING',
+      'PENDING',
+      'SUCCESS',
+      'FAILED',
+    ]);
+    expect(PAYOUT_STATES.filter(isTerminal)).toEqual(['SUCCESS', 'FAILED']);
+  });
+
+  it('when settling, then every non-terminal state but ACCEPTED may reach SUCCESS', () => {
+    expect(statesAllowedBefore('SUCCESS')).toEqual(['SUBMITTING', 'AWAITING_RAIL', 'OUTCOME_UNKNOWN', 'MANUAL_REVIEW']);
+  });
+
+  it('when nothing was sent yet, then a payout cannot be marked SUCCESS', () => {
+    expect(canTransition('ACCEPTED', 'SUCCESS')).toBe(false);
+  });
+});
+
+describe('payoutMessage', () => {
+  it('when given each status, then the message begins with its result code', () => {
+    expect(payoutMessage('PENDING')).toBe('MP006 - Your transaction is in progress');
+    expect(payoutMessage('SUCCESS')).toBe('MP00 - Transaction successful');
+    expect(payoutMessage('FAILED', 'INSUFFICIENT_BALANCE')).toBe(
+      'MP007 - Transaction failed: insufficient balance in main wallet',
+    );
+    expect(payoutMessage('FAILED', 'DECLINED_BY_BENEFICIARY_BANK')).toBe(
+      'MP007 - Transaction failed: declined by beneficiary bank',
+    );
+  });
+});

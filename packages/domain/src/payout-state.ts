@@ -1,0 +1,84 @@
+/**
+ * The payout state machine. Inside, a payout passes through more states than the merchant sees; each
+ * maps to one of the spec's three statuses. SUCCESS and FAILED are terminal and reached at most once.
+ */
+export const PAYOUT_STATES = [
+  'ACCEPTED',
+  'SUBMITTING',
+  'AWAITING_RAIL',
+  'OUTCOME_UNKNOWN',
+  'MANUAL_REVIEW',
+  'SUCCESS',
+  'FAILED',
+] as const;
+export type PayoutState = (typeof PAYOUT_STATES)[number];
+
+export type PayoutStatus = 'PENDING' | 'SUCCESS' | 'FAILED';
+export type PayoutMode = 'IMPS' | 'UPI';
+
+export const TERMINAL_STATES: readonly PayoutState[] = ['SUCCESS', 'FAILED'];
+/** States in which the rail may hold our instruction, so only asking the rail can settle the payout. */
+export const IN_FLIGHT_STATES: readonly PayoutState[] = [
+  'SUBMITTING',
+  'AWAITING_RAIL',
+  'OUTCOME_UNKNOWN',
+  'MANUAL_REVIEW',
+];
+
+export function isTerminal(state: PayoutState): boolean {
+  return state === 'SUCCESS' || state === 'FAILED';
+}
+
+export function externalStatus(state: PayoutState): PayoutStatus {
+  if (state === 'SUCCESS' || state === 'FAILED') return state;
+  return 'PENDING';
+}
+
+const TRANSITIONS: Record<PayoutState, readonly PayoutState[]> = {
+  // FAILED straight from ACCEPTED only before anything was sent (the rail refused the instruction outright).
+  ACCEPTED: ['SUBMITTING', 'FAILED'],
+  SUBMITTING: ['AWAITING_RAIL', 'OUTCOME_UNKNOWN', 'SUCCESS', 'FAILED', 'SUBMITTING'],
+  AWAITING_RAIL: ['AWAITING_RAIL', 'OUTCOME_UNKNOWN', 'SUBMITTING', 'MANUAL_REVIEW', 'SUCCESS', 'FAILED'],
+  OUTCOME_UNKNOWN: ['OUTCOME_UNKNOWN', 'AWAITING_RAIL', 'SUBMITTING', 'MANUAL_REVIEW', 'SUCCESS', 'FAILED'],
+  // An operator (or a late answer from the rail) settles a payout under review.
+  MANUAL_REVIEW: ['SUCCESS', 'FAILED', 'AWAITING_RAIL', 'OUTCOME_UNKNOWN', 'SUBMITTING'],
+  SUCCESS: [],
+  FAILED: [],
+};
+
+export function canTransition(from: PayoutState, to: PayoutState): boolean {
+  return TRANSITIONS[from].includes(to);
+}
+
+/** The states a payout may be in for a move to `to` to be allowed; the database guard uses this list. */
+export function statesAllowedBefore(to: PayoutState): PayoutState[] {
+  return PAYOUT_STATES.filter((from) => canTransition(from, to));
+}
+
+export type FailureReason =
+  | 'INSUFFICIENT_BALANCE'
+  | 'INVALID_BENEFICIARY_ACCOUNT'
+  | 'INVALID_UPI_ADDRESS'
+  | 'DECLINED_BY_BENEFICIARY_BANK'
+  | 'RAIL_REJECTED';
+
+/** The short reasons of the contract's fixed list, as they follow "MP007 - Transaction failed: ". */
+export const FAILURE_REASON_TEXT: Record<FailureReason, string> = {
+  INSUFFICIENT_BALANCE: 'insufficient balance in main wallet',
+  INVALID_BENEFICIARY_ACCOUNT: 'invalid beneficiary account',
+  INVALID_UPI_ADDRESS: 'invalid UPI address',
+  DECLINED_BY_BENEFICIARY_BANK: 'declined by beneficiary bank',
+  RAIL_REJECTED: 'rail rejected',
+};
+
+/** The message of a payout result, beginning with its result code (spec section 3). */
+export function payoutMessage(status: PayoutStatus, reason?: FailureReason | null): string {
+  switch (status) {
+    case 'PENDING':
+      return 'MP006 - Your transaction is in progress';
+    case 'SUCCESS':
+      return 'MP00 - Transaction successful';
+    case 'FAILED':
+      return `MP007 - Transaction failed: ${FAILURE_REASON_TEXT[reason ?? 'RAIL_REJECTED']}`;
+  }
+}

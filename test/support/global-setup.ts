@@ -1,0 +1,66 @@
+import type { TestProject } from 'vitest/node';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { defaultMigrationsDir, migrate } from '@payout/db';
+import { newTestRun, TEST_DATABASE_PREFIX, type TestRunResources } from './test-run.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    testRun: TestRunResources;
+  }
+}
+
+// Runs once per `pnpm test`: creates and migrates this run's database, and removes it and the run's
+// Redis keys at the end. Test files read the resources through test/support/test-env.ts.
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const run = newTestRun();
+  await dropAbandonedDatabases(run.serverUrl);
+  await migrate({ databaseUrl: run.databaseUrl, migrationsDir: defaultMigrationsDir() });
+  project.provide('testRun', run);
+
+  return async () => {
+    await dropDatabase(run.serverUrl, new URL(run.databaseUrl).pathname.slice(1));
+    await deleteKeys(run.redisUrl, `${run.queuePrefix}*`);
+  };
+}
+
+async function withServer<T>(serverUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+async function dropDatabase(serverUrl: string, name: string): Promise<void> {
+  await withServer(serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`));
+}
+
+// A run killed before its teardown leaves its database behind; a day later nobody is using it.
+async function dropAbandonedDatabases(serverUrl: string): Promise<void> {
+  const dayAgo = Date.now() - 24 * 60 * 60 * 1000;
+  const { rows } = await withServer(serverUrl, (c) =>
+    c.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${TEST_DATABASE_PREFIX}%`]),
+  );
+  for (const { datname } of rows) {
+    const created = parseInt(datname.slice(TEST_DATABASE_PREFIX.length, -6), 36);
+    if (Number.isFinite(created) && created < dayAgo) await dropDatabase(serverUrl, datname);
+  }
+}
+
+async function deleteKeys(redisUrl: string, pattern: string): Promise<void> {
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      if (keys.length) await redis.unlink(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
