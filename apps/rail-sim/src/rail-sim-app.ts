@@ -1,0 +1,102 @@
+import express, { type ErrorRequestHandler, type Express } from 'express';
+import type { Logger } from 'pino';
+import type { BankLedger } from './bank-ledger.js';
+import type { BankPayout } from './bank-payout.js';
+import { parseInstruction } from './instruction-schema.js';
+import type { ReplyScheduler } from './reply-scheduler.js';
+
+export interface RailSimAppDeps {
+  ledger: BankLedger;
+  replies: ReplyScheduler;
+  lostReplyMs: number;
+  logger: Logger;
+}
+
+/** The simulated bank's HTTP API; docs/rail-sim.md describes it. */
+export function createRailSimApp({ ledger, replies, lostReplyMs, logger }: RailSimAppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(express.json({ limit: '16kb' }));
+
+  app.post('/v1/payouts', (req, res) => {
+    const parsed = parseInstruction(req.body as unknown);
+    if (!parsed.ok) {
+      logger.warn({ problems: parsed.problems }, 'malformed payout instruction refused');
+      replies.answer(res, 400, {
+        error: 'BAD_REQUEST',
+        message: 'malformed payout instruction',
+        errors: parsed.problems,
+      });
+      return;
+    }
+    const { instruction } = parsed;
+    const outcome = ledger.submit(instruction);
+    const context = { reference: instruction.reference, mode: instruction.mode };
+    switch (outcome.kind) {
+      case 'unavailable':
+        logger.info(context, 'submit answered 503 (.44: rail unavailable)');
+        replies.answer(res, 503, { error: 'UNAVAILABLE', message: 'rail temporarily unavailable; nothing was paid' });
+        return;
+      case 'conflict':
+        logger.warn(context, 'reference reused with a different mode, amount or account');
+        replies.answer(res, 409, {
+          error: 'CONFLICT',
+          reference: instruction.reference,
+          message: 'reference already used with a different mode, amount or account',
+        });
+        return;
+      case 'accepted': {
+        const { payout } = outcome;
+        if (outcome.duplicate) logger.debug({ ...context, status: payout.status }, 'duplicate submit');
+        else logger.info({ ...context, amountPaise: payout.amountPaise.toString(), status: payout.status }, 'payout');
+        if (outcome.loseReply) replies.holdBack(res, 200, payoutBody(payout), lostReplyMs);
+        else replies.answer(res, 200, payoutBody(payout));
+        return;
+      }
+    }
+  });
+
+  app.get('/v1/payouts/:reference', (req, res) => {
+    const { reference } = req.params;
+    const payout = ledger.lookup(reference);
+    if (!payout) replies.answer(res, 404, { reference, status: 'NOT_FOUND' });
+    else replies.answer(res, 200, payoutBody(payout));
+  });
+
+  app.get('/v1/stats', (_req, res) => replies.now(res, 200, ledger.stats()));
+  app.get('/health', (_req, res) => replies.now(res, 200, { status: 'ok' }));
+
+  app.use((req, res) => {
+    replies.now(res, 404, { error: 'NOT_FOUND', message: `no route for ${req.method} ${req.path}` });
+  });
+
+  const onError: ErrorRequestHandler = (error: unknown, _req, res, _next) => {
+    const status = httpStatusOf(error);
+    if (status !== undefined && status < 500) {
+      // body-parser's refusals (bad JSON, too large, wrong charset) are the client's fault.
+      replies.answer(res, status, { error: 'BAD_REQUEST', message: (error as Error).message });
+      return;
+    }
+    logger.error({ err: error }, 'simulator failed to answer');
+    replies.now(res, 500, { error: 'INTERNAL', message: 'simulator error' });
+  };
+  app.use(onError);
+  return app;
+}
+
+function payoutBody(payout: BankPayout): Record<string, unknown> {
+  return {
+    reference: payout.reference,
+    status: payout.status,
+    ...(payout.utr === undefined ? {} : { utr: payout.utr }),
+    ...(payout.reason === undefined ? {} : { reason: payout.reason }),
+    submissions: payout.submissions,
+  };
+}
+
+function httpStatusOf(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const status = (error as { status?: unknown }).status;
+  return typeof status === 'number' && status >= 400 && status < 600 ? status : undefined;
+}

@@ -1,0 +1,170 @@
+import { Pool } from 'undici';
+import { z } from 'zod';
+import {
+  isRailFailureReason,
+  type PayoutInstruction,
+  type RailAdapter,
+  type RailAnswer,
+  type RailSubmitAnswer,
+} from './rail-adapter.js';
+
+export interface HttpRailAdapterOptions {
+  /** Where the rail listens, e.g. `http://127.0.0.1:4100`; a path prefix is kept. */
+  baseUrl: string;
+  /** Longest wait for a TCP connection to the rail (undici checks it about twice a second, so it may run over). */
+  connectTimeoutMs: number;
+  /**
+   * Longest a call may take in all, from the moment it is made to the last byte of the reply: waiting for a
+   * free connection, connecting and sending included.
+   */
+  responseTimeoutMs: number;
+  /** Most keep-alive connections held open to the rail; calls beyond it queue. Default 50. */
+  maxConnections?: number;
+}
+
+const DEFAULT_MAX_CONNECTIONS = 50;
+
+const replySchema = z.object({
+  reference: z.string(),
+  status: z.enum(['SUCCESS', 'FAILED', 'PENDING']),
+  utr: z.string().min(1).optional(),
+  reason: z.string().optional(),
+});
+
+type Exchange = { ok: true; statusCode: number; text: string } | { ok: false; detail: string };
+
+/**
+ * A {@link RailAdapter} that speaks the rail's JSON-over-HTTP API (`POST /v1/payouts`,
+ * `GET /v1/payouts/:reference`) over keep-alive connections. It never throws for network or HTTP trouble:
+ * anything that leaves the payout's fate open is answered UNKNOWN with a detail for the logs.
+ */
+export function createHttpRailAdapter(options: HttpRailAdapterOptions): RailAdapter {
+  const base = new URL(options.baseUrl);
+  const pathPrefix = base.pathname.replace(/\/+$/, '');
+  const pool = new Pool(base.origin, {
+    connections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+    connect: { timeout: options.connectTimeoutMs },
+  });
+  let closing: Promise<void> | undefined;
+
+  async function exchange(method: 'GET' | 'POST', path: string, payload?: string): Promise<Exchange> {
+    try {
+      const { statusCode, body } = await pool.request({
+        method,
+        path: pathPrefix + path,
+        headers: payload === undefined ? { accept: 'application/json' } : JSON_HEADERS,
+        body: payload ?? null,
+        // Not undici's headersTimeout: its timers tick about once a second, too coarse for a short deadline,
+        // and it would not count the wait for a free connection or a reply body that trickles in.
+        signal: AbortSignal.timeout(options.responseTimeoutMs),
+      });
+      return { ok: true, statusCode, text: await body.text() };
+    } catch (error) {
+      return { ok: false, detail: describeFailure(error, options) };
+    }
+  }
+
+  return {
+    async submit(instruction: PayoutInstruction): Promise<RailSubmitAnswer> {
+      const reply = await exchange('POST', '/v1/payouts', wireInstruction(instruction));
+      if (!reply.ok) return { outcome: 'UNKNOWN', detail: reply.detail };
+      const { statusCode, text } = reply;
+      if (statusCode >= 200 && statusCode < 300) return readReply(instruction.reference, text);
+      // The rail looked at the instruction and refused it, so it was never executed and no money moved.
+      if (statusCode === 400 || statusCode === 422) {
+        return { outcome: 'FAILED', reason: 'RAIL_REJECTED', raw: parseOrText(text) };
+      }
+      if (statusCode === 409) {
+        return {
+          outcome: 'UNKNOWN',
+          detail:
+            `rail answered 409: it already holds reference ${instruction.reference} with a different ` +
+            'mode, amount or account; a person must compare the two before anything else is done',
+        };
+      }
+      return { outcome: 'UNKNOWN', detail: `rail answered HTTP ${statusCode}${snippet(text)}` };
+    },
+
+    async status(reference: string): Promise<RailAnswer> {
+      const reply = await exchange('GET', `/v1/payouts/${encodeURIComponent(reference)}`);
+      if (!reply.ok) return { outcome: 'UNKNOWN', detail: reply.detail };
+      const { statusCode, text } = reply;
+      if (statusCode >= 200 && statusCode < 300) return readReply(reference, text);
+      if (statusCode === 404) {
+        // Only the rail's own "never seen it" counts: a bare 404 from a proxy or a wrong base URL says
+        // nothing about the payout, and taking it for NOT_FOUND could get a paid payout sent again.
+        const raw = parseOrText(text);
+        if (isNotFoundBody(raw, reference)) return { outcome: 'NOT_FOUND', raw };
+      }
+      return { outcome: 'UNKNOWN', detail: `rail answered HTTP ${statusCode}${snippet(text)}` };
+    },
+
+    close(): Promise<void> {
+      closing ??= pool.close();
+      return closing;
+    },
+  };
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
+
+function wireInstruction(instruction: PayoutInstruction): string {
+  return JSON.stringify({
+    reference: instruction.reference,
+    mode: instruction.mode,
+    amount_paise: instruction.amountPaise.toString(),
+    account: instruction.account,
+    ...(instruction.ifsc === undefined ? {} : { ifsc: instruction.ifsc }),
+    beneficiary_name: instruction.beneficiaryName,
+  });
+}
+
+function readReply(reference: string, text: string): RailSubmitAnswer {
+  const raw = parseOrText(text);
+  const parsed = replySchema.safeParse(raw);
+  if (!parsed.success) return { outcome: 'UNKNOWN', detail: `unreadable reply from the rail${snippet(text)}` };
+  const reply = parsed.data;
+  if (reply.reference !== reference) {
+    return { outcome: 'UNKNOWN', detail: `rail replied about reference ${reply.reference}, not ${reference}` };
+  }
+  switch (reply.status) {
+    case 'SUCCESS':
+      // Success without the bank's reference cannot be reconciled, so it is not taken as success yet.
+      if (reply.utr === undefined) return { outcome: 'UNKNOWN', detail: 'rail said SUCCESS without a bank reference' };
+      return { outcome: 'SUCCESS', bankReference: reply.utr, raw };
+    case 'FAILED':
+      // The rail's word that it failed is final; a reason outside the contract's list is still a refusal.
+      return { outcome: 'FAILED', reason: isRailFailureReason(reply.reason) ? reply.reason : 'RAIL_REJECTED', raw };
+    case 'PENDING':
+      return { outcome: 'PENDING', raw };
+  }
+}
+
+function isNotFoundBody(raw: unknown, reference: string): boolean {
+  if (typeof raw !== 'object' || raw === null) return false;
+  const body = raw as Record<string, unknown>;
+  return body.status === 'NOT_FOUND' && body.reference === reference;
+}
+
+function parseOrText(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function snippet(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed === '') return '';
+  return `: ${trimmed.length > 200 ? `${trimmed.slice(0, 200)}…` : trimmed}`;
+}
+
+function describeFailure(error: unknown, options: HttpRailAdapterOptions): string {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  const name = error instanceof Error ? error.name : undefined;
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return `no connection to the rail within ${options.connectTimeoutMs} ms`;
+  if (name === 'TimeoutError') return `no reply from the rail within ${options.responseTimeoutMs} ms`;
+  const message = error instanceof Error ? error.message : String(error);
+  return `call to the rail failed${typeof code === 'string' ? ` (${code})` : ''}: ${message}`;
+}
