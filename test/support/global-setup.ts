@@ -10,8 +10,9 @@ declare module 'vitest' {
   }
 }
 
-// Runs once per `pnpm test`: creates and migrates this run's database, and removes it and the run's
-// Redis keys at the end. Test files read the resources through test/support/test-env.ts.
+// Runs once per `pnpm test`: creates and migrates this run's database — the template each test file
+// clones its own database from (test/support/test-env.ts) — and at the end removes it, every clone, and
+// the run's Redis keys.
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const run = newTestRun();
   await dropAbandonedDatabases(run.serverUrl);
@@ -19,7 +20,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('testRun', run);
 
   return async () => {
-    await dropDatabase(run.serverUrl, new URL(run.databaseUrl).pathname.slice(1));
+    const template = new URL(run.databaseUrl).pathname.slice(1);
+    const { rows } = await withServer(run.serverUrl, (c) =>
+      c.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${template}%`]),
+    );
+    for (const { datname } of rows) await dropDatabase(run.serverUrl, datname);
     await deleteKeys(run.redisUrl, `${run.queuePrefix}*`);
   };
 }
@@ -45,7 +50,7 @@ async function dropAbandonedDatabases(serverUrl: string): Promise<void> {
     c.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${TEST_DATABASE_PREFIX}%`]),
   );
   for (const { datname } of rows) {
-    const created = parseInt(datname.slice(TEST_DATABASE_PREFIX.length, -6), 36);
+    const created = parseInt(datname.slice(TEST_DATABASE_PREFIX.length).split('_')[0]!.slice(0, -6), 36);
     if (Number.isFinite(created) && created < dayAgo) await dropDatabase(serverUrl, datname);
   }
 }

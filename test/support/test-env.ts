@@ -1,10 +1,35 @@
-import { inject } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, inject } from 'vitest';
 
-// Every test file sees this run's database and queue prefix through the same variables the apps read,
-// so code under test is configured exactly as in production.
+// Runs before every test file. Each file gets a database of its own, cloned from this run's migrated
+// template (a fast file copy), and a queue prefix of its own, so no file ever sees another's payouts or
+// jobs — a worker started by one file cannot pick up (or sweep) another file's work. The variables are
+// the ones the apps read, so code under test is configured exactly as in production.
 const run = inject('testRun');
-process.env.DATABASE_URL = run.databaseUrl;
+const fileId = randomBytes(4).toString('hex');
+const template = new URL(run.databaseUrl).pathname.slice(1);
+const database = `${template}_${fileId}`;
+
+async function onServer(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: run.serverUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+await onServer(`CREATE DATABASE ${pg.escapeIdentifier(database)} TEMPLATE ${pg.escapeIdentifier(template)}`);
+afterAll(async () => {
+  await onServer(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(database)} WITH (FORCE)`);
+});
+
+const databaseUrl = new URL(run.databaseUrl);
+databaseUrl.pathname = `/${database}`;
+process.env.DATABASE_URL = databaseUrl.toString();
 process.env.REDIS_URL = run.redisUrl;
-process.env.QUEUE_PREFIX = run.queuePrefix;
+process.env.QUEUE_PREFIX = `${run.queuePrefix}-${fileId}`;
 process.env.NODE_ENV = 'test';
 process.env.LOG_LEVEL ??= 'silent';

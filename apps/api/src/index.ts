@@ -1,1 +1,3 @@
-export {};
+export { createApp, type ApiDependencies } from './app.js';
+export { startApi, type RunningApi } from './api-server.js';
+export { CredentialStore } from './auth/credential-store.js';

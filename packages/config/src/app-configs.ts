@@ -11,6 +11,8 @@ export const apiConfigSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   /** How long a request waits for Redis when queuing a job before leaving it to the sweeper. */
   ENQUEUE_TIMEOUT_MS: positiveInt(250),
+  /** How long a merchant's credentials are cached; a suspension or revoked token takes effect within it. */
+  AUTH_CACHE_TTL_MS: positiveInt(5_000),
 });
 export type ApiConfig = z.infer<typeof apiConfigSchema>;
 
@@ -28,7 +30,15 @@ export const workerConfigSchema = z.object({
   RAIL_RESPONSE_TIMEOUT_MS: positiveInt(10_000),
   /** After this long without a final answer a payout is flagged for manual review (it stays PENDING). */
   INQUIRY_DEADLINE_MS: positiveInt(24 * 60 * 60 * 1000),
+  /** Wait before the first inquiry of an undecided payout; each further one waits twice as long … */
+  INQUIRY_FIRST_DELAY_MS: positiveInt(2_000),
+  /** … up to this. */
+  INQUIRY_MAX_DELAY_MS: positiveInt(5 * 60 * 1000),
   SWEEP_INTERVAL_MS: positiveInt(15_000),
+  /** How overdue a payout's next step must be before the sweeper re-queues it. */
+  SWEEP_GRACE_MS: positiveInt(30_000),
+  /** BullMQ job lock: a worker that dies mid-job loses its jobs to another worker after about this long. */
+  JOB_LOCK_MS: positiveInt(30_000),
   SHUTDOWN_GRACE_MS: positiveInt(20_000),
   HEALTH_PORT: port(3001),
 });

@@ -8,3 +8,7 @@ export { migrate, MigrationError, type MigrateOptions, type MigrateResult } from
 export { defaultMigrationsDir } from './migrate/migrations-dir.js';
 export * from './repositories/merchant-repository.js';
 export * from './repositories/wallet-repository.js';
+export * from './repositories/payout-repository.js';
+export * from './repositories/collection-repository.js';
+export { isDatabaseUnavailable, isRetryableTransactionError } from './database-errors.js';
+export * from './repositories/payout-transitions.js';

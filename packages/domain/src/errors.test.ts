@@ -24,12 +24,12 @@ describe('AppError', () => {
 
   it('when built for validation, then it lists every failing field', () => {
     const error = AppError.validation([
-      { field: 'Ifsc', message: 'bad' },
-      { field: 'Amount', message: 'too small' },
+      { field: 'Ifsc', message: 'Ifsc is bad' },
+      { field: 'Amount', message: 'Amount is too small' },
     ]);
     expect(error.code).toBe('VALIDATION_FAILED');
     expect(error.details.errors).toHaveLength(2);
-    expect(error.message).toBe('Ifsc: bad; Amount: too small');
+    expect(error.message).toBe('Ifsc is bad; Amount is too small');
     expect(isAppError(error)).toBe(true);
     expect(isAppError(new Error('x'))).toBe(false);
   });

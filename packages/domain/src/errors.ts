@@ -64,7 +64,7 @@ export class AppError extends Error {
   }
 
   static validation(errors: FieldError[]): AppError {
-    const message = errors.map((e) => `${e.field}: ${e.message}`).join('; ');
+    const message = errors.map((e) => e.message).join('; ');
     return new AppError('VALIDATION_FAILED', message, { details: { errors } });
   }
 }

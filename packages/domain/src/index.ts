@@ -26,3 +26,10 @@ export {
 } from './payout-state.js';
 export { ledgerLegs, walletDelta, type LedgerAccount, type LedgerEntryKind, type LedgerLeg } from './ledger.js';
 export { hashToken, newApiToken, tokenDisplayPrefix, tokenMatchesAny } from './credentials.js';
+export {
+  isSameInstruction,
+  MINIMUM_PAYOUT_PAISE,
+  MODE_CEILING_PAISE,
+  type InstructionIdentity,
+} from './payout-instruction.js';
+export { inquiryDelayMs, nextStep, type InquirySchedule, type NextStep, type RailVerdict } from './rail-outcome.js';

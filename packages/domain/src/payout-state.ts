@@ -25,7 +25,7 @@ export const IN_FLIGHT_STATES: readonly PayoutState[] = [
   'MANUAL_REVIEW',
 ];
 
-export function isTerminal(state: PayoutState): boolean {
+export function isTerminal(state: PayoutState): state is 'SUCCESS' | 'FAILED' {
   return state === 'SUCCESS' || state === 'FAILED';
 }
 

@@ -1,1 +1,3 @@
-export {};
+export { PAYOUT_QUEUE, payoutJobs, type ExecutePayoutJob, type InquirePayoutJob } from './job-catalog.js';
+export { createPayoutProducer, type PayoutProducer, type PayoutProducerOptions } from './payout-producer.js';
+export { createProducerConnection, createWorkerConnection } from './redis-connection.js';

@@ -1,0 +1,39 @@
+import type { RequestHandler, Response } from 'express';
+import { AppError, isMid, tokenMatchesAny } from '@payout/domain';
+import type { MerchantCredentials } from '@payout/db';
+import { MESSAGES } from '../http/error-responses.js';
+import type { CredentialStore } from './credential-store.js';
+
+export type AuthenticatedMerchant = MerchantCredentials['merchant'];
+
+/** The `status` text of the invalid-MID answer, which differs by endpoint (CONTRACT.md). */
+export type InvalidMidStatus = 'FAILED' | 'BAD REQUEST';
+
+/**
+ * Authenticates by the `MID` and `Token` headers, before anything else of the request is read, in the
+ * contract's order: missing → 401; malformed MID → 400; unknown MID or wrong token → 401 (the token is
+ * compared in constant time against stored digests); suspended merchant → 400.
+ */
+export function authenticate(store: CredentialStore, invalidMidStatus: InvalidMidStatus): RequestHandler {
+  const invalidMid = () => new AppError('INVALID_MID', MESSAGES.invalidMid, { details: { status: invalidMidStatus } });
+  return async (req, res, next) => {
+    const mid = req.get('MID');
+    const token = req.get('Token');
+    if (!mid || !token) throw new AppError('UNAUTHENTICATED', MESSAGES.unauthenticated);
+    if (!isMid(mid)) throw invalidMid();
+    const credentials = await store.lookup(mid);
+    if (!credentials || !tokenMatchesAny(token, credentials.activeTokenHashes)) {
+      throw new AppError('UNAUTHENTICATED', MESSAGES.unauthenticated);
+    }
+    if (credentials.merchant.status !== 'ACTIVE') throw invalidMid();
+    res.locals.merchant = credentials.merchant;
+    next();
+  };
+}
+
+/** The merchant `authenticate` admitted. */
+export function merchantOf(res: Response): AuthenticatedMerchant {
+  const merchant = res.locals.merchant as AuthenticatedMerchant | undefined;
+  if (!merchant) throw new AppError('INTERNAL', 'route used merchantOf without authenticate', { operational: false });
+  return merchant;
+}

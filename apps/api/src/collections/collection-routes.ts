@@ -1,0 +1,40 @@
+import { Router } from 'express';
+import { AppError, formatRupees } from '@payout/domain';
+import { findCollectionByTransactionId, type CollectionSummary, type PrismaClient } from '@payout/db';
+import { authenticate, merchantOf } from '../auth/authenticate.js';
+import type { CredentialStore } from '../auth/credential-store.js';
+import { MESSAGES } from '../http/error-responses.js';
+import { methodNotAllowed } from '../http/error-handler.js';
+import { sendJson } from '../http/send-json.js';
+import { transactionQuerySchema } from '../payouts/payout-request-schemas.js';
+import { parseQuery } from '../validation/validate.js';
+
+/** The pay-in status lookup's body (spec 2.1): status upper case, `account` may be "" for INTENT. */
+export function collectionStatusBody(c: CollectionSummary): Record<string, unknown> {
+  return {
+    error: false,
+    status_code: 200,
+    status: c.status,
+    mode: c.mode,
+    account: c.payerAccount,
+    Amount: formatRupees(c.amountPaise),
+    Bankriff: c.bankReference,
+    Ack_no: c.ackNo,
+    TransactionID: c.transactionId,
+  };
+}
+
+/** GET /api/payin/status. */
+export function collectionRoutes(deps: { db: PrismaClient; credentials: CredentialStore }): Router {
+  const router = Router();
+  router
+    .route('/api/payin/status')
+    .get(authenticate(deps.credentials, 'FAILED'), async (req, res) => {
+      const { TransactionID } = parseQuery(transactionQuerySchema, req.query);
+      const collection = await findCollectionByTransactionId(deps.db, merchantOf(res).id, TransactionID);
+      if (!collection) throw new AppError('NOT_FOUND', MESSAGES.transactionNotFound, { details: { TransactionID } });
+      sendJson(res, 200, collectionStatusBody(collection));
+    })
+    .all(methodNotAllowed);
+  return router;
+}

@@ -1,0 +1,32 @@
+import express, { type RequestHandler } from 'express';
+import { AppError, parseJson } from '@payout/domain';
+import { MESSAGES } from './error-responses.js';
+
+const BODY_LIMIT = '16kb';
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+const requireJsonContentType: RequestHandler = (req, _res, next) => {
+  if (!req.is('application/json')) throw new AppError('UNSUPPORTED_MEDIA_TYPE', MESSAGES.unsupportedMediaType);
+  next();
+};
+
+// Read as bytes (16 KiB at most) and parse losslessly: JSON.parse would turn big numbers into floats.
+const readRawBody = express.raw({ type: () => true, limit: BODY_LIMIT });
+
+const parseBody: RequestHandler = (req, _res, next) => {
+  const raw: unknown = req.body;
+  let parsed: unknown;
+  try {
+    parsed = parseJson(Buffer.isBuffer(raw) ? utf8.decode(raw) : '');
+  } catch {
+    throw new AppError('BAD_REQUEST', MESSAGES.badJson);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new AppError('BAD_REQUEST', MESSAGES.badJson);
+  }
+  req.body = parsed;
+  next();
+};
+
+/** A JSON object body: 415 without the JSON content type, 413 over 16 KiB, 400 if not a JSON object. */
+export const jsonBody: RequestHandler[] = [requireJsonContentType, readRawBody, parseBody];

@@ -1,0 +1,10 @@
+import type { Response } from 'express';
+import { stringifyJson } from '@payout/domain';
+
+/**
+ * Writes a JSON body with the lossless writer, so numeric members built with jsonNumber() keep their
+ * exact literal (101.00, a 23-digit TransactionID). Every response of the API goes through here.
+ */
+export function sendJson(res: Response, httpStatus: number, body: Record<string, unknown>): void {
+  res.status(httpStatus).type('application/json; charset=utf-8').send(stringifyJson(body));
+}

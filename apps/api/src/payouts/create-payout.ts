@@ -1,0 +1,74 @@
+import { AppError, formatRupees, isSameInstruction, newAckNo, type Paise, type PayoutMode } from '@payout/domain';
+import type { PayoutSummary } from '@payout/db';
+import type { PayoutProducer } from '@payout/queue';
+import { maskAccount, type Logger } from '@payout/telemetry';
+import type { AuthenticatedMerchant } from '../auth/authenticate.js';
+import type { PayoutAccepter } from './payout-accepter.js';
+
+export interface NewPayout {
+  mode: PayoutMode;
+  transactionId: string;
+  amountPaise: Paise;
+  /** Account number (IMPS) or UPI address (UPI). */
+  account: string;
+  ifsc: string | null;
+  name: string;
+  bankName: string | null;
+  mobile: string | null;
+  email: string | null;
+  description: string | null;
+}
+
+export interface CreatePayoutDeps {
+  accepter: PayoutAccepter;
+  producer: PayoutProducer;
+}
+
+/**
+ * Accepts a merchant's payout: check the merchant's own limit, record and reserve it in one database
+ * transaction, then queue the job that sends it to the rail. Returns the payout as it now stands:
+ * PENDING when accepted, FAILED when the balance was short, or — for a repeat of the same TransactionID
+ * and details — whatever state the first request reached. A repeat with other details is a conflict.
+ */
+export async function createPayout(
+  deps: CreatePayoutDeps,
+  log: Logger,
+  merchant: AuthenticatedMerchant,
+  payout: NewPayout,
+): Promise<PayoutSummary> {
+  const limit = payout.mode === 'IMPS' ? merchant.impsMaxPaise : merchant.upiMaxPaise;
+  if (payout.amountPaise > limit) {
+    throw AppError.validation([
+      { field: 'Amount', message: `Amount must be at most ${formatRupees(limit)} for this merchant` },
+    ]);
+  }
+
+  const { outcome, payout: recorded } = await deps.accepter.accept({
+    merchantId: merchant.id,
+    ackNo: newAckNo(),
+    ...payout,
+  });
+
+  if (outcome === 'existing' && !isSameInstruction(recorded, payout)) {
+    throw new AppError(
+      'TRANSACTION_ID_CONFLICT',
+      `TransactionID ${payout.transactionId} is already used for a different payout`,
+      {
+        details: { TransactionID: payout.transactionId },
+      },
+    );
+  }
+
+  const context = { ackNo: recorded.ackNo, mode: recorded.mode, account: maskAccount(recorded.account) };
+  if (outcome === 'rejected') log.info(context, 'payout refused: insufficient balance');
+  if (outcome === 'existing') log.info({ ...context, state: recorded.state }, 'payout replayed');
+
+  // A replay of a payout still waiting for its job queues it again: harmless (the job id is the payout's)
+  // and it rescues a job lost between commit and queue.
+  if (recorded.state === 'ACCEPTED') {
+    const queued = await deps.producer.enqueueExecute([recorded.id]);
+    if (outcome === 'accepted') log.info({ ...context, queued }, 'payout accepted');
+    if (!queued) log.warn(context, 'payout recorded but not queued: Redis unreachable; the sweeper will queue it');
+  }
+  return recorded;
+}

@@ -1,0 +1,84 @@
+import { Router, type Request, type Response } from 'express';
+import type { z } from 'zod';
+import { AppError } from '@payout/domain';
+import { findPayoutByTransactionId, type PrismaClient } from '@payout/db';
+import { authenticate, merchantOf } from '../auth/authenticate.js';
+import type { CredentialStore } from '../auth/credential-store.js';
+import { MESSAGES } from '../http/error-responses.js';
+import { methodNotAllowed } from '../http/error-handler.js';
+import { jsonBody } from '../http/json-body.js';
+import { sendJson } from '../http/send-json.js';
+import { parseQuery, validate } from '../validation/validate.js';
+import { createPayout, type CreatePayoutDeps, type NewPayout } from './create-payout.js';
+import {
+  impsPayoutRequestSchema,
+  transactionQuerySchema,
+  upiPayoutRequestSchema,
+  type ImpsPayoutRequest,
+  type UpiPayoutRequest,
+} from './payout-request-schemas.js';
+import { payoutResult, payoutStatusBody } from './payout-responses.js';
+
+export interface PayoutRouteDeps extends CreatePayoutDeps {
+  db: PrismaClient;
+  credentials: CredentialStore;
+}
+
+const fromImps = (r: ImpsPayoutRequest): NewPayout => ({
+  mode: 'IMPS',
+  transactionId: r.TransactionID,
+  amountPaise: r.Amount,
+  account: r.Account,
+  ifsc: r.Ifsc,
+  name: r.Name,
+  bankName: r.BankName ?? null,
+  mobile: r.Mobile ?? null,
+  email: r.Email ?? null,
+  description: r.Description ?? null,
+});
+
+const fromUpi = (r: UpiPayoutRequest): NewPayout => ({
+  mode: 'UPI',
+  transactionId: r.TransactionID,
+  amountPaise: r.Amount,
+  account: r.Upi,
+  ifsc: null,
+  name: r.Name,
+  bankName: null,
+  mobile: r.Mobile ?? null,
+  email: r.Email ?? null,
+  description: r.Description ?? null,
+});
+
+/** POST /api/impspayout, POST /api/payout and GET /api/check_payout_status. */
+export function payoutRoutes(deps: PayoutRouteDeps): Router {
+  const router = Router();
+
+  const payoutOperation = <S extends z.ZodType>(schema: S, toPayout: (request: z.infer<S>) => NewPayout) => [
+    authenticate(deps.credentials, 'FAILED'),
+    ...jsonBody,
+    async (req: Request, res: Response) => {
+      const request = validate(schema, req.body);
+      const payout = await createPayout(deps, req.log, merchantOf(res), toPayout(request));
+      const { httpStatus, body } = payoutResult(payout);
+      sendJson(res, httpStatus, body);
+    },
+  ];
+
+  router.route('/api/impspayout').post(payoutOperation(impsPayoutRequestSchema, fromImps)).all(methodNotAllowed);
+  router.route('/api/payout').post(payoutOperation(upiPayoutRequestSchema, fromUpi)).all(methodNotAllowed);
+
+  router
+    .route('/api/check_payout_status')
+    .get(authenticate(deps.credentials, 'FAILED'), async (req, res) => {
+      const { TransactionID } = parseQuery(transactionQuerySchema, req.query);
+      const payout = await findPayoutByTransactionId(deps.db, merchantOf(res).id, TransactionID);
+      if (!payout) {
+        throw new AppError('NOT_FOUND', MESSAGES.transactionNotFound, { details: { TransactionID } });
+      }
+      sendJson(res, 200, payoutStatusBody(payout));
+    })
+    .all(methodNotAllowed);
+
+  return router;
+}

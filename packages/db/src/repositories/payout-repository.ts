@@ -1,0 +1,164 @@
+import type { FailureReason, Paise, PayoutMode, PayoutState, PayoutStatus } from '@payout/domain';
+import type { PrismaClient, PrismaClientOrTransaction } from '../client.js';
+import { isRetryableTransactionError } from '../database-errors.js';
+
+/** One payout instruction as the API accepts it, ready to record. */
+export interface PayoutInstructionRecord {
+  merchantId: number;
+  transactionId: string;
+  mode: PayoutMode;
+  amountPaise: Paise;
+  ackNo: string;
+  /** Bank account number (IMPS) or UPI address (UPI). */
+  account: string;
+  ifsc: string | null;
+  name: string;
+  bankName: string | null;
+  mobile: string | null;
+  email: string | null;
+  description: string | null;
+}
+
+/** What a merchant may be told about a payout, and what a replay is compared against. */
+export interface PayoutSummary {
+  id: bigint;
+  merchantId: number;
+  transactionId: string;
+  mode: PayoutMode;
+  amountPaise: Paise;
+  ackNo: string;
+  state: PayoutState;
+  status: PayoutStatus;
+  failureReason: FailureReason | null;
+  bankReference: string | null;
+  account: string;
+  ifsc: string | null;
+  name: string;
+}
+
+/**
+ * accepted: recorded and reserved; rejected: recorded as FAILED for insufficient balance;
+ * existing: the merchant already used this TransactionID (the payout is returned as it stands).
+ */
+export type AcceptOutcome = 'accepted' | 'rejected' | 'existing';
+
+export interface AcceptResult {
+  outcome: AcceptOutcome;
+  payout: PayoutSummary;
+}
+
+interface AcceptRow {
+  outcome: AcceptOutcome;
+  id: bigint;
+  merchant_id: number;
+  transaction_id: string;
+  mode: PayoutMode;
+  amount_paise: bigint;
+  ack_no: string;
+  state: PayoutState;
+  status: PayoutStatus;
+  failure_reason: FailureReason | null;
+  bank_reference: string | null;
+  beneficiary_account: string;
+  beneficiary_ifsc: string | null;
+  beneficiary_name: string;
+}
+
+const MAX_DEADLOCK_RETRIES = 5;
+
+/**
+ * Accepts payout instructions in one statement (the `accept_payouts` function, one round trip): for
+ * each, in order, claim merchant + TransactionID, reserve the amount if the available balance allows,
+ * and record the payout with its ledger legs and first event. Results come back in the same order.
+ * A deadlock rolls the whole statement back, so it is simply run again; that is why this runs as its
+ * own transaction and takes the client, not a caller's transaction.
+ */
+export async function acceptPayouts(
+  db: PrismaClient,
+  instructions: readonly PayoutInstructionRecord[],
+): Promise<AcceptResult[]> {
+  const items = JSON.stringify(
+    instructions.map((i) => ({
+      merchant_id: i.merchantId,
+      transaction_id: i.transactionId,
+      mode: i.mode,
+      amount_paise: i.amountPaise.toString(),
+      ack_no: i.ackNo,
+      account: i.account,
+      ifsc: i.ifsc,
+      name: i.name,
+      bank_name: i.bankName,
+      mobile: i.mobile,
+      email: i.email,
+      description: i.description,
+    })),
+  );
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const rows = await db.$queryRaw<AcceptRow[]>`SELECT * FROM accept_payouts(${items}::jsonb)`;
+      return rows.map((row) => ({ outcome: row.outcome, payout: toSummary(row) }));
+    } catch (error) {
+      if (attempt >= MAX_DEADLOCK_RETRIES || !isRetryableTransactionError(error)) throw error;
+    }
+  }
+}
+
+function toSummary(row: AcceptRow): PayoutSummary {
+  return {
+    id: row.id,
+    merchantId: row.merchant_id,
+    transactionId: row.transaction_id,
+    mode: row.mode,
+    amountPaise: row.amount_paise,
+    ackNo: row.ack_no,
+    state: row.state,
+    status: row.status,
+    failureReason: row.failure_reason,
+    bankReference: row.bank_reference,
+    account: row.beneficiary_account,
+    ifsc: row.beneficiary_ifsc,
+    name: row.beneficiary_name,
+  };
+}
+
+/** A merchant's payout by its TransactionID; another merchant's is never found. */
+export async function findPayoutByTransactionId(
+  db: PrismaClientOrTransaction,
+  merchantId: number,
+  transactionId: string,
+): Promise<PayoutSummary | null> {
+  const p = await db.payout.findUnique({
+    where: { merchantId_transactionId: { merchantId, transactionId } },
+    select: {
+      id: true,
+      merchantId: true,
+      transactionId: true,
+      mode: true,
+      amountPaise: true,
+      ackNo: true,
+      state: true,
+      status: true,
+      failureReason: true,
+      bankReference: true,
+      beneficiaryAccount: true,
+      beneficiaryIfsc: true,
+      beneficiaryName: true,
+    },
+  });
+  if (!p) return null;
+  return {
+    id: p.id,
+    merchantId: p.merchantId,
+    transactionId: p.transactionId,
+    mode: p.mode,
+    amountPaise: p.amountPaise,
+    ackNo: p.ackNo,
+    state: p.state,
+    status: p.status,
+    failureReason: p.failureReason,
+    bankReference: p.bankReference,
+    account: p.beneficiaryAccount,
+    ifsc: p.beneficiaryIfsc,
+    name: p.beneficiaryName,
+  };
+}

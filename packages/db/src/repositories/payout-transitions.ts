@@ -1,0 +1,229 @@
+import type { FailureReason, Paise, PayoutMode, PayoutState } from '@payout/domain';
+import { statesAllowedBefore } from '@payout/domain';
+import type { PrismaClientOrTransaction } from '../client.js';
+
+/** Everything the worker needs to drive one payout. */
+export interface PayoutForWork {
+  id: bigint;
+  merchantId: number;
+  mode: PayoutMode;
+  amountPaise: Paise;
+  ackNo: string;
+  state: PayoutState;
+  account: string;
+  ifsc: string | null;
+  name: string;
+  submitAttempts: number;
+  inquiryAttempts: number;
+  nextCheckAt: Date | null;
+  createdAt: Date;
+}
+
+export async function findPayoutForWork(db: PrismaClientOrTransaction, id: bigint): Promise<PayoutForWork | null> {
+  const p = await db.payout.findUnique({
+    where: { id },
+    select: {
+      id: true,
+      merchantId: true,
+      mode: true,
+      amountPaise: true,
+      ackNo: true,
+      state: true,
+      beneficiaryAccount: true,
+      beneficiaryIfsc: true,
+      beneficiaryName: true,
+      submitAttempts: true,
+      inquiryAttempts: true,
+      nextCheckAt: true,
+      createdAt: true,
+    },
+  });
+  if (!p) return null;
+  const { beneficiaryAccount, beneficiaryIfsc, beneficiaryName, ...rest } = p;
+  return { ...rest, account: beneficiaryAccount, ifsc: beneficiaryIfsc, name: beneficiaryName };
+}
+
+/** Why a state changed, recorded in the payout's event log for support. */
+export interface TransitionNote {
+  reason: string;
+  /** Who: "worker:<host>:<pid>", "sweeper", "operator:<name>". */
+  actor: string;
+  attempt?: number | null;
+  /** What the rail said, as it said it. */
+  railAnswer?: unknown;
+}
+
+export interface TransitionResult {
+  /** False when the payout was not in a state that allows the move (someone else moved it first). */
+  moved: boolean;
+  /** The state before the move (or the state that refused it). */
+  from: PayoutState | null;
+}
+
+interface TransitionRow {
+  moved: boolean;
+  from_state: PayoutState | null;
+}
+
+/**
+ * The columns a non-terminal move may change besides the state: attempt counters and when the next
+ * step is due.
+ */
+export interface TransitionChanges {
+  nextCheckAt: Date | null;
+  incrementSubmitAttempts?: boolean;
+  /** Claim inquiry number `n`: only succeeds while the payout has had exactly n − 1 inquiries. */
+  claimInquiry?: number;
+  /** Narrows the states the move is allowed from (it is never wider than the state machine allows). */
+  onlyFrom?: readonly PayoutState[];
+}
+
+/**
+ * Moves a payout to a non-terminal state if its current state allows it (the state machine's table is the
+ * guard, checked in the same statement that changes the row), and records the event. Runs as one
+ * statement, so the row, its counters and its event change together.
+ */
+export async function transitionPayout(
+  db: PrismaClientOrTransaction,
+  payoutId: bigint,
+  to: Exclude<PayoutState, 'SUCCESS' | 'FAILED'>,
+  changes: TransitionChanges,
+  note: TransitionNote,
+): Promise<TransitionResult> {
+  const allowed = statesAllowedBefore(to).filter((s) => !changes.onlyFrom || changes.onlyFrom.includes(s));
+  const claimInquiry = changes.claimInquiry ?? null;
+  const [row] = await db.$queryRaw<TransitionRow[]>`
+    WITH prev AS (
+      SELECT id, state, inquiry_attempts FROM payouts WHERE id = ${payoutId} FOR NO KEY UPDATE
+    ), moved AS (
+      UPDATE payouts p
+         SET state = ${to}::payout_state,
+             next_check_at = ${changes.nextCheckAt},
+             submit_attempts = p.submit_attempts + ${changes.incrementSubmitAttempts ? 1 : 0},
+             inquiry_attempts = coalesce(${claimInquiry}::int, p.inquiry_attempts),
+             updated_at = now()
+        FROM prev
+       WHERE p.id = prev.id
+         AND prev.state = ANY(${allowed}::text[]::payout_state[])
+         AND (${claimInquiry}::int IS NULL OR prev.inquiry_attempts = ${claimInquiry}::int - 1)
+      RETURNING p.id, prev.state AS from_state
+    ), event AS (
+      INSERT INTO payout_events (payout_id, from_state, to_state, reason, attempt, rail_answer, actor)
+      SELECT id, from_state, ${to}::payout_state, ${note.reason}, ${note.attempt ?? null}::int,
+             ${jsonOrNull(note.railAnswer)}::jsonb, ${note.actor}
+        FROM moved
+    )
+    SELECT EXISTS (SELECT 1 FROM moved) AS moved, (SELECT state::text FROM prev) AS from_state`;
+  return { moved: row?.moved ?? false, from: row?.from_state ?? null };
+}
+
+/**
+ * Settles a payout as SUCCESS: records the bank reference and moves the reservation out of the merchant's
+ * funds (ledger RESERVED → PAID_OUT, wallet reserved −amount), with its event, in one statement. Happens at
+ * most once: only from a state that allows SUCCESS, and the ledger's unique constraints back that up.
+ */
+export async function settleSuccess(
+  db: PrismaClientOrTransaction,
+  payoutId: bigint,
+  bankReference: string,
+  note: TransitionNote,
+): Promise<TransitionResult> {
+  const [row] = await db.$queryRaw<TransitionRow[]>`
+    WITH prev AS (
+      SELECT id, state FROM payouts WHERE id = ${payoutId} FOR NO KEY UPDATE
+    ), settled AS (
+      UPDATE payouts p
+         SET state = 'SUCCESS', status = 'SUCCESS', bank_reference = ${bankReference},
+             settled_at = now(), next_check_at = NULL, updated_at = now()
+        FROM prev
+       WHERE p.id = prev.id AND prev.state = ANY(${statesAllowedBefore('SUCCESS')}::text[]::payout_state[])
+      RETURNING p.id, p.merchant_id, p.amount_paise, prev.state AS from_state
+    ), legs AS (
+      INSERT INTO ledger_entries (merchant_id, kind, account, amount_paise, payout_id)
+      SELECT merchant_id, 'PAYOUT_SETTLE'::ledger_entry_kind, 'RESERVED'::ledger_account, -amount_paise, id FROM settled
+      UNION ALL
+      SELECT merchant_id, 'PAYOUT_SETTLE'::ledger_entry_kind, 'PAID_OUT'::ledger_account, amount_paise, id FROM settled
+    ), wallet AS (
+      UPDATE wallets w
+         SET reserved_paise = w.reserved_paise - settled.amount_paise, updated_at = now()
+        FROM settled WHERE w.merchant_id = settled.merchant_id
+    ), event AS (
+      INSERT INTO payout_events (payout_id, from_state, to_state, reason, attempt, rail_answer, actor)
+      SELECT id, from_state, 'SUCCESS', ${note.reason}, ${note.attempt ?? null}::int,
+             ${jsonOrNull(note.railAnswer)}::jsonb, ${note.actor}
+        FROM settled
+    )
+    SELECT EXISTS (SELECT 1 FROM settled) AS moved, (SELECT state::text FROM prev) AS from_state`;
+  return { moved: row?.moved ?? false, from: row?.from_state ?? null };
+}
+
+/**
+ * Settles a payout as FAILED: returns the reservation to the main wallet (ledger RESERVED → MAIN_WALLET,
+ * wallet reserved −amount, available +amount), with its event, in one statement, at most once.
+ */
+export async function settleFailure(
+  db: PrismaClientOrTransaction,
+  payoutId: bigint,
+  reason: Exclude<FailureReason, 'INSUFFICIENT_BALANCE'>,
+  note: TransitionNote,
+): Promise<TransitionResult> {
+  const [row] = await db.$queryRaw<TransitionRow[]>`
+    WITH prev AS (
+      SELECT id, state FROM payouts WHERE id = ${payoutId} FOR NO KEY UPDATE
+    ), settled AS (
+      UPDATE payouts p
+         SET state = 'FAILED', status = 'FAILED', failure_reason = ${reason}::failure_reason,
+             settled_at = now(), next_check_at = NULL, updated_at = now()
+        FROM prev
+       WHERE p.id = prev.id AND prev.state = ANY(${statesAllowedBefore('FAILED')}::text[]::payout_state[])
+      RETURNING p.id, p.merchant_id, p.amount_paise, prev.state AS from_state
+    ), legs AS (
+      INSERT INTO ledger_entries (merchant_id, kind, account, amount_paise, payout_id)
+      SELECT merchant_id, 'PAYOUT_RELEASE'::ledger_entry_kind, 'RESERVED'::ledger_account, -amount_paise, id FROM settled
+      UNION ALL
+      SELECT merchant_id, 'PAYOUT_RELEASE'::ledger_entry_kind, 'MAIN_WALLET'::ledger_account, amount_paise, id FROM settled
+    ), wallet AS (
+      UPDATE wallets w
+         SET reserved_paise = w.reserved_paise - settled.amount_paise,
+             available_paise = w.available_paise + settled.amount_paise, updated_at = now()
+        FROM settled WHERE w.merchant_id = settled.merchant_id
+    ), event AS (
+      INSERT INTO payout_events (payout_id, from_state, to_state, reason, attempt, rail_answer, actor)
+      SELECT id, from_state, 'FAILED', ${note.reason}, ${note.attempt ?? null}::int,
+             ${jsonOrNull(note.railAnswer)}::jsonb, ${note.actor}
+        FROM settled
+    )
+    SELECT EXISTS (SELECT 1 FROM settled) AS moved, (SELECT state::text FROM prev) AS from_state`;
+  return { moved: row?.moved ?? false, from: row?.from_state ?? null };
+}
+
+function jsonOrNull(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+}
+
+/** A payout whose next step is overdue: its job was probably lost. */
+export interface OverduePayout {
+  id: bigint;
+  state: PayoutState;
+  inquiryAttempts: number;
+}
+
+/**
+ * Non-terminal payouts (other than those waiting for an operator) whose next step is overdue by more than
+ * `graceMs`, oldest first: the sweeper makes sure each has its job.
+ */
+export async function findOverduePayouts(
+  db: PrismaClientOrTransaction,
+  graceMs: number,
+  limit: number,
+): Promise<OverduePayout[]> {
+  const rows = await db.$queryRaw<{ id: bigint; state: PayoutState; inquiry_attempts: number }[]>`
+    SELECT id, state::text AS state, inquiry_attempts
+      FROM payouts
+     WHERE status = 'PENDING' AND state <> 'MANUAL_REVIEW'
+       AND next_check_at < now() - make_interval(secs => ${graceMs / 1000})
+     ORDER BY next_check_at
+     LIMIT ${limit}`;
+  return rows.map((r) => ({ id: r.id, state: r.state, inquiryAttempts: r.inquiry_attempts }));
+}

@@ -1,0 +1,34 @@
+import type { Paise } from './money.js';
+import type { PayoutMode } from './payout-state.js';
+
+/** What identifies a payout instruction: where the money goes and how much. */
+export interface InstructionIdentity {
+  mode: PayoutMode;
+  amountPaise: Paise;
+  /** Account number (IMPS) or UPI address (UPI). */
+  account: string;
+  ifsc: string | null;
+}
+
+/**
+ * Whether a repeated request (same merchant and TransactionID) asks for the same payout: same mode,
+ * beneficiary and amount. A replay of the same payout is answered with its current state; anything
+ * else is a conflict, because the TransactionID is already spent on a different payout.
+ */
+export function isSameInstruction(a: InstructionIdentity, b: InstructionIdentity): boolean {
+  return (
+    a.mode === b.mode &&
+    a.amountPaise === b.amountPaise &&
+    a.account === b.account &&
+    (a.ifsc ?? null) === (b.ifsc ?? null)
+  );
+}
+
+/** The largest single payout the contract allows per mode; a merchant may be configured lower. */
+export const MODE_CEILING_PAISE: Record<PayoutMode, Paise> = {
+  IMPS: 50_000_000n,
+  UPI: 10_000_000n,
+};
+
+/** The smallest payout: 1.00. */
+export const MINIMUM_PAYOUT_PAISE: Paise = 100n;

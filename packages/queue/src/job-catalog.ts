@@ -1,0 +1,42 @@
+import type { JobsOptions } from 'bullmq';
+import { z } from 'zod';
+
+/**
+ * The job catalog shared by producer (api, sweeper) and consumer (worker): every job's name, payload
+ * schema, id and retry policy in one place. Payloads carry ids only — never account numbers, amounts
+ * or secrets; the worker reads everything else from PostgreSQL.
+ */
+export const PAYOUT_QUEUE = 'payouts';
+
+const payoutId = z.string().regex(/^[1-9][0-9]{0,18}$/, 'a payout id');
+
+// Transient failures (database or Redis briefly away) retry with exponential backoff and jitter;
+// a job that runs out of attempts stays in the failed set and the sweeper re-queues its payout.
+const retryPolicy: JobsOptions = {
+  attempts: 10,
+  backoff: { type: 'exponential', delay: 1_000, jitter: 0.5 },
+  removeOnComplete: { age: 24 * 60 * 60, count: 50_000 },
+  removeOnFail: { age: 7 * 24 * 60 * 60 },
+};
+
+export const payoutJobs = {
+  /** Send an accepted payout to the rail and settle it if the rail decides at once. */
+  execute: {
+    name: 'execute-payout',
+    data: z.object({ payoutId }),
+    /** One execute job per payout: queuing it twice is harmless. */
+    jobId: (id: string) => `execute-${id}`,
+    options: retryPolicy,
+  },
+  /** Ask the rail what became of a payout whose outcome is pending or unknown. */
+  inquire: {
+    name: 'inquire-payout',
+    data: z.object({ payoutId, attempt: z.number().int().min(1) }),
+    /** One job per inquiry attempt, numbered as the database numbers them. */
+    jobId: (id: string, attempt: number) => `inquire-${id}-${attempt}`,
+    options: retryPolicy,
+  },
+} as const;
+
+export type ExecutePayoutJob = z.infer<typeof payoutJobs.execute.data>;
+export type InquirePayoutJob = z.infer<typeof payoutJobs.inquire.data>;

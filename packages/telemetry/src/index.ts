@@ -1,0 +1,1 @@
+export { createLogger, maskAccount, REDACTED_PATHS, type Logger } from './logger.js';
