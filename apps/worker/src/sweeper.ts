@@ -1,0 +1,85 @@
+import type { Queue } from 'bullmq';
+import { findOverduePayouts, type OverduePayout, type PrismaClient } from '@payout/db';
+import { payoutJobs } from '@payout/queue';
+import type { Logger } from '@payout/telemetry';
+
+// Any 64-bit number unique to this purpose: only one worker process sweeps at a time.
+const SWEEP_LOCK_KEY = 7_358_201_446n;
+const BATCH = 500;
+
+export interface SweepResult {
+  /** False when another worker held the sweep lock. */
+  swept: boolean;
+  overdue: number;
+  /** Jobs added because none existed (lost with Redis, or never queued). */
+  added: number;
+  /** Failed jobs retried (they had run out of attempts while PostgreSQL or the rail was away). */
+  retried: number;
+}
+
+/**
+ * Makes Redis a carrier of work, never the only copy of it: finds payouts whose next step is overdue in
+ * PostgreSQL and makes sure each has its job — the execute job of an accepted payout, or the inquiry job
+ * its state is waiting for. Job ids make this harmless to repeat; an advisory lock keeps concurrent
+ * workers from doing the same scan at once.
+ */
+export class Sweeper {
+  constructor(
+    private readonly db: PrismaClient,
+    private readonly queue: Queue,
+    private readonly logger: Logger,
+    private readonly graceMs: number,
+  ) {}
+
+  async sweepOnce(): Promise<SweepResult> {
+    return this.db.$transaction(
+      async (tx) => {
+        const [lock] = await tx.$queryRaw<
+          { locked: boolean }[]
+        >`SELECT pg_try_advisory_xact_lock(${SWEEP_LOCK_KEY}) AS locked`;
+        if (!lock?.locked) return { swept: false, overdue: 0, added: 0, retried: 0 };
+        const overdue = await findOverduePayouts(tx, this.graceMs, BATCH);
+        const result: SweepResult = { swept: true, overdue: overdue.length, added: 0, retried: 0 };
+        for (const payout of overdue) {
+          const action = await this.ensureJob(payout);
+          if (action === 'added') result.added++;
+          if (action === 'retried') result.retried++;
+        }
+        if (result.added || result.retried) this.logger.warn(result, 'sweeper re-queued overdue payouts');
+        return result;
+      },
+      { timeout: 60_000, maxWait: 10_000 },
+    );
+  }
+
+  private async ensureJob(payout: OverduePayout): Promise<'added' | 'retried' | 'present'> {
+    const id = payout.id.toString();
+    const { name, jobId, data, options } =
+      payout.state === 'ACCEPTED'
+        ? {
+            name: payoutJobs.execute.name,
+            jobId: payoutJobs.execute.jobId(id),
+            data: { payoutId: id },
+            options: payoutJobs.execute.options,
+          }
+        : {
+            name: payoutJobs.inquire.name,
+            jobId: payoutJobs.inquire.jobId(id, payout.inquiryAttempts + 1),
+            data: { payoutId: id, attempt: payout.inquiryAttempts + 1 },
+            options: payoutJobs.inquire.options,
+          };
+    const job = await this.queue.getJob(jobId);
+    if (job) {
+      const state = await job.getState();
+      if (state === 'failed') {
+        await job.retry();
+        return 'retried';
+      }
+      if (state !== 'completed' && state !== 'unknown') return 'present';
+      // A finished job whose payout is still overdue (its step was rolled back): run the step again.
+      await job.remove();
+    }
+    await this.queue.add(name, data, { ...options, jobId });
+    return 'added';
+  }
+}

@@ -1,0 +1,128 @@
+import { hostname } from 'node:os';
+import { Queue, Worker } from 'bullmq';
+import type { WorkerConfig } from '@payout/config';
+import { createPrismaClient } from '@payout/db';
+import { createProducerConnection, createWorkerConnection, PAYOUT_QUEUE } from '@payout/queue';
+import { createHttpRailAdapter, type RailAdapter } from '@payout/rails';
+import { createLogger, type Logger } from '@payout/telemetry';
+import { queueInquiryScheduler } from './inquiry-scheduler.js';
+import { payoutProcessor } from './jobs/payout-processor.js';
+import { PayoutDriver } from './payout-driver.js';
+import { Sweeper } from './sweeper.js';
+
+export interface RunningWorker {
+  worker: Worker;
+  queue: Queue;
+  sweeper: Sweeper;
+  /**
+   * Stops taking jobs, lets those in flight finish within the grace period (a job cut off after it is picked
+   * up again by another worker and settles once), then closes every connection.
+   */
+  close(): Promise<void>;
+}
+
+export interface WorkerOverrides {
+  rail?: RailAdapter;
+  logger?: Logger;
+}
+
+/** Starts a worker process's parts: the BullMQ worker on the payouts queue and the sweeper's timer. */
+export async function startWorker(config: WorkerConfig, overrides: WorkerOverrides = {}): Promise<RunningWorker> {
+  const logger = overrides.logger ?? createLogger('worker', config.LOG_LEVEL);
+  const db = createPrismaClient({
+    url: config.DATABASE_URL,
+    poolSize: config.DATABASE_POOL_SIZE,
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+    applicationName: 'payout-gateway-worker',
+  });
+  const producerRedis = createProducerConnection(config.REDIS_URL);
+  const workerRedis = createWorkerConnection(config.REDIS_URL);
+  for (const connection of [producerRedis, workerRedis]) {
+    connection.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
+  }
+  const queue = new Queue(PAYOUT_QUEUE, { connection: producerRedis, prefix: config.QUEUE_PREFIX });
+  queue.on('error', (error) => logger.warn({ err: error.message }, 'queue error'));
+
+  const rail =
+    overrides.rail ??
+    createHttpRailAdapter({
+      baseUrl: config.RAIL_BASE_URL,
+      connectTimeoutMs: config.RAIL_CONNECT_TIMEOUT_MS,
+      responseTimeoutMs: config.RAIL_RESPONSE_TIMEOUT_MS,
+      maxConnections: config.WORKER_CONCURRENCY,
+    });
+  const driver = new PayoutDriver({
+    db,
+    rail,
+    inquiries: queueInquiryScheduler(queue, (error) =>
+      logger.warn({ err: error.message }, 'could not queue an inquiry; the sweeper will'),
+    ),
+    logger,
+    actor: `worker:${hostname()}:${process.pid}`,
+    schedule: { firstDelayMs: config.INQUIRY_FIRST_DELAY_MS, maxDelayMs: config.INQUIRY_MAX_DELAY_MS },
+    deadlineMs: config.INQUIRY_DEADLINE_MS,
+    railWindowMs: config.RAIL_CONNECT_TIMEOUT_MS + config.RAIL_RESPONSE_TIMEOUT_MS + 5_000,
+  });
+
+  const worker = new Worker(PAYOUT_QUEUE, payoutProcessor(driver), {
+    connection: workerRedis,
+    prefix: config.QUEUE_PREFIX,
+    concurrency: config.WORKER_CONCURRENCY,
+    // One limiter for the whole queue, shared by every worker process: the rail's rate limit.
+    limiter: { max: config.RAIL_MAX_TPS, duration: 1_000 },
+    lockDuration: config.JOB_LOCK_MS,
+    stalledInterval: Math.max(1_000, Math.floor(config.JOB_LOCK_MS / 2)),
+    maxStalledCount: 5,
+  });
+  worker.on('error', (error) => logger.warn({ err: error.message }, 'worker error'));
+  worker.on('failed', (job, error) =>
+    logger.warn(
+      { job: job?.id, attempts: job?.attemptsMade, err: error.message },
+      'job failed; it will be retried if attempts remain',
+    ),
+  );
+
+  const sweeper = new Sweeper(db, queue, logger, config.SWEEP_GRACE_MS);
+  let sweepTimer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const scheduleSweep = () => {
+    sweepTimer = setTimeout(() => {
+      sweeper
+        .sweepOnce()
+        .catch((error: unknown) => logger.warn({ err: (error as Error).message }, 'sweep failed; next one will retry'))
+        .finally(() => {
+          if (!stopped) scheduleSweep();
+        });
+    }, config.SWEEP_INTERVAL_MS);
+  };
+  scheduleSweep();
+  await worker.waitUntilReady();
+  logger.info({ concurrency: config.WORKER_CONCURRENCY, railMaxTps: config.RAIL_MAX_TPS }, 'worker started');
+
+  return {
+    worker,
+    queue,
+    sweeper,
+    async close() {
+      stopped = true;
+      clearTimeout(sweepTimer);
+      let timer: NodeJS.Timeout | undefined;
+      const graceful = worker.close().then(() => true);
+      const deadline = new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), config.SHUTDOWN_GRACE_MS);
+      });
+      const finished = await Promise.race([graceful, deadline]);
+      clearTimeout(timer);
+      if (!finished) {
+        logger.warn('jobs still running after the grace period: leaving them to another worker');
+        await worker.close(true);
+      }
+      await queue.close();
+      await rail.close();
+      producerRedis.disconnect();
+      workerRedis.disconnect();
+      await db.$disconnect();
+      logger.info('worker stopped');
+    },
+  };
+}
