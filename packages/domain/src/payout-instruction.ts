@@ -8,19 +8,23 @@ export interface InstructionIdentity {
   /** Account number (IMPS) or UPI address (UPI). */
   account: string;
   ifsc: string | null;
+  /** The beneficiary's name, as given (trimmed). */
+  name: string;
 }
 
 /**
  * Whether a repeated request (same merchant and TransactionID) asks for the same payout: same mode,
- * beneficiary and amount. A replay of the same payout is answered with its current state; anything
- * else is a conflict, because the TransactionID is already spent on a different payout.
+ * beneficiary (account or UPI address, IFSC, name) and amount. A replay of the same payout is answered
+ * with its current state; anything else is a conflict, because the TransactionID is already spent on a
+ * different payout. Contact details and the description do not identify a payout and are not compared.
  */
 export function isSameInstruction(a: InstructionIdentity, b: InstructionIdentity): boolean {
   return (
     a.mode === b.mode &&
     a.amountPaise === b.amountPaise &&
     a.account === b.account &&
-    (a.ifsc ?? null) === (b.ifsc ?? null)
+    (a.ifsc ?? null) === (b.ifsc ?? null) &&
+    a.name === b.name
   );
 }
 

@@ -21,7 +21,8 @@ export function authenticate(store: CredentialStore, invalidMidStatus: InvalidMi
     const token = req.get('Token');
     if (!mid || !token) throw new AppError('UNAUTHENTICATED', MESSAGES.unauthenticated);
     if (!isMid(mid)) throw invalidMid();
-    const credentials = await store.lookup(mid);
+    let credentials = await store.lookup(mid);
+    if (credentials && !tokenMatchesAny(token, credentials.activeTokenHashes)) credentials = await store.recheck(mid);
     if (!credentials || !tokenMatchesAny(token, credentials.activeTokenHashes)) {
       throw new AppError('UNAUTHENTICATED', MESSAGES.unauthenticated);
     }

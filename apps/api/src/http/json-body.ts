@@ -1,5 +1,5 @@
 import express, { type RequestHandler } from 'express';
-import { AppError, parseJson } from '@payout/domain';
+import { AppError, isJsonNumber, parseJson } from '@payout/domain';
 import { MESSAGES } from './error-responses.js';
 
 const BODY_LIMIT = '16kb';
@@ -21,7 +21,8 @@ const parseBody: RequestHandler = (req, _res, next) => {
   } catch {
     throw new AppError('BAD_REQUEST', MESSAGES.badJson);
   }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+  // Numbers parse to JsonNumber objects, so "an object" needs more than typeof.
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed) || isJsonNumber(parsed)) {
     throw new AppError('BAD_REQUEST', MESSAGES.badJson);
   }
   req.body = parsed;

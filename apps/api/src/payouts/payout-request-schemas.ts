@@ -24,7 +24,7 @@ export const impsPayoutRequestSchema = z.object({
   BankName: optional(text('BankName', 1, 100)),
   Mobile: optional(mobileField),
   Email: optional(emailField),
-  Description: optional(text('Description', 0, 255)),
+  Description: optional(text('Description', 0, 255, { multiline: true })),
 });
 
 export const upiPayoutRequestSchema = z.object({
@@ -34,7 +34,7 @@ export const upiPayoutRequestSchema = z.object({
   Name: text('Name', 1, 100),
   Mobile: optional(mobileField),
   Email: optional(emailField),
-  Description: optional(text('Description', 0, 255)),
+  Description: optional(text('Description', 0, 255, { multiline: true })),
 });
 
 export type ImpsPayoutRequest = z.infer<typeof impsPayoutRequestSchema>;

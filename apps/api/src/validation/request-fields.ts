@@ -52,14 +52,28 @@ export function amountField(ceiling: Paise) {
   );
 }
 
-/** Free text of bounded length; `min` 1 means it may not be blank. */
-export function text(field: string, min: number, max: number) {
+// Control characters (NUL above all, which PostgreSQL cannot store) have no place in a name or a note;
+// line breaks are allowed in free text only.
+/* eslint-disable no-control-regex -- matching control characters is the point */
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const CONTROL_EXCEPT_LINE_BREAKS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+/* eslint-enable no-control-regex */
+
+/**
+ * Free text of bounded length (`min` 1: not blank), well-formed Unicode (a lone surrogate cannot be
+ * stored) and without control characters.
+ */
+export function text(field: string, min: number, max: number, { multiline = false } = {}) {
   const rule = min > 0 ? `${min} to ${max} characters` : `at most ${max} characters`;
+  const control = multiline ? CONTROL_EXCEPT_LINE_BREAKS : CONTROL;
   return z
     .string({ error: (issue) => required(field)(issue) ?? `${field} must be a string` })
     .trim()
     .min(min, { error: `${field} must be ${rule}` })
-    .max(max, { error: `${field} must be ${rule}` });
+    .max(max, { error: `${field} must be ${rule}` })
+    .refine((value) => value.isWellFormed() && !control.test(value), {
+      error: `${field} must be printable text without control characters`,
+    });
 }
 
 export function optional<T extends z.ZodType>(schema: T) {
