@@ -1,10 +1,10 @@
 // The simulated bank as a process: `pnpm start` runs it beside the API and the worker.
 import { loadConfigOrExit, railSimConfigSchema } from '@payout/config';
-import { pino } from 'pino';
+import { createLogger } from '@payout/telemetry';
 import { createRailSim } from './rail-sim.js';
 
 const config = loadConfigOrExit(railSimConfigSchema);
-const logger = pino({ name: 'rail-sim', level: config.LOG_LEVEL });
+const logger = createLogger('rail-sim', config.LOG_LEVEL);
 
 const sim = createRailSim({
   latencyMs: config.RAIL_SIM_LATENCY_MS,
