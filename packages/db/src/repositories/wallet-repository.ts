@@ -29,9 +29,7 @@ export async function creditWallet(
   amountPaise: Paise,
   reference: string,
 ): Promise<WalletCreditResult> {
-  const [row] = await db.$queryRaw<
-    { credited: boolean; available_paise: bigint | null; existing_paise: bigint | null }[]
-  >`
+  const [row] = await db.$queryRaw<{ credited: boolean; available_paise: bigint | null }[]>`
     WITH legs AS (
       INSERT INTO ledger_entries (merchant_id, kind, account, amount_paise, reference)
       VALUES (${merchantId}, 'WALLET_CREDIT', 'FUNDING', ${-amountPaise}, ${reference}),
@@ -45,16 +43,18 @@ export async function creditWallet(
         SET available_paise = wallets.available_paise + EXCLUDED.available_paise, updated_at = now()
       RETURNING available_paise
     )
-    SELECT EXISTS (SELECT 1 FROM legs) AS credited,
-           (SELECT available_paise FROM wallet) AS available_paise,
-           (SELECT amount_paise FROM ledger_entries
-             WHERE merchant_id = ${merchantId} AND reference = ${reference}
-               AND kind = 'WALLET_CREDIT' AND account = 'MAIN_WALLET') AS existing_paise`;
+    SELECT EXISTS (SELECT 1 FROM legs) AS credited, (SELECT available_paise FROM wallet) AS available_paise`;
   if (!row) throw new Error('wallet credit returned no row');
   if (row.credited) return { credited: true, availablePaise: row.available_paise ?? 0n };
 
-  // Already credited under this reference: the same amount is a harmless repeat, another is a mistake.
-  const existing = row.existing_paise ?? 0n;
+  // Already credited under this reference — possibly by a concurrent call that committed while this
+  // statement waited, which its snapshot cannot see: read the earlier credit in a statement of its own.
+  // The same amount is a harmless repeat; another is a mistake.
+  const earlier = await db.ledgerEntry.findFirst({
+    where: { merchantId, reference, kind: 'WALLET_CREDIT', account: 'MAIN_WALLET' },
+    select: { amountPaise: true },
+  });
+  const existing = earlier?.amountPaise ?? 0n;
   if (existing !== amountPaise) throw new CreditReferenceConflictError(reference, existing);
   const wallet = await db.wallet.findUnique({ where: { merchantId } });
   return { credited: false, availablePaise: wallet?.availablePaise ?? 0n };
