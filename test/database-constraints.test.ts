@@ -1,22 +1,51 @@
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newAckNo } from '@payout/domain';
 import type { PrismaClient } from '@payout/db';
 import { testPool, testPrisma } from './support/database.js';
 import { makeMerchant } from './support/factories.js';
 
 // The database itself refuses writes that would create or lose money, whatever the code above it does.
+// Each test writes inside a transaction that is rolled back at its end, so the half-made rows it needs
+// (a payout without its reservation, say) never reach the books the after-file reconciliation checks.
 
-let pool: pg.Pool;
+let connections: pg.Pool;
 let prisma: PrismaClient;
+let client: pg.PoolClient;
 beforeAll(() => {
-  pool = testPool();
+  connections = testPool();
   prisma = testPrisma();
 });
+beforeEach(async () => {
+  client = await connections.connect();
+  await client.query('BEGIN');
+});
+afterEach(async () => {
+  await client.query('ROLLBACK');
+  client.release();
+});
 afterAll(async () => {
-  await pool.end();
+  await connections.end();
   await prisma.$disconnect();
 });
+
+/**
+ * Runs a statement that must be refused, inside a savepoint so the test's transaction survives the
+ * refusal. Resolves to the statement's result when the database accepts it.
+ */
+const pool = {
+  async query<R extends pg.QueryResultRow = Record<string, unknown>>(sql: string, params: unknown[] = []) {
+    await client.query('SAVEPOINT statement');
+    try {
+      const result = await client.query<R>(sql, params);
+      await client.query('RELEASE SAVEPOINT statement');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK TO SAVEPOINT statement');
+      throw error;
+    }
+  },
+};
 
 async function insertPayout(merchantId: number, overrides: Record<string, unknown> = {}): Promise<bigint> {
   const row = {
@@ -61,7 +90,7 @@ describe('database constraints', () => {
       pool.query('UPDATE wallets SET reserved_paise = -1 WHERE merchant_id = $1', [merchant.id]),
     ).rejects.toThrow(/wallets_reserved_non_negative/);
     const { rows } = await pool.query('SELECT available_paise FROM wallets WHERE merchant_id = $1', [merchant.id]);
-    expect(rows[0].available_paise).toBe('1000');
+    expect(rows[0]!.available_paise).toBe('1000');
   });
 
   it('when SQL writes a second ledger entry of the same kind for one payout, then the database refuses', async () => {

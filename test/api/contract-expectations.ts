@@ -2,6 +2,13 @@ import { randomInt } from 'node:crypto';
 import type pg from 'pg';
 import { expect } from 'vitest';
 import { newAckNo } from '@payout/domain';
+import {
+  createPrismaClient,
+  findPayoutByTransactionId,
+  recordCollection,
+  settleSuccess,
+  transitionPayout,
+} from '@payout/db';
 import type { ApiResponse } from '../support/api.js';
 
 // What the wire contract (CONTRACT.md, spec/payout-gateway-api.md) fixes, written out here rather than
@@ -147,22 +154,31 @@ export async function ledgerEntriesOf(
 }
 
 /**
- * Makes a payout SUCCESS the way the worker's settlement would look to the lookups, without a worker: the
- * CHECK constraints require state, status, bank_reference and settled_at to change together.
+ * Settles a payout as SUCCESS without a worker, through the real settlement code (sent to the rail, then
+ * settled), so the ledger and wallet move exactly as they would in production.
  */
 export async function markPayoutSuccess(
-  pool: pg.Pool,
+  _pool: pg.Pool,
   merchantId: number,
   transactionId: string,
   bankReference = '123456789012',
 ): Promise<void> {
-  const { rowCount } = await pool.query(
-    `UPDATE payouts SET state = 'SUCCESS', status = 'SUCCESS', bank_reference = $3, settled_at = now(),
-            next_check_at = NULL
-      WHERE merchant_id = $1 AND transaction_id = $2`,
-    [merchantId, transactionId, bankReference],
-  );
-  expect(rowCount, 'payout to mark SUCCESS').toBe(1);
+  const db = createPrismaClient({ url: process.env.DATABASE_URL!, poolSize: 1, connectTimeoutMs: 5_000 });
+  try {
+    const payout = await findPayoutByTransactionId(db, merchantId, transactionId);
+    expect(payout, 'payout to mark SUCCESS').not.toBeNull();
+    const note = { reason: 'test: the rail decided at once', actor: 'test' };
+    await transitionPayout(
+      db,
+      payout!.id,
+      'SUBMITTING',
+      { onlyFrom: ['ACCEPTED'], incrementSubmitAttempts: true, nextCheckAt: null },
+      note,
+    );
+    expect((await settleSuccess(db, payout!.id, bankReference, note)).moved).toBe(true);
+  } finally {
+    await db.$disconnect();
+  }
 }
 
 export interface NewCollection {
@@ -176,25 +192,25 @@ export interface NewCollection {
   status?: 'PENDING' | 'SUCCESS' | 'FAILED';
 }
 
-/** A pay-in row as the collection provider would have reported it. Returns its Ack_no. */
-export async function insertCollection(pool: pg.Pool, c: NewCollection): Promise<string> {
-  const ackNo = c.ackNo ?? newAckNo();
-  await pool.query(
-    `INSERT INTO collections (merchant_id, transaction_id, mode, payer_account, amount_paise, bank_reference, ack_no,
-                              status)
-     VALUES ($1, $2, $3::collection_mode, $4, $5, $6, $7, $8::collection_status)`,
-    [
-      c.merchantId,
-      c.transactionId,
-      c.mode ?? 'INTENT',
-      c.payerAccount ?? '',
-      c.amountPaise.toString(),
-      c.bankReference,
-      ackNo,
-      c.status ?? 'SUCCESS',
-    ],
-  );
-  return ackNo;
+/** A pay-in as the collection provider reports it, through the real ingestion code. Returns its Ack_no. */
+export async function insertCollection(_pool: pg.Pool, c: NewCollection): Promise<string> {
+  const db = createPrismaClient({ url: process.env.DATABASE_URL!, poolSize: 1, connectTimeoutMs: 5_000 });
+  try {
+    const recorded = await recordCollection(db, {
+      merchantId: c.merchantId,
+      transactionId: c.transactionId,
+      mode: c.mode ?? 'INTENT',
+      payerAccount: c.payerAccount ?? '',
+      amountPaise: c.amountPaise,
+      bankReference: c.bankReference,
+      ackNo: c.ackNo ?? newAckNo(),
+      status: c.status ?? 'SUCCESS',
+    });
+    expect(recorded.outcome).toBe('created');
+    return recorded.ackNo;
+  } finally {
+    await db.$disconnect();
+  }
 }
 
 /**

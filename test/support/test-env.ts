@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, inject } from 'vitest';
+import { createPrismaClient, reconcile } from '@payout/db';
 
 // Runs before every test file. Each file gets a database of its own, cloned from this run's migrated
 // template (a fast file copy), and a queue prefix of its own, so no file ever sees another's payouts or
@@ -22,8 +23,24 @@ async function onServer(sql: string): Promise<void> {
 }
 
 await onServer(`CREATE DATABASE ${pg.escapeIdentifier(database)} TEMPLATE ${pg.escapeIdentifier(template)}`);
+
+// After every test file, the money invariants of everything it did must hold (`pnpm cli reconcile`'s
+// checks). Whether pending payouts were left without a worker to move them depends on the file, so the
+// liveness check is left to the files that run workers.
 afterAll(async () => {
-  await onServer(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(database)} WITH (FORCE)`);
+  const db = createPrismaClient({ url: process.env.DATABASE_URL!, poolSize: 1, connectTimeoutMs: 5_000 });
+  try {
+    const report = await reconcile(db, { stuckAfterMs: 60_000, skip: ['no-stuck-payouts'] });
+    const breaches = report.checks.filter((c) => c.breaches > 0);
+    if (breaches.length) {
+      throw new Error(
+        `reconcile after this test file found breaches:\n${breaches.map((b) => `${b.name}: ${JSON.stringify(b.examples, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`).join('\n')}`,
+      );
+    }
+  } finally {
+    await db.$disconnect();
+    await onServer(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(database)} WITH (FORCE)`);
+  }
 });
 
 const databaseUrl = new URL(run.databaseUrl);

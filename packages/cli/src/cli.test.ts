@@ -16,6 +16,9 @@ async function cli(...argv: string[]): Promise<{ status: number; stdout: string;
   const err: string[] = [];
   const status = await runCli(argv, {
     openDb: () => createPrismaClient({ url: process.env.DATABASE_URL!, poolSize: 1, connectTimeoutMs: 5_000 }),
+    openQueue: () => {
+      throw new Error('these commands do not use the queue');
+    },
     stdout: (line) => out.push(line),
     stderr: (line) => err.push(line),
   });

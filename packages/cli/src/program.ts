@@ -1,15 +1,21 @@
 import { Command, CommanderError } from 'commander';
 import { registerMerchantCommands } from './commands/merchant-commands.js';
 import { registerTokenCommands } from './commands/token-commands.js';
+import { registerPayoutCommands } from './commands/payout-commands.js';
+import { registerReconcileCommand } from './commands/reconcile-command.js';
 import { registerWalletCommands } from './commands/wallet-commands.js';
 import type { CommandContext } from './context.js';
 import type { Output } from './output.js';
 import { CommandFailure, UsageError } from './usage-error.js';
+import type { Queue } from 'bullmq';
 import type { PrismaClient } from '@payout/db';
 
 export interface RunOptions {
   /** Opens the database on first use, so --help and argument errors need none. */
   openDb: () => PrismaClient;
+  /** Opens the payouts queue on first use (only `payout show` needs it); `close` releases its connection. */
+  openQueue: () => { queue: Queue; close: () => Promise<void> };
+  stuckAfterMs?: number;
   stdout: (line: string) => void;
   stderr: (line: string) => void;
 }
@@ -23,8 +29,11 @@ export const EXIT_USAGE = 2;
 export async function runCli(argv: string[], options: RunOptions): Promise<number> {
   const out: Output = { json: argv.includes('--json'), write: options.stdout };
   let db: PrismaClient | undefined;
+  let queue: { queue: Queue; close: () => Promise<void> } | undefined;
   const context = (): CommandContext => ({
     db: () => (db ??= options.openDb()),
+    queue: () => (queue ??= options.openQueue()).queue,
+    stuckAfterMs: options.stuckAfterMs ?? 60_000,
     out,
   });
 
@@ -37,6 +46,8 @@ export async function runCli(argv: string[], options: RunOptions): Promise<numbe
   registerMerchantCommands(program, context);
   registerTokenCommands(program, context);
   registerWalletCommands(program, context);
+  registerPayoutCommands(program, context);
+  registerReconcileCommand(program, context);
   // Subcommands inherit neither exitOverride nor the output streams from their parent.
   for (const command of [...program.commands, ...program.commands.flatMap((c) => c.commands)]) {
     command.exitOverride().configureOutput(program.configureOutput());
@@ -55,11 +66,12 @@ export async function runCli(argv: string[], options: RunOptions): Promise<numbe
       return EXIT_USAGE;
     }
     if (error instanceof CommandFailure) {
-      options.stderr(`error: ${error.message}`);
+      if (!error.silent) options.stderr(`error: ${error.message}`);
       return EXIT_FAILED;
     }
     throw error;
   } finally {
     await db?.$disconnect();
+    await queue?.close();
   }
 }

@@ -1,19 +1,39 @@
 import { z } from 'zod';
-import { databaseSettings, logSettings, nodeEnv, port, positiveInt, redisSettings } from './settings.js';
+import {
+  databaseSettings,
+  flag,
+  logSettings,
+  nodeEnv,
+  port,
+  positiveInt,
+  redisSettings,
+  refusePlaceholderSecretsInProduction,
+  secret,
+} from './settings.js';
 
 /** apps/api: the merchant-facing HTTP service. */
-export const apiConfigSchema = z.object({
-  ...nodeEnv,
-  ...databaseSettings,
-  ...redisSettings,
-  ...logSettings,
-  PORT: port(3000),
-  HOST: z.string().min(1).default('0.0.0.0'),
-  /** How long a request waits for Redis when queuing a job before leaving it to the sweeper. */
-  ENQUEUE_TIMEOUT_MS: positiveInt(250),
-  /** How long a merchant's credentials are cached; a suspension or revoked token takes effect within it. */
-  AUTH_CACHE_TTL_MS: positiveInt(5_000),
-});
+export const apiConfigSchema = z
+  .object({
+    ...nodeEnv,
+    ...databaseSettings,
+    ...redisSettings,
+    ...logSettings,
+    PORT: port(3000),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    /** How long a request waits for Redis when queuing a job before leaving it to the sweeper. */
+    ENQUEUE_TIMEOUT_MS: positiveInt(250),
+    /** How long a merchant's credentials are cached; a suspension or revoked token takes effect within it. */
+    AUTH_CACHE_TTL_MS: positiveInt(5_000),
+    /** Shared secret of the collection provider's pay-in callbacks (HMAC-SHA256 of the raw body). */
+    PAYIN_CALLBACK_SECRET: secret(),
+    /** Bearer token of the support console (/admin/…). */
+    ADMIN_TOKEN: secret(),
+    /** Per-merchant rate limit: requests allowed per window, across all API processes (kept in Redis). */
+    RATE_LIMIT_ENABLED: flag(true),
+    RATE_LIMIT_POINTS: positiveInt(500),
+    RATE_LIMIT_WINDOW_MS: positiveInt(1_000),
+  })
+  .superRefine(refusePlaceholderSecretsInProduction(['PAYIN_CALLBACK_SECRET', 'ADMIN_TOKEN']));
 export type ApiConfig = z.infer<typeof apiConfigSchema>;
 
 /** apps/worker: settles payouts through the rail. */
@@ -40,7 +60,12 @@ export const workerConfigSchema = z.object({
   /** BullMQ job lock: a worker that dies mid-job loses its jobs to another worker after about this long. */
   JOB_LOCK_MS: positiveInt(30_000),
   SHUTDOWN_GRACE_MS: positiveInt(20_000),
+  /** Health, readiness and Prometheus metrics of the worker. */
   HEALTH_PORT: port(3001),
+  /** Longest wait for a merchant's webhook endpoint to answer. */
+  WEBHOOK_TIMEOUT_MS: positiveInt(5_000),
+  /** Webhook deliveries are retried with exponential backoff for this long, then given up. */
+  WEBHOOK_RETRY_FOR_MS: positiveInt(24 * 60 * 60 * 1000),
 });
 export type WorkerConfig = z.infer<typeof workerConfigSchema>;
 
@@ -64,6 +89,12 @@ export type RailSimConfig = z.infer<typeof railSimConfigSchema>;
 /** packages/cli: operator commands, and the migration runner. */
 export const cliConfigSchema = z.object({
   ...databaseSettings,
+  ...redisSettings,
   DATABASE_POOL_SIZE: positiveInt(2),
+  /** `reconcile`: a pending payout overdue by more than this counts as stuck (sweep interval + grace + margin). */
+  RECONCILE_STUCK_AFTER_MS: positiveInt(60_000),
+  /** `payin simulate` signs its callback with this and sends it to the API here. */
+  PAYIN_CALLBACK_SECRET: secret(),
+  API_BASE_URL: z.url().default('http://127.0.0.1:3000'),
 });
 export type CliConfig = z.infer<typeof cliConfigSchema>;

@@ -35,3 +35,22 @@ export const logSettings = {
 export const nodeEnv = {
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
 };
+
+/**
+ * A secret. Development and tests get a fixed placeholder so the service starts out of the box; in
+ * production the placeholder is refused, so a real secret must be configured.
+ */
+export const DEVELOPMENT_SECRET = 'development-only-secret-do-not-use';
+export const secret = () => z.string().min(16, 'must be at least 16 characters').default(DEVELOPMENT_SECRET);
+
+/** Refuses the development placeholder for any of `names` when NODE_ENV is production. */
+export function refusePlaceholderSecretsInProduction(names: readonly string[]) {
+  return (config: Record<string, unknown>, ctx: z.RefinementCtx) => {
+    if (config.NODE_ENV !== 'production') return;
+    for (const name of names) {
+      if (config[name] === DEVELOPMENT_SECRET) {
+        ctx.addIssue({ code: 'custom', path: [name], message: 'must be set to a real secret in production' });
+      }
+    }
+  };
+}

@@ -12,3 +12,17 @@ export * from './repositories/payout-repository.js';
 export * from './repositories/collection-repository.js';
 export { isDatabaseUnavailable, isRetryableTransactionError } from './database-errors.js';
 export * from './repositories/payout-transitions.js';
+export {
+  INVARIANT_NAMES,
+  reconcile,
+  type InvariantCheck,
+  type ReconcileOptions,
+  type ReconcileReport,
+} from './reconcile.js';
+export { findPayoutStory, type PayoutStory } from './repositories/payout-story.js';
+export {
+  recordCollection,
+  type CollectionOutcome,
+  type CollectionReport,
+  type RecordedCollection,
+} from './repositories/collection-ingestion.js';

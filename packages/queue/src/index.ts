@@ -1,3 +1,4 @@
 export { PAYOUT_QUEUE, payoutJobs, type ExecutePayoutJob, type InquirePayoutJob } from './job-catalog.js';
 export { createPayoutProducer, type PayoutProducer, type PayoutProducerOptions } from './payout-producer.js';
 export { createProducerConnection, createWorkerConnection } from './redis-connection.js';
+export { findPayoutJobs, type PayoutJobView } from './job-inspection.js';

@@ -90,7 +90,7 @@ export async function transitionPayout(
   changes: TransitionChanges,
   note: TransitionNote,
 ): Promise<TransitionResult> {
-  const allowed = statesAllowedBefore(to).filter((s) => !changes.onlyFrom || changes.onlyFrom.includes(s));
+  const allowed = narrowed(to, changes.onlyFrom);
   const claimInquiry = changes.claimInquiry ?? null;
   const [row] = await db.$queryRaw<TransitionRow[]>`
     WITH prev AS (
@@ -127,7 +127,9 @@ export async function settleSuccess(
   payoutId: bigint,
   bankReference: string,
   note: TransitionNote,
+  onlyFrom?: readonly PayoutState[],
 ): Promise<TransitionResult> {
+  const allowed = narrowed('SUCCESS', onlyFrom);
   const [row] = await db.$queryRaw<TransitionRow[]>`
     WITH prev AS (
       SELECT id, state FROM payouts WHERE id = ${payoutId} FOR NO KEY UPDATE
@@ -136,7 +138,7 @@ export async function settleSuccess(
          SET state = 'SUCCESS', status = 'SUCCESS', bank_reference = ${bankReference},
              settled_at = now(), next_check_at = NULL, updated_at = now()
         FROM prev
-       WHERE p.id = prev.id AND prev.state = ANY(${statesAllowedBefore('SUCCESS')}::text[]::payout_state[])
+       WHERE p.id = prev.id AND prev.state = ANY(${allowed}::text[]::payout_state[])
       RETURNING p.id, p.merchant_id, p.amount_paise, prev.state AS from_state
     ), legs AS (
       INSERT INTO ledger_entries (merchant_id, kind, account, amount_paise, payout_id)
@@ -166,7 +168,9 @@ export async function settleFailure(
   payoutId: bigint,
   reason: Exclude<FailureReason, 'INSUFFICIENT_BALANCE'>,
   note: TransitionNote,
+  onlyFrom?: readonly PayoutState[],
 ): Promise<TransitionResult> {
+  const allowed = narrowed('FAILED', onlyFrom);
   const [row] = await db.$queryRaw<TransitionRow[]>`
     WITH prev AS (
       SELECT id, state FROM payouts WHERE id = ${payoutId} FOR NO KEY UPDATE
@@ -175,7 +179,7 @@ export async function settleFailure(
          SET state = 'FAILED', status = 'FAILED', failure_reason = ${reason}::failure_reason,
              settled_at = now(), next_check_at = NULL, updated_at = now()
         FROM prev
-       WHERE p.id = prev.id AND prev.state = ANY(${statesAllowedBefore('FAILED')}::text[]::payout_state[])
+       WHERE p.id = prev.id AND prev.state = ANY(${allowed}::text[]::payout_state[])
       RETURNING p.id, p.merchant_id, p.amount_paise, prev.state AS from_state
     ), legs AS (
       INSERT INTO ledger_entries (merchant_id, kind, account, amount_paise, payout_id)
@@ -195,6 +199,11 @@ export async function settleFailure(
     )
     SELECT EXISTS (SELECT 1 FROM settled) AS moved, (SELECT state::text FROM prev) AS from_state`;
   return { moved: row?.moved ?? false, from: row?.from_state ?? null };
+}
+
+/** The states a move to `to` is allowed from, narrowed by the caller but never wider than the state machine. */
+function narrowed(to: PayoutState, onlyFrom?: readonly PayoutState[]): PayoutState[] {
+  return statesAllowedBefore(to).filter((s) => !onlyFrom || onlyFrom.includes(s));
 }
 
 function jsonOrNull(value: unknown): string | null {

@@ -1,0 +1,153 @@
+import { userInfo } from 'node:os';
+import type { Command } from 'commander';
+import { findPayoutStory, settleFailure, settleSuccess, type PayoutStory } from '@payout/db';
+import { FAILURE_REASON_TEXT, formatRupees, type FailureReason } from '@payout/domain';
+import { findPayoutJobs, type PayoutJobView } from '@payout/queue';
+import { midArgument, nonEmptyArgument } from '../arguments.js';
+import type { CommandContext } from '../context.js';
+import { show } from '../output.js';
+import { CommandFailure, UsageError } from '../usage-error.js';
+
+const RESOLVABLE_REASONS = Object.keys(FAILURE_REASON_TEXT).filter((r) => r !== 'INSUFFICIENT_BALANCE');
+
+export function registerPayoutCommands(program: Command, context: () => CommandContext): void {
+  const payout = program.command('payout').description("a payout's whole story, and manual resolution");
+
+  payout
+    .command('show')
+    .description('the payout with its events, rail answers, ledger legs and queue jobs')
+    .requiredOption('--mid <mid>', 'merchant MID', midArgument)
+    .requiredOption('--TransactionID <id>', "the merchant's TransactionID", transactionIdArgument)
+    .action(async (opts: { mid: string; TransactionID: string }) => {
+      const { db, queue } = context();
+      const story = await findPayoutStory(db(), opts.mid, opts.TransactionID);
+      if (!story) throw new CommandFailure(`no payout ${opts.TransactionID} for MID ${opts.mid}`);
+      let jobs: PayoutJobView[] | string;
+      try {
+        jobs = await findPayoutJobs(queue(), story.payout.id, story.payout.inquiryAttempts);
+      } catch (error) {
+        jobs = `queue unavailable: ${(error as Error).message}`;
+      }
+      printStory(story, jobs, context());
+    });
+
+  payout
+    .command('resolve')
+    .description('settle a payout under manual review (after checking with the bank), through the normal settlement')
+    .requiredOption('--mid <mid>', 'merchant MID', midArgument)
+    .requiredOption('--TransactionID <id>', "the merchant's TransactionID", transactionIdArgument)
+    .requiredOption('--as <outcome>', 'success or failed')
+    .option('--utr <reference>', 'the bank reference (UTR), for --as success', nonEmptyArgument('utr', 64))
+    .option('--reason <reason>', `for --as failed: ${RESOLVABLE_REASONS.join(', ')}`)
+    .option('--operator <name>', 'who is resolving it (recorded in the event log)', nonEmptyArgument('operator', 60))
+    .action(
+      async (opts: {
+        mid: string;
+        TransactionID: string;
+        as: string;
+        utr?: string;
+        reason?: string;
+        operator?: string;
+      }) => {
+        const outcome = opts.as.toLowerCase();
+        if (outcome !== 'success' && outcome !== 'failed') throw new UsageError('--as must be success or failed');
+        if (outcome === 'success' && !opts.utr) throw new UsageError('--as success needs --utr, the bank reference');
+        if (outcome === 'failed' && !RESOLVABLE_REASONS.includes(opts.reason ?? '')) {
+          throw new UsageError(`--as failed needs --reason, one of ${RESOLVABLE_REASONS.join(', ')}`);
+        }
+        const { db, out } = context();
+        const story = await findPayoutStory(db(), opts.mid, opts.TransactionID);
+        if (!story) throw new CommandFailure(`no payout ${opts.TransactionID} for MID ${opts.mid}`);
+        if (story.payout.state !== 'MANUAL_REVIEW') {
+          throw new CommandFailure(
+            `payout ${opts.TransactionID} is ${story.payout.state}, not under manual review; only payouts the worker gave up on are resolved by hand`,
+          );
+        }
+        const operator = opts.operator ?? userInfo().username;
+        const note = { reason: `resolved by hand as ${outcome}`, actor: `operator:${operator}` };
+        const result =
+          outcome === 'success'
+            ? await settleSuccess(db(), story.payout.id, opts.utr!, note, ['MANUAL_REVIEW'])
+            : await settleFailure(
+                db(),
+                story.payout.id,
+                opts.reason as Exclude<FailureReason, 'INSUFFICIENT_BALANCE'>,
+                note,
+                ['MANUAL_REVIEW'],
+              );
+        if (!result.moved)
+          throw new CommandFailure(`payout ${opts.TransactionID} moved to ${result.from} meanwhile; nothing changed`);
+        const view = {
+          mid: opts.mid,
+          TransactionID: opts.TransactionID,
+          ackNo: story.payout.ackNo,
+          resolvedAs: outcome === 'success' ? 'SUCCESS' : 'FAILED',
+          operator,
+        };
+        show(out, view, [{ rows: [view] }]);
+      },
+    );
+}
+
+function transactionIdArgument(text: string): string {
+  if (!/^[0-9]{1,30}$/.test(text)) throw new UsageError(`--TransactionID must be 1–30 digits: got "${text}"`);
+  return text;
+}
+
+function printStory(story: PayoutStory, jobs: PayoutJobView[] | string, { out }: CommandContext): void {
+  const p = story.payout;
+  show(out, { ...story, jobs }, [
+    {
+      title: 'Payout',
+      rows: [
+        {
+          mid: p.mid,
+          TransactionID: p.transactionId,
+          ackNo: p.ackNo,
+          mode: p.mode,
+          amount: formatRupees(p.amountPaise),
+          state: p.state,
+          status: p.status,
+          reason: p.failureReason,
+          utr: p.bankReference,
+          submits: p.submitAttempts,
+          inquiries: p.inquiryAttempts,
+        },
+      ],
+    },
+    {
+      title: '\nEvents',
+      rows: story.events.map((e) => ({
+        at: e.at.toISOString(),
+        from: e.from,
+        to: e.to,
+        attempt: e.attempt,
+        actor: e.actor,
+        reason: e.reason,
+        rail: e.railAnswer === null ? null : JSON.stringify(e.railAnswer),
+      })),
+    },
+    {
+      title: '\nLedger',
+      rows: story.ledger.map((l) => ({
+        at: l.at.toISOString(),
+        kind: l.kind,
+        account: l.account,
+        amount: formatRupees(l.amountPaise),
+      })),
+    },
+    {
+      title: '\nQueue jobs',
+      rows:
+        typeof jobs === 'string'
+          ? [{ note: jobs }]
+          : jobs.map((j) => ({
+              id: j.id,
+              state: j.state,
+              attempts: j.attemptsMade,
+              result: j.returnValue === null ? null : JSON.stringify(j.returnValue),
+              failed: j.failedReason,
+            })),
+    },
+  ]);
+}
