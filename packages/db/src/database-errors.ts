@@ -8,30 +8,62 @@ const UNAVAILABLE_MESSAGES =
   /timeout exceeded when trying to connect|Connection terminated|connection is closed|Client has encountered a connection error|the database system is (starting up|shutting down)|server closed the connection|Can't reach database server|ECONNREFUSED/i;
 // Serialization failure and deadlock: the whole transaction was rolled back and may simply run again.
 const RETRYABLE_SQLSTATE = new Set(['40001', '40P01']);
+// What Prisma's driver adapter calls the same situations (meta.driverAdapterError.cause.kind).
+const UNAVAILABLE_ADAPTER_KINDS = new Set([
+  'DatabaseNotReachable',
+  'ConnectionClosed',
+  'TooManyConnections',
+  'SocketTimeout',
+]);
+
+interface ErrorLike {
+  code?: unknown;
+  kind?: unknown;
+  message?: unknown;
+  originalCode?: unknown;
+  originalMessage?: unknown;
+  cause?: unknown;
+  meta?: { code?: unknown; driverAdapterError?: unknown };
+}
+
+/**
+ * Every error in the chain: the error itself, its `cause`s, and the driver-adapter error Prisma keeps in
+ * `meta` (whose own `cause` holds the PostgreSQL code or the kind of connection failure).
+ */
+function chainOf(error: unknown): ErrorLike[] {
+  const chain: ErrorLike[] = [];
+  const pending: unknown[] = [error];
+  while (pending.length && chain.length < 12) {
+    const e = pending.shift();
+    if (!e || typeof e !== 'object') continue;
+    const record = e as ErrorLike;
+    chain.push(record);
+    pending.push(record.cause, record.meta?.driverAdapterError);
+  }
+  return chain;
+}
 
 function codesOf(error: unknown): string[] {
-  const codes: string[] = [];
-  for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 6; depth++) {
-    const record = e as { code?: unknown; cause?: unknown; originalCode?: unknown; meta?: { code?: unknown } };
-    for (const c of [record.code, record.originalCode, record.meta?.code]) if (typeof c === 'string') codes.push(c);
-    e = record.cause;
-  }
-  return codes;
+  return chainOf(error)
+    .flatMap((e) => [e.code, e.kind, e.originalCode, e.meta?.code])
+    .filter((c): c is string => typeof c === 'string');
 }
 
 function messagesOf(error: unknown): string {
-  const parts: string[] = [];
-  for (let e: unknown = error, depth = 0; e && depth < 6; depth++) {
-    if (e instanceof Error) parts.push(e.message);
-    else if (typeof e === 'object' && 'message' in e) parts.push(String(e.message));
-    e = typeof e === 'object' ? (e as { cause?: unknown }).cause : undefined;
-  }
-  return parts.join(' | ');
+  return chainOf(error)
+    .flatMap((e) => [e.message, e.originalMessage])
+    .filter((m): m is string => typeof m === 'string')
+    .join(' | ');
 }
 
 /** True when PostgreSQL could not be reached or went away: the caller should answer 503 or retry later. */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  if (codesOf(error).some((c) => UNAVAILABLE_NODE_CODES.has(c) || UNAVAILABLE_SQLSTATE.test(c))) return true;
+  const codes = codesOf(error);
+  if (
+    codes.some((c) => UNAVAILABLE_NODE_CODES.has(c) || UNAVAILABLE_SQLSTATE.test(c) || UNAVAILABLE_ADAPTER_KINDS.has(c))
+  ) {
+    return true;
+  }
   return UNAVAILABLE_MESSAGES.test(messagesOf(error));
 }
 

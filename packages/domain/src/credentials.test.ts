@@ -32,6 +32,9 @@ describe('API tokens', () => {
 
   it('when a stored digest is malformed, then it never matches', () => {
     expect(tokenMatchesAny('x', ['zz', ''])).toBe(false);
+    // A real digest with garbage after it is not a digest.
+    expect(tokenMatchesAny('x', [`${hashToken('x')}zz`])).toBe(false);
+    expect(tokenMatchesAny('x', [hashToken('x').toUpperCase()])).toBe(false);
   });
 
   it('when shown to operators, then only the first characters appear', () => {

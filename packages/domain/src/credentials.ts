@@ -5,6 +5,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
  * store it: there is nothing to brute-force, and the digest is cheap enough to check on every request.
  */
 const TOKEN_PREFIX = 'pgt_';
+const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 export function newApiToken(): string {
   return TOKEN_PREFIX + randomBytes(32).toString('base64url');
@@ -28,8 +29,9 @@ export function tokenMatchesAny(token: string, storedHashes: readonly string[]):
   const presented = Buffer.from(hashToken(token), 'hex');
   let matched = false;
   for (const stored of storedHashes) {
-    const candidate = Buffer.from(stored, 'hex');
-    if (candidate.length === presented.length && timingSafeEqual(candidate, presented)) matched = true;
+    // Buffer.from(hex) silently stops at the first non-hex character, so only a well-formed digest counts.
+    if (!SHA256_HEX.test(stored)) continue;
+    if (timingSafeEqual(Buffer.from(stored, 'hex'), presented)) matched = true;
   }
   return matched;
 }

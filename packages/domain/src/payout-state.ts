@@ -37,7 +37,8 @@ export function externalStatus(state: PayoutState): PayoutStatus {
 const TRANSITIONS: Record<PayoutState, readonly PayoutState[]> = {
   // FAILED straight from ACCEPTED only before anything was sent (the rail refused the instruction outright).
   ACCEPTED: ['SUBMITTING', 'FAILED'],
-  SUBMITTING: ['AWAITING_RAIL', 'OUTCOME_UNKNOWN', 'SUCCESS', 'FAILED', 'SUBMITTING'],
+  // MANUAL_REVIEW: a worker died mid-submit and the deadline passed before anyone could ask the rail.
+  SUBMITTING: ['AWAITING_RAIL', 'OUTCOME_UNKNOWN', 'MANUAL_REVIEW', 'SUCCESS', 'FAILED', 'SUBMITTING'],
   AWAITING_RAIL: ['AWAITING_RAIL', 'OUTCOME_UNKNOWN', 'SUBMITTING', 'MANUAL_REVIEW', 'SUCCESS', 'FAILED'],
   OUTCOME_UNKNOWN: ['OUTCOME_UNKNOWN', 'AWAITING_RAIL', 'SUBMITTING', 'MANUAL_REVIEW', 'SUCCESS', 'FAILED'],
   // An operator (or a late answer from the rail) settles a payout under review.

@@ -28,6 +28,8 @@ export function authenticate(store: CredentialStore, invalidMidStatus: InvalidMi
     }
     if (credentials.merchant.status !== 'ACTIVE') throw invalidMid();
     res.locals.merchant = credentials.merchant;
+    // From here on the MID is known to be a merchant's, so it may appear in this request's log lines.
+    req.log = req.log.child({ mid: credentials.merchant.mid });
     next();
   };
 }

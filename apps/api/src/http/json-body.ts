@@ -11,7 +11,9 @@ const requireJsonContentType: RequestHandler = (req, _res, next) => {
 };
 
 // Read as bytes (16 KiB at most) and parse losslessly: JSON.parse would turn big numbers into floats.
-const readRawBody = express.raw({ type: () => true, limit: BODY_LIMIT });
+// Compressed bodies are refused (415): a payout request is a few hundred bytes, and a decompressor only
+// adds a way to fail (or to smuggle a large body past the limit).
+const readRawBody = express.raw({ type: () => true, limit: BODY_LIMIT, inflate: false });
 
 const parseBody: RequestHandler = (req, _res, next) => {
   const raw: unknown = req.body;

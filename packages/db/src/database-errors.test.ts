@@ -1,0 +1,72 @@
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createPrismaClient } from './client.js';
+import { isDatabaseUnavailable, isRetryableTransactionError } from './database-errors.js';
+
+// Real failures, provoked against real servers, so the classification follows what Prisma and pg raise.
+const clients: { $disconnect(): Promise<void> }[] = [];
+afterAll(async () => {
+  for (const c of clients) await c.$disconnect();
+});
+
+async function errorOf(run: () => Promise<unknown>): Promise<unknown> {
+  try {
+    await run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a failure');
+}
+
+describe('database error classification', () => {
+  it('when PostgreSQL cannot be reached through Prisma, then it is "unavailable"', async () => {
+    const db = createPrismaClient({
+      url: 'postgresql://postgres@127.0.0.1:1/nowhere',
+      poolSize: 1,
+      connectTimeoutMs: 500,
+    });
+    clients.push(db);
+    expect(isDatabaseUnavailable(await errorOf(() => db.$queryRaw`SELECT 1`))).toBe(true);
+  });
+
+  it('when the pool has no free connection within the time-out, then it is "unavailable"', async () => {
+    const db = createPrismaClient({ url: process.env.DATABASE_URL!, poolSize: 1, connectTimeoutMs: 200 });
+    clients.push(db);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const holding = new Promise<void>((resolve) => (started = resolve));
+    const transaction = db.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT 1`;
+      started();
+      await held;
+    });
+    await holding;
+    const error = await errorOf(() => db.$queryRaw`SELECT 1`);
+    release();
+    await transaction;
+    expect(isDatabaseUnavailable(error)).toBe(true);
+  });
+
+  it('when a query is plainly wrong, then it is neither unavailable nor retryable', async () => {
+    const db = createPrismaClient({ url: process.env.DATABASE_URL!, poolSize: 1, connectTimeoutMs: 2_000 });
+    clients.push(db);
+    const error = await errorOf(() => db.$queryRawUnsafe('SELECT * FROM no_such_table'));
+    expect(isDatabaseUnavailable(error)).toBe(false);
+    expect(isRetryableTransactionError(error)).toBe(false);
+  });
+
+  it('when pg reports a deadlock or a serialization failure, then it is retryable', () => {
+    expect(
+      isRetryableTransactionError(
+        Object.assign(new pg.DatabaseError('deadlock detected', 0, 'error'), { code: '40P01' }),
+      ),
+    ).toBe(true);
+    expect(
+      isRetryableTransactionError({
+        code: 'P2010',
+        meta: { driverAdapterError: { cause: { kind: 'postgres', code: '40001' } } },
+      }),
+    ).toBe(true);
+  });
+});
