@@ -63,6 +63,7 @@ export class BankLedger {
     const payout: BankPayout = { ...instruction, status: 'SUCCESS', acceptedAt: now, submissions: refused + 1 };
     switch (scenario.kind) {
       case 'fail':
+      case 'fail-but-lose-reply':
         payout.status = 'FAILED';
         payout.reason = scenario.reason;
         break;
@@ -82,7 +83,7 @@ export class BankLedger {
       kind: 'accepted',
       payout: { ...payout },
       duplicate: false,
-      loseReply: scenario.kind === 'pay-but-lose-reply',
+      loseReply: scenario.kind === 'pay-but-lose-reply' || scenario.kind === 'fail-but-lose-reply',
     };
   }
 

@@ -18,6 +18,7 @@ describe('scenarioFor', () => {
     [10033n, 'pay-but-lose-reply'],
     [10044n, 'unavailable-twice'],
     [10055n, 'pending-forever'],
+    [10077n, 'fail-but-lose-reply'],
     [10066n, 'pay'],
     [11n, 'fail'],
     [100n, 'pay'],

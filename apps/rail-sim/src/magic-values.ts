@@ -6,6 +6,7 @@ export type Scenario =
   | { kind: 'fail'; reason: RailFailureReason }
   | { kind: 'settle-later' }
   | { kind: 'pay-but-lose-reply' }
+  | { kind: 'fail-but-lose-reply'; reason: RailFailureReason }
   | { kind: 'unavailable-twice' }
   | { kind: 'pending-forever' };
 
@@ -31,6 +32,8 @@ export function scenarioFor(instruction: PayoutInstruction): Scenario {
       return { kind: 'pay-but-lose-reply' };
     case 55n:
       return { kind: 'pending-forever' };
+    case 77n:
+      return { kind: 'fail-but-lose-reply', reason: 'DECLINED_BY_BENEFICIARY_BANK' };
     default:
       return { kind: 'pay' };
   }

@@ -126,6 +126,18 @@ describe('rail simulator through the HTTP rail adapter', () => {
     expect(sim.stats()).toMatchObject({ payments: 1, duplicateSubmits: 1 });
   });
 
+  it('when the paise are .77, then it fails at once, the reply never comes, and status() reveals FAILED', async () => {
+    const instruction = upi(88877n);
+    const answer = await impatientRail().submit(instruction);
+    expect(answer).toMatchObject({ outcome: 'UNKNOWN', detail: expect.stringMatching(/no reply .* 200 ms/) });
+    expect(await rail.status(instruction.reference)).toMatchObject({
+      outcome: 'FAILED',
+      reason: 'DECLINED_BY_BENEFICIARY_BANK',
+    });
+    expect(await rail.submit(instruction)).toMatchObject({ outcome: 'FAILED', reason: 'DECLINED_BY_BENEFICIARY_BANK' });
+    expect(sim.stats()).toMatchObject({ payments: 0, references: 1, duplicateSubmits: 1 });
+  });
+
   it('when the paise are .44, then two submits get 503 and the third pays, once', async () => {
     const instruction = upi(44n);
     const first = await rail.submit(instruction);

@@ -1,0 +1,80 @@
+import { SeededRandom } from './seeded-random.js';
+
+export const FAULT_KINDS = [
+  'kill-worker',
+  'restart-redis',
+  'restart-rail-sim',
+  'restart-postgres',
+  'kill-api',
+] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/** One fault: at `atMs` after the load starts, take `kind` down for `downMs`, then bring it back. */
+export interface PlannedFault {
+  atMs: number;
+  kind: FaultKind;
+  /** Which worker or API process (for the kinds that have several). */
+  target: number;
+  downMs: number;
+}
+
+export interface ScheduleShape {
+  /** How long payouts are sent for; faults fall inside this window. */
+  loadMs: number;
+  faults: number;
+  workers: number;
+  apis: number;
+}
+
+// How long each kind stays down: long enough for requests and jobs to notice, short enough to recover
+// within the run.
+const DOWN_MS: Record<FaultKind, [number, number]> = {
+  'kill-worker': [500, 4_000],
+  'restart-redis': [300, 3_000],
+  'restart-rail-sim': [500, 4_000],
+  'restart-postgres': [500, 3_000],
+  'kill-api': [500, 3_000],
+};
+
+/**
+ * The fault schedule of a seed: a pure function of the seed and the run's shape, so the same seed always
+ * plans the same faults. Every kind occurs (when there are at least as many faults as kinds), the faults
+ * are spread over the load window one per slot, and each slot is long enough for its fault to end
+ * before the next begins.
+ */
+export function planFaults(seed: number, shape: ScheduleShape): PlannedFault[] {
+  const random = new SeededRandom(seed ^ 0x5eed_fa17);
+  const kinds: FaultKind[] = [];
+  while (kinds.length < shape.faults) kinds.push(...random.shuffle(FAULT_KINDS));
+  const startMs = 2_000;
+  const slotMs = Math.max(1, Math.floor((shape.loadMs - startMs) / Math.max(1, shape.faults)));
+  return kinds.slice(0, shape.faults).map((kind, i) => {
+    const [minDown, maxDown] = DOWN_MS[kind];
+    const downMs = Math.min(random.int(minDown, maxDown), Math.floor(slotMs * 0.6));
+    return {
+      atMs: startMs + i * slotMs + random.int(0, Math.max(0, slotMs - downMs - 1_000)),
+      kind,
+      target:
+        kind === 'kill-worker'
+          ? random.int(0, shape.workers - 1)
+          : kind === 'kill-api'
+            ? random.int(0, shape.apis - 1)
+            : 0,
+      downMs,
+    };
+  });
+}
+
+export function describeFault(fault: PlannedFault): string {
+  const what =
+    fault.kind === 'kill-worker'
+      ? `SIGKILL worker ${fault.target + 1}`
+      : fault.kind === 'kill-api'
+        ? `SIGKILL api ${fault.target + 1}`
+        : fault.kind === 'restart-redis'
+          ? 'SIGKILL Redis (restarts empty)'
+          : fault.kind === 'restart-rail-sim'
+            ? 'SIGKILL the rail simulator (restarts from its state file)'
+            : 'crash PostgreSQL (immediate stop, crash recovery on start)';
+  return `+${(fault.atMs / 1000).toFixed(1).padStart(6)} s  ${fault.kind.padEnd(17)} ${what}, down ${(fault.downMs / 1000).toFixed(1)} s`;
+}

@@ -1,0 +1,85 @@
+import { SeededRandom } from './seeded-random.js';
+
+export type Expected = 'SUCCESS' | 'FAILED' | 'PENDING';
+
+/** One payout the soak will send, and what the rail simulator's magic values say must become of it. */
+export interface PlannedPayout {
+  index: number;
+  merchant: number;
+  mode: 'IMPS' | 'UPI';
+  path: '/api/impspayout' | '/api/payout';
+  body: Record<string, string>;
+  amountPaise: bigint;
+  /** The magic value chosen, for the report. */
+  flavour: Flavour;
+  expected: Expected;
+}
+
+type Flavour =
+  | 'ordinary'
+  | 'declined .11'
+  | 'settles later .22'
+  | 'reply lost, paid .33'
+  | 'rail 503 twice .44'
+  | 'pending for ever .55'
+  | 'reply lost, declined .77'
+  | 'invalid beneficiary';
+
+// The mix of rail behaviours (weights out of 100), with the outcome each must end in (docs/rail-sim.md).
+const MIX: { flavour: Flavour; weight: number; paise: number | null; expected: Expected }[] = [
+  { flavour: 'ordinary', weight: 55, paise: null, expected: 'SUCCESS' },
+  { flavour: 'declined .11', weight: 7, paise: 11, expected: 'FAILED' },
+  { flavour: 'settles later .22', weight: 8, paise: 22, expected: 'SUCCESS' },
+  { flavour: 'reply lost, paid .33', weight: 6, paise: 33, expected: 'SUCCESS' },
+  { flavour: 'rail 503 twice .44', weight: 6, paise: 44, expected: 'SUCCESS' },
+  { flavour: 'pending for ever .55', weight: 3, paise: 55, expected: 'PENDING' },
+  { flavour: 'reply lost, declined .77', weight: 6, paise: 77, expected: 'FAILED' },
+  { flavour: 'invalid beneficiary', weight: 9, paise: null, expected: 'FAILED' },
+];
+const MAGIC = new Set([11, 22, 33, 44, 55, 77]);
+
+/** The payouts of a seed: which merchant sends what, in which order, to whom. */
+export function planPayouts(seed: number, count: number, merchants: number): PlannedPayout[] {
+  const random = new SeededRandom(seed ^ 0x0a11_0475);
+  const total = MIX.reduce((sum, m) => sum + m.weight, 0);
+  return Array.from({ length: count }, (_, index) => {
+    let roll = random.int(1, total);
+    const kind = MIX.find((m) => (roll -= m.weight) <= 0)!;
+    const mode = random.next() < 0.5 ? 'IMPS' : 'UPI';
+    let paise = kind.paise;
+    while (paise === null || (kind.paise === null && MAGIC.has(paise))) paise = random.int(0, 99);
+    const rupees = random.int(1, 500);
+    const amountPaise = BigInt(rupees * 100 + paise);
+    const amount = `${rupees}.${String(paise).padStart(2, '0')}`;
+    const invalid = kind.flavour === 'invalid beneficiary';
+    const common = {
+      Name: `Beneficiary ${index}`,
+      Mobile: '9876543210',
+      Email: `payee${index}@example.com`,
+      Amount: amount,
+      Description: `soak ${index}`,
+      TransactionID: String(1_000_000 + index),
+    };
+    const body =
+      mode === 'IMPS'
+        ? {
+            ...common,
+            BankName: 'HDFC Bank',
+            Account: invalid
+              ? `0000${String(random.int(100_000, 999_999))}`
+              : String(random.int(100_000_000, 999_999_999_999)),
+            Ifsc: 'HDFC0001234',
+          }
+        : { ...common, Upi: invalid ? `invalid.payee${index}@okbank` : `payee${index}@okhdfc` };
+    return {
+      index,
+      merchant: random.int(0, merchants - 1),
+      mode,
+      path: mode === 'IMPS' ? '/api/impspayout' : '/api/payout',
+      body,
+      amountPaise,
+      flavour: kind.flavour,
+      expected: kind.expected,
+    };
+  });
+}

@@ -1,0 +1,199 @@
+import path from 'node:path';
+import { AppProcess } from '../../test/support/app-process.js';
+import { PrivatePostgres } from '../../test/support/private-postgres.js';
+import { freePort, PrivateRedis } from '../../test/support/private-redis.js';
+import type { FaultKind, PlannedFault } from './fault-schedule.js';
+
+type AppName = 'api' | 'worker' | 'rail-sim';
+
+// Worker timings for a run measured in minutes: a lost job is found within seconds, an undecided payout
+// is asked about again within a second or two, and a killed worker's jobs move on after its lock expires.
+const WORKER_ENV = {
+  WORKER_CONCURRENCY: '20',
+  RAIL_CONNECT_TIMEOUT_MS: '300',
+  RAIL_RESPONSE_TIMEOUT_MS: '1000',
+  INQUIRY_FIRST_DELAY_MS: '250',
+  INQUIRY_MAX_DELAY_MS: '2000',
+  INQUIRY_DEADLINE_MS: '3600000',
+  SWEEP_INTERVAL_MS: '1000',
+  SWEEP_GRACE_MS: '1000',
+  JOB_LOCK_MS: '3000',
+  SHUTDOWN_GRACE_MS: '3000',
+  HEALTH_PORT: '0',
+};
+
+/** Longest a pending payout may be overdue before reconcile calls it stuck: sweep interval + grace + margin. */
+export const SOAK_STUCK_AFTER_MS = 10_000;
+
+const READY: Record<AppName, string> = {
+  api: 'api listening',
+  worker: 'worker started',
+  'rail-sim': 'rail simulator listening',
+};
+
+/** One app slot (the second API, the first worker…): the process now filling it, if any. */
+interface Slot {
+  name: string;
+  app: AppName;
+  env: Record<string, string>;
+  process: AppProcess | undefined;
+  running: boolean;
+  /** Set while the soak itself is taking it down, so its exit is not mistaken for a crash. */
+  expectedExit: boolean;
+}
+
+export interface FaultRecord extends PlannedFault {
+  startedAtMs: number;
+  recoveredAtMs: number;
+}
+
+/**
+ * Everything a soak run needs, private to it: PostgreSQL, Redis, the rail simulator (with a state file,
+ * so a restarted bank remembers what it paid), API and worker processes on free ports. It injects the
+ * faults of the schedule and notices any process that dies without being killed.
+ */
+export class SoakCluster {
+  /** Processes that exited without the soak killing them. */
+  readonly crashes: string[] = [];
+
+  private constructor(
+    readonly postgres: PrivatePostgres,
+    readonly redis: PrivateRedis,
+    readonly railUrl: string,
+    readonly stateFile: string,
+    private readonly apis: Slot[],
+    private readonly workers: Slot[],
+    private readonly rail: Slot,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  static async start(options: {
+    workers: number;
+    apis: number;
+    dir: string;
+    log: (line: string) => void;
+  }): Promise<SoakCluster> {
+    const [postgres, redis, railPort, ...apiPorts] = await Promise.all([
+      PrivatePostgres.start(),
+      PrivateRedis.start(),
+      freePort(),
+      ...Array.from({ length: options.apis }, () => freePort()),
+    ]);
+    const railUrl = `http://127.0.0.1:${railPort}`;
+    const stateFile = path.join(options.dir, 'bank.jsonl');
+    const shared = {
+      DATABASE_URL: postgres.databaseUrl,
+      REDIS_URL: redis.url,
+      QUEUE_PREFIX: 'soak',
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'info',
+    };
+    const slot = (name: string, app: AppName, env: Record<string, string>): Slot => ({
+      name,
+      app,
+      env: { ...shared, ...env },
+      process: undefined,
+      running: false,
+      expectedExit: false,
+    });
+    const rail = slot('rail-sim', 'rail-sim', {
+      RAIL_SIM_PORT: String(railPort),
+      RAIL_SIM_HOST: '127.0.0.1',
+      RAIL_SIM_LATENCY_MS: '20',
+      RAIL_SIM_SETTLE_AFTER_MS: '1000',
+      RAIL_SIM_LOST_REPLY_MS: '5000',
+      RAIL_SIM_STATE_FILE: stateFile,
+    });
+    const apis = apiPorts.map((port, i) =>
+      slot(`api ${i + 1}`, 'api', { PORT: String(port), HOST: '127.0.0.1', DATABASE_CONNECT_TIMEOUT_MS: '1000' }),
+    );
+    const workers = Array.from({ length: options.workers }, (_, i) =>
+      slot(`worker ${i + 1}`, 'worker', { ...WORKER_ENV, RAIL_BASE_URL: railUrl }),
+    );
+    const cluster = new SoakCluster(postgres, redis, railUrl, stateFile, apis, workers, rail, options.log);
+    try {
+      await Promise.all([rail, ...apis, ...workers].map((s) => cluster.launch(s)));
+    } catch (error) {
+      await cluster.stop(); // nothing is left running behind a run that could not start
+      throw error;
+    }
+    return cluster;
+  }
+
+  get apiUrls(): string[] {
+    return this.apis.map((s) => `http://127.0.0.1:${s.env.PORT}`);
+  }
+
+  /** Takes the fault's target down, waits out its down time, brings it back and waits until it is ready. */
+  async inject(fault: PlannedFault): Promise<void> {
+    const down = () => new Promise((resolve) => setTimeout(resolve, fault.downMs));
+    const byKind: Record<FaultKind, () => Promise<void>> = {
+      'kill-worker': () => this.bounce(this.workers[fault.target]!, down),
+      'kill-api': () => this.bounce(this.apis[fault.target]!, down),
+      'restart-rail-sim': () => this.bounce(this.rail, down),
+      'restart-redis': async () => {
+        await this.redis.stop();
+        await down();
+        await this.redis.resume();
+      },
+      'restart-postgres': async () => {
+        await this.postgres.stop('immediate');
+        await down();
+        await this.postgres.resume();
+      },
+    };
+    await byKind[fault.kind]();
+  }
+
+  /** Starts again anything that is not running (a crashed process, say), so the drain has every part. */
+  async ensureAllUp(): Promise<void> {
+    await this.postgres.resume();
+    await Promise.all([this.rail, ...this.apis, ...this.workers].filter((s) => !alive(s)).map((s) => this.launch(s)));
+  }
+
+  async stop(): Promise<void> {
+    const slots = [...this.apis, ...this.workers, this.rail];
+    for (const s of slots) s.expectedExit = true;
+    await Promise.all(
+      slots.map(async (s) => {
+        if (!alive(s)) return;
+        s.process!.kill('SIGTERM');
+        const deadline = setTimeout(() => s.process!.kill('SIGKILL'), 5_000);
+        await s.process!.exited;
+        clearTimeout(deadline);
+      }),
+    );
+    await this.redis.destroy();
+    await this.postgres.destroy();
+  }
+
+  private async bounce(slot: Slot, down: () => Promise<unknown>): Promise<void> {
+    if (alive(slot)) {
+      slot.expectedExit = true;
+      slot.process!.kill('SIGKILL');
+      await slot.process!.exited;
+    }
+    await down();
+    await this.launch(slot);
+  }
+
+  private async launch(slot: Slot): Promise<void> {
+    slot.expectedExit = false;
+    const child = AppProcess.start(slot.app, slot.env);
+    slot.process = child;
+    slot.running = true;
+    void child.exited.then(({ code, signal }) => {
+      if (slot.process !== child) return;
+      slot.running = false;
+      if (slot.expectedExit) return;
+      const why = signal ?? `code ${code}`;
+      this.crashes.push(`${slot.name} exited by itself (${why}):\n${child.tail(10)}`);
+      this.log(`!! ${slot.name} exited by itself (${why})`);
+    });
+    await child.logged(READY[slot.app], 60_000);
+  }
+}
+
+function alive(slot: Slot): boolean {
+  return slot.process !== undefined && slot.running;
+}
