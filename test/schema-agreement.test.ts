@@ -67,8 +67,20 @@ const DATABASE_ONLY_CHECKS = [
   'collections_credited_only_on_success',
   'ledger_entries_source_matches_kind',
   'ledger_entries_leg_direction',
+  'webhook_endpoints_url_http',
+  'webhook_endpoints_previous_secret_expires',
+  'webhook_deliveries_attempts_non_negative',
+  'webhook_deliveries_due_while_pending',
+  'webhook_deliveries_finished_when_final',
+  'webhook_deliveries_delivered_after_an_attempt',
+  'webhook_attempts_attempt_positive',
+  'webhook_attempts_status_code_range',
+  'webhook_attempts_duration_non_negative',
 ];
-const DATABASE_ONLY_UNIQUE_INDEXES = ['ledger_entries_one_terminal_entry_per_payout'];
+const DATABASE_ONLY_UNIQUE_INDEXES = [
+  'ledger_entries_one_terminal_entry_per_payout',
+  'webhook_deliveries_one_settlement_per_payout',
+];
 
 const tableOf = (m: DmmfModel) => m.dbName ?? m.name;
 const columnOf = (m: DmmfModel, fieldName: string) => {

@@ -58,7 +58,7 @@ export class PrivateRedis {
   /** Stops the server (SIGKILL: nothing is flushed, as in a crash) and waits until it is gone. */
   async stop(): Promise<void> {
     const child = this.process;
-    if (!child || child.exitCode !== null) return;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');
     await exited;

@@ -15,6 +15,8 @@ export const FAST_WORKER: Partial<Record<keyof WorkerConfig, string>> = {
   SWEEP_GRACE_MS: '300',
   JOB_LOCK_MS: '2000',
   SHUTDOWN_GRACE_MS: '5000',
+  // Several workers run at once in tests: each takes a free port for its health endpoint.
+  HEALTH_PORT: '0',
 };
 
 /** Rail simulator settings to match: `.22` decides after 300 ms, a `.33` reply is held for 5 s. */

@@ -1,11 +1,15 @@
 import type { Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { ApiConfig } from '@payout/config';
 import { createPrismaClient } from '@payout/db';
-import { createPayoutProducer, createProducerConnection } from '@payout/queue';
-import { createLogger, type Logger } from '@payout/telemetry';
+import { Queue } from 'bullmq';
+import { createPayoutProducer, createProducerConnection, WEBHOOK_QUEUE } from '@payout/queue';
+import { createLogger, createMetrics, type Logger } from '@payout/telemetry';
 import { createApp, type ApiDependencies } from './app.js';
 import { CredentialStore } from './auth/credential-store.js';
+import { merchantRateLimit } from './auth/rate-limit.js';
+import { CoalescingAccepter } from './payouts/coalescing-accepter.js';
 import { directAccepter } from './payouts/payout-accepter.js';
 
 export interface RunningApi {
@@ -35,13 +39,38 @@ export async function startApi(
     timeoutMs: config.ENQUEUE_TIMEOUT_MS,
     onError: (error) => logger.warn({ err: error.message }, 'queue error'),
   });
+  const metrics = createMetrics('api');
+  // Queues the API only shows in the support console; their errors are Redis's, already logged above.
+  const dashboardQueue = (name: string) => {
+    const queue = new Queue(name, { connection: redis, prefix: config.QUEUE_PREFIX });
+    queue.on('error', () => undefined);
+    return queue;
+  };
   const deps: ApiDependencies = {
     db,
     redis,
     producer,
     credentials: new CredentialStore(db, config.AUTH_CACHE_TTL_MS),
-    accepter: directAccepter(db),
+    accepter: config.ACCEPT_COALESCING
+      ? new CoalescingAccepter(db, {
+          maxBatch: config.ACCEPT_MAX_BATCH,
+          maxInFlight: config.ACCEPT_MAX_IN_FLIGHT,
+          maxWaitMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+        })
+      : directAccepter(db),
     logger,
+    metrics,
+    rateLimit: config.RATE_LIMIT_ENABLED
+      ? merchantRateLimit({
+          redis,
+          prefix: config.QUEUE_PREFIX,
+          points: config.RATE_LIMIT_POINTS,
+          windowMs: config.RATE_LIMIT_WINDOW_MS,
+        })
+      : null,
+    adminToken: config.ADMIN_TOKEN,
+    webhookQueue: dashboardQueue(WEBHOOK_QUEUE),
+    payinCallbackSecret: config.PAYIN_CALLBACK_SECRET,
   };
 
   const server: Server = createApp(deps).listen(config.PORT, config.HOST);
@@ -50,6 +79,7 @@ export async function startApi(
     server.once('error', reject);
   });
   server.keepAliveTimeout = 65_000;
+  server.on('clientError', answerMalformedRequest);
   const { port } = server.address() as AddressInfo;
   logger.info({ port }, 'api listening');
 
@@ -63,8 +93,28 @@ export async function startApi(
         server.closeIdleConnections();
       });
       await producer.close();
+      await deps.webhookQueue.close();
       redis.disconnect();
       await db.$disconnect();
     },
   };
+}
+
+// Requests Node cannot even parse (broken request line, headers too large) never reach Express; answer them
+// in the contract's JSON shape too rather than with Node's bare text.
+function answerMalformedRequest(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const [code, status, message] = tooLarge
+    ? [431, 'REQUEST HEADER FIELDS TOO LARGE', 'The request headers are too large.']
+    : [400, 'BAD REQUEST', 'The request could not be parsed as HTTP.'];
+  const body = JSON.stringify({ error: true, status_code: code, status, message });
+  socket.end(
+    `HTTP/1.1 ${code} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `Connection: close\r\n\r\n${body}`,
+  );
 }

@@ -10,7 +10,7 @@ import {
 } from '@payout/db';
 import { inquiryDelayMs, isTerminal, nextStep, type InquirySchedule } from '@payout/domain';
 import type { PayoutInstruction, RailAdapter, RailAnswer } from '@payout/rails';
-import { maskAccount, type Logger } from '@payout/telemetry';
+import { maskAccount, type Logger, type ServiceMetrics } from '@payout/telemetry';
 import type { InquiryScheduler } from './inquiry-scheduler.js';
 
 export interface PayoutDriverOptions {
@@ -25,6 +25,9 @@ export interface PayoutDriverOptions {
   deadlineMs: number;
   /** How long a submit or an inquiry may take, rail time-out included: the payout's next check is after it. */
   railWindowMs: number;
+  metrics?: ServiceMetrics;
+  /** Called after this driver settled a payout, with the webhook delivery the settlement recorded (if any). */
+  onSettled?: (payoutId: bigint, webhookDeliveryId: bigint | null) => void;
   now?: () => number;
 }
 
@@ -124,6 +127,8 @@ export class PayoutDriver {
           this.note(`rail: SUCCESS (${asked})`, attempt, answer),
         );
         this.o.logger.info({ ...log, settled: result.moved }, 'payout settled SUCCESS');
+        if (result.moved) this.countSettlement(payout, 'SUCCESS');
+        if (result.moved) this.o.onSettled?.(payout.id, result.webhookDeliveryId);
         return result.moved ? 'SUCCESS' : `already settled (${result.from})`;
       }
       case 'settle-failure': {
@@ -134,6 +139,8 @@ export class PayoutDriver {
           this.note(`rail: FAILED ${step.reason} (${asked})`, attempt, answer),
         );
         this.o.logger.info({ ...log, reason: step.reason, settled: result.moved }, 'payout settled FAILED');
+        if (result.moved) this.countSettlement(payout, 'FAILED');
+        if (result.moved) this.o.onSettled?.(payout.id, result.webhookDeliveryId);
         return result.moved ? `FAILED ${step.reason}` : `already settled (${result.from})`;
       }
       case 'inquire-later': {
@@ -170,6 +177,12 @@ export class PayoutDriver {
         // Only an inquiry can hear NOT_FOUND, and inquire() resubmits before calling apply.
         throw new Error('unexpected NOT_FOUND after a submit');
     }
+  }
+
+  private countSettlement(payout: PayoutForWork, outcome: 'SUCCESS' | 'FAILED'): void {
+    const labels = { mode: payout.mode, outcome };
+    this.o.metrics?.payoutsSettled.inc(labels);
+    this.o.metrics?.acceptToSettle.observe(labels, (this.now() - payout.createdAt.getTime()) / 1000);
   }
 
   private async load(payoutId: bigint): Promise<PayoutForWork> {

@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import { findOverduePayouts, type OverduePayout, type PrismaClient } from '@payout/db';
 import { payoutJobs } from '@payout/queue';
-import type { Logger } from '@payout/telemetry';
+import type { Logger, ServiceMetrics } from '@payout/telemetry';
 
 // Any 64-bit number unique to this purpose: only one worker process sweeps at a time.
 const SWEEP_LOCK_KEY = 7_358_201_446n;
@@ -29,6 +29,7 @@ export class Sweeper {
     private readonly queue: Queue,
     private readonly logger: Logger,
     private readonly graceMs: number,
+    private readonly metrics?: ServiceMetrics,
   ) {}
 
   async sweepOnce(): Promise<SweepResult> {
@@ -44,6 +45,7 @@ export class Sweeper {
           const action = await this.ensureJob(payout);
           if (action === 'added') result.added++;
           if (action === 'retried') result.retried++;
+          if (action !== 'present') this.metrics?.sweeperActions.inc({ action });
         }
         if (result.added || result.retried) this.logger.warn(result, 'sweeper re-queued overdue payouts');
         return result;

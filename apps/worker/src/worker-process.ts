@@ -4,16 +4,24 @@ import type { WorkerConfig } from '@payout/config';
 import { createPrismaClient } from '@payout/db';
 import { createProducerConnection, createWorkerConnection, PAYOUT_QUEUE } from '@payout/queue';
 import { createHttpRailAdapter, type RailAdapter } from '@payout/rails';
-import { createLogger, type Logger } from '@payout/telemetry';
+import { createLogger, createMetrics, type Logger, type ServiceMetrics } from '@payout/telemetry';
+import { startHealthServer } from './health-server.js';
 import { queueInquiryScheduler } from './inquiry-scheduler.js';
+import { instrumentedRail } from './instrumented-rail.js';
 import { payoutProcessor } from './jobs/payout-processor.js';
 import { PayoutDriver } from './payout-driver.js';
 import { Sweeper } from './sweeper.js';
+import { startWebhookWorker, type RunningWebhookWorker } from './webhooks/index.js';
 
 export interface RunningWorker {
   worker: Worker;
   queue: Queue;
   sweeper: Sweeper;
+  /** Merchant webhook deliveries, on their own queue. */
+  webhooks: RunningWebhookWorker;
+  metrics: ServiceMetrics;
+  /** The port of /healthz, /readyz and /metrics. */
+  healthPort: number;
   /**
    * Stops taking jobs, lets those in flight finish within the grace period (a job cut off after it is picked
    * up again by another worker and settles once), then closes every connection.
@@ -43,14 +51,23 @@ export async function startWorker(config: WorkerConfig, overrides: WorkerOverrid
   const queue = new Queue(PAYOUT_QUEUE, { connection: producerRedis, prefix: config.QUEUE_PREFIX });
   queue.on('error', (error) => logger.warn({ err: error.message }, 'queue error'));
 
-  const rail =
+  const metrics = createMetrics('worker');
+  const rail = instrumentedRail(
     overrides.rail ??
-    createHttpRailAdapter({
-      baseUrl: config.RAIL_BASE_URL,
-      connectTimeoutMs: config.RAIL_CONNECT_TIMEOUT_MS,
-      responseTimeoutMs: config.RAIL_RESPONSE_TIMEOUT_MS,
-      maxConnections: config.WORKER_CONCURRENCY,
-    });
+      createHttpRailAdapter({
+        baseUrl: config.RAIL_BASE_URL,
+        connectTimeoutMs: config.RAIL_CONNECT_TIMEOUT_MS,
+        responseTimeoutMs: config.RAIL_RESPONSE_TIMEOUT_MS,
+        maxConnections: config.WORKER_CONCURRENCY,
+      }),
+    metrics,
+  );
+  const webhooks = await startWebhookWorker(config, {
+    db,
+    connection: producerRedis,
+    workerConnection: workerRedis,
+    logger,
+  });
   const driver = new PayoutDriver({
     db,
     rail,
@@ -62,6 +79,10 @@ export async function startWorker(config: WorkerConfig, overrides: WorkerOverrid
     schedule: { firstDelayMs: config.INQUIRY_FIRST_DELAY_MS, maxDelayMs: config.INQUIRY_MAX_DELAY_MS },
     deadlineMs: config.INQUIRY_DEADLINE_MS,
     railWindowMs: config.RAIL_CONNECT_TIMEOUT_MS + config.RAIL_RESPONSE_TIMEOUT_MS + 5_000,
+    metrics,
+    onSettled: (_payoutId, webhookDeliveryId) => {
+      if (webhookDeliveryId !== null) webhooks.deliverSoon(webhookDeliveryId);
+    },
   });
 
   const worker = new Worker(PAYOUT_QUEUE, payoutProcessor(driver), {
@@ -82,7 +103,7 @@ export async function startWorker(config: WorkerConfig, overrides: WorkerOverrid
     ),
   );
 
-  const sweeper = new Sweeper(db, queue, logger, config.SWEEP_GRACE_MS);
+  const sweeper = new Sweeper(db, queue, logger, config.SWEEP_GRACE_MS, metrics);
   let sweepTimer: NodeJS.Timeout | undefined;
   let stopped = false;
   const scheduleSweep = () => {
@@ -97,15 +118,25 @@ export async function startWorker(config: WorkerConfig, overrides: WorkerOverrid
   };
   scheduleSweep();
   await worker.waitUntilReady();
+  const health = await startHealthServer(config.HEALTH_PORT, {
+    db,
+    redis: producerRedis,
+    queues: [queue, webhooks.queue],
+    metrics,
+  });
   logger.info({ concurrency: config.WORKER_CONCURRENCY, railMaxTps: config.RAIL_MAX_TPS }, 'worker started');
 
   return {
     worker,
     queue,
     sweeper,
+    webhooks,
+    metrics,
+    healthPort: health.port,
     async close() {
       stopped = true;
       clearTimeout(sweepTimer);
+      const webhooksClosed = webhooks.close();
       let timer: NodeJS.Timeout | undefined;
       const graceful = worker.close().then(() => true);
       const deadline = new Promise<false>((resolve) => {
@@ -117,6 +148,8 @@ export async function startWorker(config: WorkerConfig, overrides: WorkerOverrid
         logger.warn('jobs still running after the grace period: leaving them to another worker');
         await worker.close(true);
       }
+      await health.close();
+      await webhooksClosed;
       await queue.close();
       await rail.close();
       producerRedis.disconnect();

@@ -4,6 +4,8 @@ import { registerTokenCommands } from './commands/token-commands.js';
 import { registerPayoutCommands } from './commands/payout-commands.js';
 import { registerReconcileCommand } from './commands/reconcile-command.js';
 import { registerWalletCommands } from './commands/wallet-commands.js';
+import { registerPayinCommands } from './commands/payin-commands.js';
+import { registerWebhookCommands } from './commands/webhook-commands.js';
 import type { CommandContext } from './context.js';
 import type { Output } from './output.js';
 import { CommandFailure, UsageError } from './usage-error.js';
@@ -48,6 +50,8 @@ export async function runCli(argv: string[], options: RunOptions): Promise<numbe
   registerWalletCommands(program, context);
   registerPayoutCommands(program, context);
   registerReconcileCommand(program, context);
+  registerPayinCommands(program, context);
+  registerWebhookCommands(program, context);
   // Subcommands inherit neither exitOverride nor the output streams from their parent.
   for (const command of [...program.commands, ...program.commands.flatMap((c) => c.commands)]) {
     command.exitOverride().configureOutput(program.configureOutput());

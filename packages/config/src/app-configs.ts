@@ -24,6 +24,11 @@ export const apiConfigSchema = z
     ENQUEUE_TIMEOUT_MS: positiveInt(250),
     /** How long a merchant's credentials are cached; a suspension or revoked token takes effect within it. */
     AUTH_CACHE_TTL_MS: positiveInt(5_000),
+    /** Coalesce concurrent payout accepts into one database statement (see coalescing-accepter.ts). */
+    ACCEPT_COALESCING: flag(true),
+    ACCEPT_MAX_BATCH: positiveInt(200),
+    /** Statements in flight at once; keep below DATABASE_POOL_SIZE so lookups always find a connection. */
+    ACCEPT_MAX_IN_FLIGHT: positiveInt(4),
     /** Shared secret of the collection provider's pay-in callbacks (HMAC-SHA256 of the raw body). */
     PAYIN_CALLBACK_SECRET: secret(),
     /** Bearer token of the support console (/admin/…). */

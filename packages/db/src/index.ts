@@ -22,7 +22,10 @@ export {
 export { findPayoutStory, type PayoutStory } from './repositories/payout-story.js';
 export {
   recordCollection,
+  type CollectionConflict,
   type CollectionOutcome,
   type CollectionReport,
   type RecordedCollection,
 } from './repositories/collection-ingestion.js';
+export * from './repositories/webhook-endpoint-repository.js';
+export * from './repositories/webhook-delivery-repository.js';

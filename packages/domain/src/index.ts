@@ -33,3 +33,13 @@ export {
   type InstructionIdentity,
 } from './payout-instruction.js';
 export { inquiryDelayMs, nextStep, type InquirySchedule, type NextStep, type RailVerdict } from './rail-outcome.js';
+export { PAYOUT_RESULT_HTTP_STATUS, payoutResult, type PayoutResultSource } from './payout-result.js';
+export {
+  isValidPayinSignature,
+  newWebhookSecret,
+  PAYIN_SIGNATURE_HEADER,
+  payinSignature,
+  WEBHOOK_SIGNATURE_HEADER,
+  webhookSecretDisplayPrefix,
+  webhookSignature,
+} from './signatures.js';

@@ -40,3 +40,28 @@ export const payoutJobs = {
 
 export type ExecutePayoutJob = z.infer<typeof payoutJobs.execute.data>;
 export type InquirePayoutJob = z.infer<typeof payoutJobs.inquire.data>;
+
+/**
+ * Merchant webhooks run on a queue of their own: a slow merchant endpoint must never take the rail's
+ * rate-limited slots, nor a busy rail delay a notification.
+ */
+export const WEBHOOK_QUEUE = 'webhooks';
+
+const deliveryId = z.string().regex(/^[1-9][0-9]{0,18}$/, 'a webhook delivery id');
+
+export const webhookJobs = {
+  /**
+   * Attempt number `attempt` of a webhook delivery. The merchant's endpoint failing is not a job failure
+   * (the job records it and queues the next attempt with the delivery's own backoff); the job's retries are
+   * for PostgreSQL or Redis being briefly away.
+   */
+  deliver: {
+    name: 'deliver-webhook',
+    data: z.object({ deliveryId, attempt: z.number().int().min(1) }),
+    /** One job per attempt, numbered as the database numbers them. */
+    jobId: (id: string, attempt: number) => `deliver-${id}-${attempt}`,
+    options: retryPolicy,
+  },
+} as const;
+
+export type DeliverWebhookJob = z.infer<typeof webhookJobs.deliver.data>;

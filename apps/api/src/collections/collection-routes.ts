@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import { AppError, formatRupees } from '@payout/domain';
 import { findCollectionByTransactionId, type CollectionSummary, type PrismaClient } from '@payout/db';
-import { authenticate, merchantOf } from '../auth/authenticate.js';
-import type { CredentialStore } from '../auth/credential-store.js';
+import { merchantOf } from '../auth/authenticate.js';
+import { merchantAccess, type MerchantAccessDeps } from '../auth/merchant-access.js';
 import { MESSAGES } from '../http/error-responses.js';
 import { methodNotAllowed } from '../http/error-handler.js';
 import { sendJson } from '../http/send-json.js';
@@ -25,11 +25,11 @@ export function collectionStatusBody(c: CollectionSummary): Record<string, unkno
 }
 
 /** GET /api/payin/status. */
-export function collectionRoutes(deps: { db: PrismaClient; credentials: CredentialStore }): Router {
+export function collectionRoutes(deps: { db: PrismaClient } & MerchantAccessDeps): Router {
   const router = Router();
   router
     .route('/api/payin/status')
-    .get(authenticate(deps.credentials, 'FAILED'), async (req, res) => {
+    .get(...merchantAccess(deps, 'FAILED'), async (req, res) => {
       const { TransactionID } = parseQuery(transactionQuerySchema, req.query);
       const collection = await findCollectionByTransactionId(deps.db, merchantOf(res).id, TransactionID);
       if (!collection) throw new AppError('NOT_FOUND', MESSAGES.transactionNotFound, { details: { TransactionID } });

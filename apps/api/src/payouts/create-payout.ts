@@ -1,7 +1,7 @@
 import { AppError, formatRupees, isSameInstruction, newAckNo, type Paise, type PayoutMode } from '@payout/domain';
 import type { PayoutSummary } from '@payout/db';
 import type { PayoutProducer } from '@payout/queue';
-import { maskAccount, type Logger } from '@payout/telemetry';
+import { maskAccount, type Logger, type ServiceMetrics } from '@payout/telemetry';
 import type { AuthenticatedMerchant } from '../auth/authenticate.js';
 import type { PayoutAccepter } from './payout-accepter.js';
 
@@ -22,6 +22,7 @@ export interface NewPayout {
 export interface CreatePayoutDeps {
   accepter: PayoutAccepter;
   producer: PayoutProducer;
+  metrics: ServiceMetrics;
 }
 
 /**
@@ -50,6 +51,7 @@ export async function createPayout(
   });
 
   if (outcome === 'existing' && !isSameInstruction(recorded, payout)) {
+    deps.metrics.payoutsAccepted.inc({ mode: payout.mode, outcome: 'conflict' });
     throw new AppError(
       'TRANSACTION_ID_CONFLICT',
       `TransactionID ${payout.transactionId} is already used for a different payout`,
@@ -59,6 +61,7 @@ export async function createPayout(
     );
   }
 
+  deps.metrics.payoutsAccepted.inc({ mode: payout.mode, outcome: outcome === 'existing' ? 'replayed' : outcome });
   const context = { ackNo: recorded.ackNo, mode: recorded.mode, account: maskAccount(recorded.account) };
   if (outcome === 'rejected') log.info(context, 'payout refused: insufficient balance');
   if (outcome === 'existing') log.info({ ...context, state: recorded.state }, 'payout replayed');

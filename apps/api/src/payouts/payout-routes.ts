@@ -2,8 +2,8 @@ import { Router, type Request, type Response } from 'express';
 import type { z } from 'zod';
 import { AppError } from '@payout/domain';
 import { findPayoutByTransactionId, type PrismaClient } from '@payout/db';
-import { authenticate, merchantOf } from '../auth/authenticate.js';
-import type { CredentialStore } from '../auth/credential-store.js';
+import { merchantOf } from '../auth/authenticate.js';
+import { merchantAccess, type MerchantAccessDeps } from '../auth/merchant-access.js';
 import { MESSAGES } from '../http/error-responses.js';
 import { methodNotAllowed } from '../http/error-handler.js';
 import { jsonBody } from '../http/json-body.js';
@@ -19,9 +19,8 @@ import {
 } from './payout-request-schemas.js';
 import { payoutResult, payoutStatusBody } from './payout-responses.js';
 
-export interface PayoutRouteDeps extends CreatePayoutDeps {
+export interface PayoutRouteDeps extends CreatePayoutDeps, MerchantAccessDeps {
   db: PrismaClient;
-  credentials: CredentialStore;
 }
 
 const fromImps = (r: ImpsPayoutRequest): NewPayout => ({
@@ -55,7 +54,7 @@ export function payoutRoutes(deps: PayoutRouteDeps): Router {
   const router = Router();
 
   const payoutOperation = <S extends z.ZodType>(schema: S, toPayout: (request: z.infer<S>) => NewPayout) => [
-    authenticate(deps.credentials, 'FAILED'),
+    ...merchantAccess(deps, 'FAILED'),
     ...jsonBody,
     async (req: Request, res: Response) => {
       const request = validate(schema, req.body);
@@ -70,7 +69,7 @@ export function payoutRoutes(deps: PayoutRouteDeps): Router {
 
   router
     .route('/api/check_payout_status')
-    .get(authenticate(deps.credentials, 'FAILED'), async (req, res) => {
+    .get(...merchantAccess(deps, 'FAILED'), async (req, res) => {
       const { TransactionID } = parseQuery(transactionQuerySchema, req.query);
       const payout = await findPayoutByTransactionId(deps.db, merchantOf(res).id, TransactionID);
       if (!payout) {

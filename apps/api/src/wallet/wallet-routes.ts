@@ -1,8 +1,8 @@
 import { Router } from 'express';
 import { AppError, formatRupees } from '@payout/domain';
 import { findWallet, type PrismaClient } from '@payout/db';
-import { authenticate, merchantOf } from '../auth/authenticate.js';
-import type { CredentialStore } from '../auth/credential-store.js';
+import { merchantOf } from '../auth/authenticate.js';
+import { merchantAccess, type MerchantAccessDeps } from '../auth/merchant-access.js';
 import { MESSAGES } from '../http/error-responses.js';
 import { methodNotAllowed } from '../http/error-handler.js';
 import { sendJson } from '../http/send-json.js';
@@ -10,11 +10,11 @@ import { sendJson } from '../http/send-json.js';
 const MAIN_WALLET_BALANCE = 'Main_Wallet_Balance';
 
 /** GET /api/checkMainWallet?PayoutType=Main_Wallet_Balance: the available balance of the main wallet. */
-export function walletRoutes(deps: { db: PrismaClient; credentials: CredentialStore }): Router {
+export function walletRoutes(deps: { db: PrismaClient } & MerchantAccessDeps): Router {
   const router = Router();
   router
     .route('/api/checkMainWallet')
-    .get(authenticate(deps.credentials, 'BAD REQUEST'), async (req, res) => {
+    .get(...merchantAccess(deps, 'BAD REQUEST'), async (req, res) => {
       if (req.query.PayoutType !== MAIN_WALLET_BALANCE) throw new AppError('BAD_REQUEST', MESSAGES.invalidPayoutType);
       const wallet = await findWallet(deps.db, merchantOf(res).id);
       if (!wallet) throw new AppError('NOT_FOUND', MESSAGES.walletNotFound);

@@ -5,7 +5,7 @@ import { FAILURE_REASON_TEXT, formatRupees, type FailureReason } from '@payout/d
 import { findPayoutJobs, type PayoutJobView } from '@payout/queue';
 import { midArgument, nonEmptyArgument } from '../arguments.js';
 import type { CommandContext } from '../context.js';
-import { show } from '../output.js';
+import { show, type Row } from '../output.js';
 import { CommandFailure, UsageError } from '../usage-error.js';
 
 const RESOLVABLE_REASONS = Object.keys(FAILURE_REASON_TEXT).filter((r) => r !== 'INSUFFICIENT_BALANCE');
@@ -135,6 +135,20 @@ function printStory(story: PayoutStory, jobs: PayoutJobView[] | string, { out }:
         account: l.account,
         amount: formatRupees(l.amountPaise),
       })),
+    },
+    {
+      title: '\nWebhook deliveries',
+      rows: story.webhooks.flatMap((d): Row[] =>
+        d.attempts.length
+          ? d.attempts.map((a) => ({
+              delivery: String(d.id),
+              status: d.status,
+              attempt: a.attempt,
+              at: a.startedAt.toISOString(),
+              result: a.statusCode ?? a.error,
+            }))
+          : [{ delivery: String(d.id), status: d.status, attempt: null, at: null, result: null }],
+      ),
     },
     {
       title: '\nQueue jobs',

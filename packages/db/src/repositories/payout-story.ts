@@ -1,4 +1,9 @@
 import type { PrismaClientOrTransaction } from '../client.js';
+import {
+  toWebhookDeliveryView,
+  WEBHOOK_DELIVERY_INCLUDE,
+  type WebhookDeliveryView,
+} from './webhook-delivery-repository.js';
 
 /** Everything support needs to answer "where is my money?" about one payout, from PostgreSQL. */
 export interface PayoutStory {
@@ -33,9 +38,11 @@ export interface PayoutStory {
     railAnswer: unknown;
   }[];
   ledger: { at: Date; kind: string; account: string; amountPaise: bigint }[];
+  /** Notifications of the payout's result to the merchant, each with every attempt. */
+  webhooks: WebhookDeliveryView[];
 }
 
-/** A merchant's payout by MID and TransactionID with its events and ledger legs, oldest first. */
+/** A merchant's payout by MID and TransactionID with its events, ledger legs and webhooks, oldest first. */
 export async function findPayoutStory(
   db: PrismaClientOrTransaction,
   mid: string,
@@ -47,6 +54,7 @@ export async function findPayoutStory(
       merchant: { select: { mid: true } },
       events: { orderBy: { id: 'asc' } },
       ledgerEntries: { orderBy: { id: 'asc' } },
+      webhookDeliveries: { orderBy: { id: 'asc' }, include: WEBHOOK_DELIVERY_INCLUDE },
     },
   });
   if (!p) return null;
@@ -87,5 +95,6 @@ export async function findPayoutStory(
       account: l.account,
       amountPaise: l.amountPaise,
     })),
+    webhooks: p.webhookDeliveries.map(toWebhookDeliveryView),
   };
 }

@@ -65,6 +65,18 @@ interface TransitionRow {
   from_state: PayoutState | null;
 }
 
+export interface SettlementResult extends TransitionResult {
+  /**
+   * The webhook delivery the settlement recorded (its outbox row, written by the same statement), or null
+   * when it did not move or the merchant has no webhook endpoint.
+   */
+  webhookDeliveryId: bigint | null;
+}
+
+interface SettlementRow extends TransitionRow {
+  webhook_delivery_id: bigint | null;
+}
+
 /**
  * The columns a non-terminal move may change besides the state: attempt counters and when the next
  * step is due.
@@ -119,8 +131,9 @@ export async function transitionPayout(
 
 /**
  * Settles a payout as SUCCESS: records the bank reference and moves the reservation out of the merchant's
- * funds (ledger RESERVED → PAID_OUT, wallet reserved −amount), with its event, in one statement. Happens at
- * most once: only from a state that allows SUCCESS, and the ledger's unique constraints back that up.
+ * funds (ledger RESERVED → PAID_OUT, wallet reserved −amount), with its event and — when the merchant has a
+ * webhook endpoint — its webhook delivery, in one statement. Happens at most once: only from a state that
+ * allows SUCCESS, and the ledger's unique constraints back that up.
  */
 export async function settleSuccess(
   db: PrismaClientOrTransaction,
@@ -128,9 +141,9 @@ export async function settleSuccess(
   bankReference: string,
   note: TransitionNote,
   onlyFrom?: readonly PayoutState[],
-): Promise<TransitionResult> {
+): Promise<SettlementResult> {
   const allowed = narrowed('SUCCESS', onlyFrom);
-  const [row] = await db.$queryRaw<TransitionRow[]>`
+  const [row] = await db.$queryRaw<SettlementRow[]>`
     WITH prev AS (
       SELECT id, state FROM payouts WHERE id = ${payoutId} FOR NO KEY UPDATE
     ), settled AS (
@@ -154,14 +167,26 @@ export async function settleSuccess(
       SELECT id, from_state, 'SUCCESS', ${note.reason}, ${note.attempt ?? null}::int,
              ${jsonOrNull(note.railAnswer)}::jsonb, ${note.actor}
         FROM settled
+    ), outbox AS (
+      -- The merchant's notification is recorded with the settlement, so it can never be lost.
+      INSERT INTO webhook_deliveries (merchant_id, payout_id, cause, next_attempt_at, requested_by)
+      SELECT settled.merchant_id, settled.id, 'SETTLEMENT', now(), 'settlement'
+        FROM settled JOIN webhook_endpoints e ON e.merchant_id = settled.merchant_id
+      RETURNING id
     )
-    SELECT EXISTS (SELECT 1 FROM settled) AS moved, (SELECT state::text FROM prev) AS from_state`;
-  return { moved: row?.moved ?? false, from: row?.from_state ?? null };
+    SELECT EXISTS (SELECT 1 FROM settled) AS moved, (SELECT state::text FROM prev) AS from_state,
+           (SELECT id FROM outbox) AS webhook_delivery_id`;
+  return {
+    moved: row?.moved ?? false,
+    from: row?.from_state ?? null,
+    webhookDeliveryId: row?.webhook_delivery_id ?? null,
+  };
 }
 
 /**
  * Settles a payout as FAILED: returns the reservation to the main wallet (ledger RESERVED → MAIN_WALLET,
- * wallet reserved −amount, available +amount), with its event, in one statement, at most once.
+ * wallet reserved −amount, available +amount), with its event and webhook delivery, in one statement, at most
+ * once.
  */
 export async function settleFailure(
   db: PrismaClientOrTransaction,
@@ -169,9 +194,9 @@ export async function settleFailure(
   reason: Exclude<FailureReason, 'INSUFFICIENT_BALANCE'>,
   note: TransitionNote,
   onlyFrom?: readonly PayoutState[],
-): Promise<TransitionResult> {
+): Promise<SettlementResult> {
   const allowed = narrowed('FAILED', onlyFrom);
-  const [row] = await db.$queryRaw<TransitionRow[]>`
+  const [row] = await db.$queryRaw<SettlementRow[]>`
     WITH prev AS (
       SELECT id, state FROM payouts WHERE id = ${payoutId} FOR NO KEY UPDATE
     ), settled AS (
@@ -196,9 +221,20 @@ export async function settleFailure(
       SELECT id, from_state, 'FAILED', ${note.reason}, ${note.attempt ?? null}::int,
              ${jsonOrNull(note.railAnswer)}::jsonb, ${note.actor}
         FROM settled
+    ), outbox AS (
+      -- The merchant's notification is recorded with the settlement, so it can never be lost.
+      INSERT INTO webhook_deliveries (merchant_id, payout_id, cause, next_attempt_at, requested_by)
+      SELECT settled.merchant_id, settled.id, 'SETTLEMENT', now(), 'settlement'
+        FROM settled JOIN webhook_endpoints e ON e.merchant_id = settled.merchant_id
+      RETURNING id
     )
-    SELECT EXISTS (SELECT 1 FROM settled) AS moved, (SELECT state::text FROM prev) AS from_state`;
-  return { moved: row?.moved ?? false, from: row?.from_state ?? null };
+    SELECT EXISTS (SELECT 1 FROM settled) AS moved, (SELECT state::text FROM prev) AS from_state,
+           (SELECT id FROM outbox) AS webhook_delivery_id`;
+  return {
+    moved: row?.moved ?? false,
+    from: row?.from_state ?? null,
+    webhookDeliveryId: row?.webhook_delivery_id ?? null,
+  };
 }
 
 /** The states a move to `to` is allowed from, narrowed by the caller but never wider than the state machine. */

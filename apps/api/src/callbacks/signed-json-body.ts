@@ -1,0 +1,47 @@
+import express, { type RequestHandler } from 'express';
+import { AppError, isJsonNumber, isValidPayinSignature, PAYIN_SIGNATURE_HEADER, parseJson } from '@payout/domain';
+import { MESSAGES } from '../http/error-responses.js';
+
+const BODY_LIMIT = '16kb';
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+export const SIGNATURE_MESSAGE = 'The callback signature is missing or invalid.';
+
+// The raw bytes are what was signed, so they are read as bytes (16 KiB at most) whatever the content type,
+// and never decompressed: a compressed body (Content-Encoding) is refused with 415, so the signature is
+// always checked against exactly the bytes that arrived.
+const readRawBody = express.raw({ type: () => true, limit: BODY_LIMIT, inflate: false });
+
+/**
+ * A JSON object body signed with `secret` (an HMAC-SHA256 of the raw bytes in X-Payin-Signature). In order:
+ * no signature header → 401 before the body is read; body over 16 KiB → 413, compressed → 415; signature not matching the
+ * bytes → 401 (compared in constant time); then, as for merchant requests, 415 without the JSON content
+ * type and 400 for a body that is not a JSON object. Nothing about the body is judged before it is
+ * proved to come from the provider.
+ */
+export function signedJsonBody(secret: string): RequestHandler[] {
+  const requireSignatureHeader: RequestHandler = (req, _res, next) => {
+    if (!req.get(PAYIN_SIGNATURE_HEADER)) throw new AppError('UNAUTHENTICATED', SIGNATURE_MESSAGE);
+    next();
+  };
+  const verify: RequestHandler = (req, _res, next) => {
+    const raw: unknown = req.body;
+    const bytes = Buffer.isBuffer(raw) ? raw : Buffer.alloc(0);
+    if (!isValidPayinSignature(secret, bytes, req.get(PAYIN_SIGNATURE_HEADER))) {
+      throw new AppError('UNAUTHENTICATED', SIGNATURE_MESSAGE);
+    }
+    if (!req.is('application/json')) throw new AppError('UNSUPPORTED_MEDIA_TYPE', MESSAGES.unsupportedMediaType);
+    let parsed: unknown;
+    try {
+      parsed = parseJson(utf8.decode(bytes));
+    } catch {
+      throw new AppError('BAD_REQUEST', MESSAGES.badJson);
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed) || isJsonNumber(parsed)) {
+      throw new AppError('BAD_REQUEST', MESSAGES.badJson);
+    }
+    req.body = parsed;
+    next();
+  };
+  return [requireSignatureHeader, readRawBody, verify];
+}

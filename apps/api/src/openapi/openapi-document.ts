@@ -1,0 +1,365 @@
+import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import { payoutMessage } from '@payout/domain';
+import { MESSAGES } from '../http/error-responses.js';
+import {
+  impsPayoutRequestSchema,
+  transactionQuerySchema,
+  upiPayoutRequestSchema,
+} from '../payouts/payout-request-schemas.js';
+import {
+  badBodySchema,
+  collectionStatusSchema,
+  conflictSchema,
+  impsPayoutFailedSchema,
+  impsPayoutPendingSchema,
+  impsPayoutSuccessSchema,
+  internalErrorSchema,
+  invalidMidSchema,
+  invalidPayoutTypeSchema,
+  payloadTooLargeSchema,
+  payoutStatusSchema,
+  rateLimitedSchema,
+  transactionNotFoundSchema,
+  unauthorizedSchema,
+  unavailableSchema,
+  unsupportedMediaTypeSchema,
+  upiPayoutFailedSchema,
+  upiPayoutPendingSchema,
+  upiPayoutSuccessSchema,
+  validationErrorSchema,
+  walletNotFoundSchema,
+  walletSchema,
+} from './response-schemas.js';
+
+// The request schemas are the very objects the routes validate with, so the document cannot describe a
+// rule the API does not apply (or miss one it does, beyond what JSON Schema can say: see their `.meta`).
+
+const OVERVIEW = `
+The payout gateway's merchant API: pay out from your main wallet to bank accounts (IMPS) and UPI addresses,
+and look up payouts, pay-ins and your balance.
+
+**Authentication.** Every operation needs the headers \`MID\` and \`Token\` issued to you. A missing or wrong
+pair is 401; a malformed MID (or a suspended merchant) is 400 "Please Input Valid MID". Nothing else of the
+request is read before authentication.
+
+**Every answer** is a JSON object with \`error\` (boolean), \`status_code\` (equal to the HTTP status) and
+\`status\` (text), and carries an \`X-Request-Id\` header: quote it to support.
+
+**Numbers.** \`TransactionID\`, \`Amount\`, \`Account\` and \`Mobile\` may be sent as JSON numbers or as strings.
+Numbers are read from their exact text, never as floating point: a 23-digit TransactionID keeps every digit and
+\`101.5\` is exactly 101.50 rupees. Parse answers losslessly too: UPI results carry \`Amount\` (e.g. \`101.00\`)
+and \`TransactionID\` as JSON numbers.
+
+**Payouts are asynchronous.** A payout answers 202 PENDING once the amount is reserved from your main
+wallet; the bank's outcome comes later. Poll \`GET /api/check_payout_status\` until \`status\` is Success or
+Failed (a failed payout's amount returns to the main wallet).
+
+**Retries are safe.** A TransactionID identifies one payout per MID. Sending the same TransactionID again
+with the same details (mode, beneficiary, amount) makes no second payout: the answer is the payout's current
+state (202, 200 or 400). After a time-out, a 503 or a lost connection, retry with the same TransactionID.
+The same TransactionID with different details is 409 and changes nothing.
+
+**Limits.** POST bodies must be \`Content-Type: application/json\` (else 415), at most 16 KiB (else 413).
+Requests are rate-limited per MID: 429 with \`Retry-After\` (seconds).
+`.trim();
+
+const requestIdHeader = {
+  'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+};
+
+const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
+
+function response(description: string, schema: z.ZodType, extra: Partial<ResponseConfig> = {}): ResponseConfig {
+  return { description, headers: requestIdHeader, content: json(schema), ...extra };
+}
+
+/** One status code that answers with several bodies; each gets a named example. */
+function oneOfResponses(
+  description: string,
+  bodies: { name: string; summary: string; schema: z.ZodType; example: Record<string, unknown> }[],
+): ResponseConfig {
+  return {
+    description,
+    headers: requestIdHeader,
+    content: {
+      'application/json': {
+        schema: z.union(bodies.map((b) => b.schema) as [z.ZodType, z.ZodType, ...z.ZodType[]]),
+        examples: Object.fromEntries(bodies.map((b) => [b.name, { summary: b.summary, value: b.example }])),
+      },
+    },
+  };
+}
+
+const invalidMidFailed = invalidMidSchema('FAILED', 'InvalidMid');
+const invalidMidBadRequest = invalidMidSchema('BAD REQUEST', 'InvalidMidWallet');
+
+const invalidMidExample = (status: string) => ({
+  error: true,
+  status_code: 400,
+  status,
+  message: MESSAGES.invalidMid,
+});
+
+/** Outcomes every operation can have. */
+const common = {
+  401: response('Credentials missing, unknown or wrong.', unauthorizedSchema),
+  429: response('Rate limit for this MID reached.', rateLimitedSchema, {
+    headers: {
+      ...requestIdHeader,
+      'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } },
+    },
+  }),
+  500: response('Something unexpected; retrying later with the same TransactionID is safe.', internalErrorSchema),
+  503: response('PostgreSQL is unreachable; retry with the same TransactionID.', unavailableSchema),
+};
+
+const postOnly = {
+  413: response('Body over 16 KiB.', payloadTooLargeSchema),
+  415: response('Content-Type is not application/json.', unsupportedMediaTypeSchema),
+};
+
+const validation = (what: string) =>
+  response(`Validation failed: ${what}. \`errors\` lists each failing member.`, validationErrorSchema);
+
+function payoutOperation(mode: 'IMPS' | 'UPI') {
+  const imps = mode === 'IMPS';
+  const [pending, success, failed] = imps
+    ? [impsPayoutPendingSchema, impsPayoutSuccessSchema, impsPayoutFailedSchema]
+    : [upiPayoutPendingSchema, upiPayoutSuccessSchema, upiPayoutFailedSchema];
+  const failedExample = {
+    error: true,
+    status_code: 400,
+    status: 'FAILED',
+    account: imps ? '123456789012' : 'asha.kumar@okhdfc',
+    ...(imps && { ifsc: 'HDFC0001234' }),
+    Amount: '101.00',
+    Bankriff: '',
+    Ack_no: '06F3K9Q2ZC4M7XR1B8TD',
+    TransactionID: '20240601000123',
+    message: payoutMessage('FAILED', 'INSUFFICIENT_BALANCE'),
+  };
+  return {
+    202: response(
+      'Accepted (PENDING): the amount is reserved and the payout is on its way to the bank. Poll ' +
+        '`GET /api/check_payout_status` for the outcome. Also the answer to a retry of a payout still in progress.' +
+        (imps ? '' : ' `Amount` and `TransactionID` are JSON numbers.'),
+      pending,
+    ),
+    200: response(
+      'SUCCESS: only as the answer to a retry (same TransactionID and details) of a payout that has succeeded; ' +
+        '`Bankriff` is the bank reference.' +
+        (imps ? '' : ' `Amount` and `TransactionID` are JSON numbers.'),
+      success,
+    ),
+    400: oneOfResponses(
+      'FAILED (not enough available balance, or the answer to a retry of a failed payout: the TransactionID is ' +
+        'used up), or a malformed MID, or a body that is not a JSON object.',
+      [
+        { name: 'failed', summary: 'Payout failed (MP007)', schema: failed, example: failedExample },
+        {
+          name: 'invalidMid',
+          summary: 'Malformed MID',
+          schema: invalidMidFailed,
+          example: invalidMidExample('FAILED'),
+        },
+        {
+          name: 'badBody',
+          summary: 'Body not a JSON object',
+          schema: badBodySchema,
+          example: {
+            error: true,
+            status_code: 400,
+            status: 'BAD REQUEST',
+            message: MESSAGES.badJson,
+          },
+        },
+      ],
+    ),
+    ...common,
+    409: response('The TransactionID is already used for a different payout. Nothing changed.', conflictSchema),
+    ...postOnly,
+    422: validation('a member of the body breaks its rule or a required member is missing'),
+  };
+}
+
+const lookupResponses = (found: z.ZodType, what: string) => ({
+  200: response(`The ${what}.`, found),
+  400: response('Malformed MID, or merchant suspended.', invalidMidFailed),
+  404: response('No transaction of yours has this TransactionID.', transactionNotFoundSchema),
+  422: validation('TransactionID missing, repeated, or not 1 to 30 digits'),
+  ...common,
+});
+
+const security = [{ MID: [], Token: [] }];
+
+/** A payout body, with one example writing numbers as strings and one as JSON numbers (both accepted). */
+function payoutBody(schema: z.ZodType, asStrings: Record<string, unknown>, asNumbers: Record<string, unknown>) {
+  return {
+    required: true,
+    content: {
+      'application/json': {
+        schema,
+        examples: {
+          strings: { summary: 'Numbers as strings', value: asStrings },
+          numbers: { summary: 'Numbers as JSON numbers (as spec 2.4 and 2.5 show them)', value: asNumbers },
+        },
+      },
+    },
+  };
+}
+
+const beneficiary = { Name: 'Asha Kumar', Email: 'asha@example.com', Description: 'Salary June' };
+const impsBeneficiary = { ...beneficiary, BankName: 'HDFC Bank', Ifsc: 'HDFC0001234' };
+
+function buildRegistry(): OpenAPIRegistry {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'MID', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'MID',
+    description: 'Your merchant identifier: 1 to 64 of A-Z a-z 0-9 _ -. Always sent together with Token.',
+  });
+  registry.registerComponent('securitySchemes', 'Token', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Token',
+    description: 'Your API token. You may hold two at once, so rotating a token needs no downtime.',
+  });
+  registry.registerComponent('headers', 'X-Request-Id', {
+    description: 'The id of this request in our logs: yours if you sent a sane X-Request-Id, else a new one.',
+    schema: { type: 'string' },
+  });
+
+  const payoutDescription = (mode: string) =>
+    `Sends money from your main wallet ${mode}. Answers 202 PENDING once the amount is reserved; poll ` +
+    '`GET /api/check_payout_status` for the outcome. Retrying with the same TransactionID and details is safe ' +
+    '(no second payout; the answer is the current state).';
+
+  registry.registerPath({
+    method: 'post',
+    path: '/api/impspayout',
+    operationId: 'impsPayout',
+    tags: ['Payouts'],
+    summary: 'IMPS payout to a bank account',
+    description: payoutDescription('to a bank account over IMPS'),
+    security,
+    request: {
+      body: payoutBody(
+        impsPayoutRequestSchema,
+        {
+          ...impsBeneficiary,
+          TransactionID: '20240601000123',
+          Amount: '101.00',
+          Account: '123456789012',
+          Mobile: '9876543210',
+        },
+        { ...impsBeneficiary, TransactionID: 20240601000123, Amount: 101.5, Account: 123456789012, Mobile: 9876543210 },
+      ),
+    },
+    responses: payoutOperation('IMPS'),
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/payout',
+    operationId: 'upiPayout',
+    tags: ['Payouts'],
+    summary: 'UPI payout to a UPI address',
+    description: `${payoutDescription('to a UPI address')} PENDING and SUCCESS results carry Amount and TransactionID as JSON numbers.`,
+    security,
+    request: {
+      body: payoutBody(
+        upiPayoutRequestSchema,
+        {
+          ...beneficiary,
+          TransactionID: '20240601000124',
+          Amount: '101.00',
+          Upi: 'asha.kumar@okhdfc',
+          Mobile: '9876543210',
+        },
+        { ...beneficiary, TransactionID: 20240601000124, Amount: 101.5, Upi: 'asha.kumar@okhdfc', Mobile: 9876543210 },
+      ),
+    },
+    responses: payoutOperation('UPI'),
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/check_payout_status',
+    operationId: 'checkPayoutStatus',
+    tags: ['Status lookups'],
+    summary: 'Status of a payout',
+    description:
+      'The payout sent with this TransactionID (IMPS or UPI). `status` is Pending until the bank has decided, ' +
+      'then Success or Failed, never changing after that.',
+    security,
+    request: { query: transactionQuerySchema },
+    responses: lookupResponses(payoutStatusSchema, 'payout'),
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/payin/status',
+    operationId: 'payinStatus',
+    tags: ['Status lookups'],
+    summary: 'Status of a pay-in (collection)',
+    description: 'The pay-in reported to us with this TransactionID.',
+    security,
+    request: { query: transactionQuerySchema },
+    responses: lookupResponses(collectionStatusSchema, 'pay-in'),
+  });
+  registry.registerPath({
+    method: 'get',
+    path: '/api/checkMainWallet',
+    operationId: 'checkMainWallet',
+    tags: ['Wallet'],
+    summary: 'Main wallet balance',
+    description: 'The available balance of your main wallet: credits minus payouts settled and in progress.',
+    security,
+    request: {
+      // Checked by the route itself (any other value is 400, not 422), so documented here.
+      query: z.object({
+        PayoutType: z.literal('Main_Wallet_Balance').meta({ description: 'Always Main_Wallet_Balance.' }),
+      }),
+    },
+    responses: {
+      200: response('The balance.', walletSchema),
+      400: oneOfResponses('Malformed MID (or merchant suspended), or PayoutType missing or not Main_Wallet_Balance.', [
+        {
+          name: 'invalidMid',
+          summary: 'Malformed MID',
+          schema: invalidMidBadRequest,
+          example: invalidMidExample('BAD REQUEST'),
+        },
+        {
+          name: 'invalidPayoutType',
+          summary: 'Bad PayoutType',
+          schema: invalidPayoutTypeSchema,
+          example: {
+            error: true,
+            status_code: 400,
+            status: 'BAD REQUEST',
+            message: MESSAGES.invalidPayoutType,
+          },
+        },
+      ]),
+      404: response('Your main wallet has never been funded.', walletNotFoundSchema),
+      ...common,
+    },
+  });
+  return registry;
+}
+
+export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
+
+/** The OpenAPI 3.1 document of the five merchant operations. Built once, at start-up. */
+export function buildOpenApiDocument(version: string): OpenApiDocument {
+  const generator = new OpenApiGeneratorV31(buildRegistry().definitions);
+  return generator.generateDocument({
+    openapi: '3.1.0',
+    info: { title: 'Payout gateway merchant API', version, description: OVERVIEW },
+    tags: [
+      { name: 'Payouts', description: 'Send money from your main wallet.' },
+      { name: 'Status lookups', description: 'Find a payout or a pay-in by your TransactionID.' },
+      { name: 'Wallet', description: 'Your balance.' },
+    ],
+  });
+}

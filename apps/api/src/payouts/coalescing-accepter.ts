@@ -1,0 +1,133 @@
+import {
+  acceptPayouts,
+  isRetryableTransactionError,
+  type AcceptResult,
+  type PayoutInstructionRecord,
+  type PrismaClient,
+} from '@payout/db';
+import { AppError } from '@payout/domain';
+import type { PayoutAccepter } from './payout-accepter.js';
+
+export interface CoalescingOptions {
+  /** Most instructions recorded in one statement. */
+  maxBatch: number;
+  /** Most statements in flight at once (each holds one database connection). */
+  maxInFlight: number;
+  /**
+   * Longest an instruction waits for a statement to carry it. If the statements in flight are stuck (a lock,
+   * a database that stopped answering), waiting requests get a prompt 503 instead of hanging; nothing was
+   * recorded for them, so the merchant's retry with the same TransactionID is safe.
+   */
+  maxWaitMs: number;
+}
+
+interface Waiting {
+  instruction: PayoutInstructionRecord;
+  resolve: (result: AcceptResult) => void;
+  reject: (error: unknown) => void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * Coalesces concurrent accepts into few database round trips. While `maxInFlight` statements are running,
+ * new instructions wait; each statement that finishes takes everything waiting (up to `maxBatch`) into the
+ * next. Under light load an instruction goes alone at once; under heavy load batches grow by themselves.
+ *
+ * Why: reserving from one wallet serialises on its row lock, so one transaction per payout caps a hot
+ * merchant at what one lock hand-over per payout allows. In one statement, a batch takes the lock once.
+ * Each batch is ordered by merchant (arrival order kept within a merchant), so concurrent batches lock
+ * wallets in the same order and cannot deadlock on them; a batch that fails for any other reason is
+ * retried one instruction at a time, so one bad instruction never fails its neighbours.
+ */
+export class CoalescingAccepter implements PayoutAccepter {
+  private readonly waiting: Waiting[] = [];
+  private inFlight = 0;
+  private scheduled = false;
+
+  constructor(
+    private readonly db: PrismaClient,
+    private readonly options: CoalescingOptions,
+  ) {}
+
+  accept(instruction: PayoutInstructionRecord): Promise<AcceptResult> {
+    return new Promise((resolve, reject) => {
+      const waiting: Waiting = {
+        instruction,
+        resolve,
+        reject,
+        timer: setTimeout(() => this.giveUp(waiting), this.options.maxWaitMs),
+      };
+      this.waiting.push(waiting);
+      this.schedule();
+    });
+  }
+
+  private giveUp(waiting: Waiting): void {
+    const index = this.waiting.indexOf(waiting);
+    if (index < 0) return; // already taken into a statement: that statement answers it
+    this.waiting.splice(index, 1);
+    waiting.reject(
+      new AppError(
+        'DEPENDENCY_UNAVAILABLE',
+        'The service is temporarily unavailable. Please retry with the same TransactionID.',
+        {
+          details: { waitedMs: this.options.maxWaitMs },
+        },
+      ),
+    );
+  }
+
+  // Flushing on the next turn of the event loop lets requests that arrived together share a statement.
+  private schedule(): void {
+    if (this.scheduled || this.inFlight >= this.options.maxInFlight) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.flush();
+    });
+  }
+
+  private flush(): void {
+    while (this.waiting.length > 0 && this.inFlight < this.options.maxInFlight) {
+      const batch = this.waiting.splice(0, this.options.maxBatch);
+      for (const w of batch) clearTimeout(w.timer);
+      this.inFlight++;
+      void this.run(batch).finally(() => {
+        this.inFlight--;
+        if (this.waiting.length > 0) this.schedule();
+      });
+    }
+  }
+
+  private async run(batch: Waiting[]): Promise<void> {
+    // Stable: instructions of one merchant keep their arrival order.
+    const ordered = [...batch].sort((a, b) => a.instruction.merchantId - b.instruction.merchantId);
+    try {
+      const results = await acceptPayouts(
+        this.db,
+        ordered.map((w) => w.instruction),
+      );
+      ordered.forEach((w, i) => {
+        const result = results[i];
+        if (result) w.resolve(result);
+        else w.reject(new Error('accept_payouts returned fewer rows than instructions'));
+      });
+    } catch (error) {
+      if (ordered.length === 1 || isRetryableTransactionError(error)) {
+        for (const w of ordered) w.reject(error);
+        return;
+      }
+      await Promise.all(ordered.map((w) => this.runAlone(w)));
+    }
+  }
+
+  private async runAlone(w: Waiting): Promise<void> {
+    try {
+      const [result] = await acceptPayouts(this.db, [w.instruction]);
+      if (result) w.resolve(result);
+      else w.reject(new Error('accept_payouts returned no row'));
+    } catch (error) {
+      w.reject(error);
+    }
+  }
+}

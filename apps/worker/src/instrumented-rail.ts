@@ -1,0 +1,18 @@
+import type { RailAdapter, RailAnswer } from '@payout/rails';
+import type { ServiceMetrics } from '@payout/telemetry';
+
+/** The rail, with every call's latency and answer counted (an UNKNOWN answer is a rail error). */
+export function instrumentedRail(rail: RailAdapter, metrics: ServiceMetrics): RailAdapter {
+  async function observe<A extends RailAnswer>(operation: 'submit' | 'status', call: () => Promise<A>): Promise<A> {
+    const stop = metrics.railRequestDuration.startTimer({ operation });
+    const answer = await call();
+    stop({ outcome: answer.outcome });
+    if (answer.outcome === 'UNKNOWN') metrics.railErrors.inc({ operation });
+    return answer;
+  }
+  return {
+    submit: (instruction) => observe('submit', () => rail.submit(instruction)),
+    status: (reference) => observe('status', () => rail.status(reference)),
+    close: () => rail.close(),
+  };
+}

@@ -1,0 +1,128 @@
+import { UnrecoverableError, type Job } from 'bullmq';
+import {
+  claimWebhookAttempt,
+  finishWebhookAttempt,
+  type PrismaClient,
+  type WebhookAttemptOutcome,
+  type WebhookDeliveryNext,
+} from '@payout/db';
+import { payoutResult, stringifyJson, WEBHOOK_SIGNATURE_HEADER, webhookSignature } from '@payout/domain';
+import { webhookJobs } from '@payout/queue';
+import type { Logger } from '@payout/telemetry';
+import type { WebhookAttemptScheduler } from './webhook-attempt-scheduler.js';
+import { webhookRetryDelayMs, type WebhookRetrySchedule } from './retry-schedule.js';
+import { postWebhook } from './webhook-sender.js';
+
+export interface WebhookDelivererOptions {
+  db: PrismaClient;
+  scheduler: WebhookAttemptScheduler;
+  logger: Logger;
+  /** Longest wait for the merchant's endpoint. */
+  timeoutMs: number;
+  /** A delivery is given up once its next attempt would fall later than this after it was recorded. */
+  retryForMs: number;
+  schedule: WebhookRetrySchedule;
+  now?: () => number;
+  random?: () => number;
+}
+
+// An attempt that has not reported back this long after its deadline is taken as lost (its worker died).
+const LEASE_MARGIN_MS = 10_000;
+
+/**
+ * Delivers payout webhooks, one attempt per job: claim the attempt in PostgreSQL, POST the payout result
+ * (spec 2.6, built by the same code as the API's answer) signed with the merchant's secret, record what came
+ * back, and either finish the delivery or queue the next attempt after an exponential, jittered delay.
+ * Delivery is at least once: a merchant may see a notification again (same `X-Webhook-Id`), never miss one
+ * while the retry window lasts.
+ */
+export class WebhookDeliverer {
+  private readonly now: () => number;
+
+  constructor(private readonly o: WebhookDelivererOptions) {
+    this.now = o.now ?? Date.now;
+  }
+
+  async deliver(deliveryId: bigint, attempt: number): Promise<string> {
+    const lease = new Date(this.now() + this.o.timeoutMs + LEASE_MARGIN_MS);
+    const claim = await claimWebhookAttempt(this.o.db, deliveryId, attempt, lease);
+    if (!claim) return `attempt ${attempt} not claimed: stale, or the delivery is finished`;
+    const log = { deliveryId: deliveryId.toString(), attempt, ackNo: claim.payout.ackNo };
+
+    if (!claim.url || claim.secrets.length === 0) {
+      const outcome = { durationMs: 0, statusCode: null, error: 'the merchant has no webhook endpoint' };
+      await finishWebhookAttempt(this.o.db, deliveryId, attempt, outcome, { status: 'FAILED' });
+      this.o.logger.warn(log, 'webhook given up: no endpoint');
+      return 'FAILED: no endpoint';
+    }
+
+    const body = stringifyJson(payoutResult(claim.payout).body);
+    const timestamp = Math.floor(this.now() / 1000);
+    const outcome = await postWebhook(
+      claim.url,
+      body,
+      {
+        'Content-Type': 'application/json',
+        'User-Agent': 'payout-gateway-webhooks/1',
+        'X-Webhook-Id': deliveryId.toString(),
+        'X-Webhook-Attempt': String(attempt),
+        [WEBHOOK_SIGNATURE_HEADER]: webhookSignature(claim.secrets, timestamp, body),
+      },
+      this.o.timeoutMs,
+    );
+
+    const { next, delayMs } = this.decide(outcome, attempt, claim.createdAt);
+    const moved = await finishWebhookAttempt(this.o.db, deliveryId, attempt, outcome, next);
+    const detail = {
+      ...log,
+      endpoint: originOf(claim.url),
+      statusCode: outcome.statusCode,
+      error: outcome.error,
+      durationMs: Math.round(outcome.durationMs),
+    };
+    if (!moved) {
+      this.o.logger.warn(detail, 'webhook attempt reported after its lease: a later attempt decides');
+      return `attempt ${attempt} superseded`;
+    }
+    if (next.status === 'PENDING') {
+      await this.o.scheduler.scheduleAttempt(deliveryId, attempt + 1, delayMs);
+      this.o.logger.info({ ...detail, retryInMs: delayMs }, 'webhook attempt failed: retry scheduled');
+      return `attempt ${attempt} failed; attempt ${attempt + 1} in ${delayMs} ms`;
+    }
+    if (next.status === 'FAILED') this.o.logger.warn(detail, 'webhook given up: retry window over');
+    else this.o.logger.info(detail, 'webhook delivered');
+    return next.status;
+  }
+
+  private decide(
+    outcome: WebhookAttemptOutcome,
+    attempt: number,
+    createdAt: Date,
+  ): { next: WebhookDeliveryNext; delayMs: number } {
+    const code = outcome.statusCode;
+    if (code !== null && code >= 200 && code < 300) return { next: { status: 'DELIVERED' }, delayMs: 0 };
+    const delayMs = webhookRetryDelayMs(attempt, this.o.schedule, this.o.random);
+    const nextAttemptAt = this.now() + delayMs;
+    if (nextAttemptAt > createdAt.getTime() + this.o.retryForMs) return { next: { status: 'FAILED' }, delayMs };
+    return { next: { status: 'PENDING', nextAttemptAt: new Date(nextAttemptAt) }, delayMs };
+  }
+}
+
+/** Only the scheme, host and port go to the logs: a path or query may carry the merchant's own tokens. */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return '(not a URL)';
+  }
+}
+
+/** Routes each job of the webhooks queue to the deliverer; a payload that does not fit can never succeed. */
+export function webhookProcessor(deliverer: WebhookDeliverer) {
+  return async (job: Job): Promise<string> => {
+    if (job.name !== webhookJobs.deliver.name) throw new UnrecoverableError(`unknown job ${job.name}`);
+    const data = webhookJobs.deliver.data.safeParse(job.data);
+    if (!data.success) throw new UnrecoverableError(`bad ${job.name} payload`);
+    return deliverer.deliver(BigInt(data.data.deliveryId), data.data.attempt);
+  };
+}

@@ -1,0 +1,78 @@
+import type { Queue } from 'bullmq';
+import { findDueWebhookDeliveries, type DueWebhookDelivery, type PrismaClient } from '@payout/db';
+import { webhookJobs } from '@payout/queue';
+import type { Logger } from '@payout/telemetry';
+
+// Any 64-bit number unique to this purpose (the payout sweeper has its own): one webhook sweep at a time.
+const WEBHOOK_SWEEP_LOCK_KEY = 7_358_201_447n;
+const BATCH = 500;
+
+export interface WebhookSweepResult {
+  /** False when another worker held the sweep lock. */
+  swept: boolean;
+  due: number;
+  /** Jobs added because none existed (a settlement's or replay's first attempt, or a lost job). */
+  added: number;
+  /** Failed jobs retried (they ran out of attempts while PostgreSQL or Redis was away). */
+  retried: number;
+}
+
+/**
+ * Makes sure every pending webhook delivery has the job of its next attempt: the first attempt of an outbox
+ * row written by a settlement (the worker queues it straight away, `pnpm cli payout resolve` leaves it to
+ * this), and any attempt whose job was lost with Redis or whose worker died mid-attempt. Job ids make it
+ * harmless to repeat, and the attempt claim makes a duplicate job send nothing; an advisory lock keeps
+ * workers from doing the same scan at once.
+ */
+export class WebhookSweeper {
+  constructor(
+    private readonly db: PrismaClient,
+    private readonly queue: Queue,
+    private readonly logger: Logger,
+    private readonly graceMs: number,
+  ) {}
+
+  async sweepOnce(): Promise<WebhookSweepResult> {
+    return this.db.$transaction(
+      async (tx) => {
+        const [lock] = await tx.$queryRaw<
+          { locked: boolean }[]
+        >`SELECT pg_try_advisory_xact_lock(${WEBHOOK_SWEEP_LOCK_KEY}) AS locked`;
+        if (!lock?.locked) return { swept: false, due: 0, added: 0, retried: 0 };
+        const due = await findDueWebhookDeliveries(tx, this.graceMs, BATCH);
+        const result: WebhookSweepResult = { swept: true, due: due.length, added: 0, retried: 0 };
+        for (const delivery of due) {
+          const action = await this.ensureJob(delivery);
+          if (action === 'added') result.added++;
+          if (action === 'retried') result.retried++;
+        }
+        if (result.added || result.retried) this.logger.info(result, 'webhook sweeper queued due deliveries');
+        return result;
+      },
+      { timeout: 60_000, maxWait: 10_000 },
+    );
+  }
+
+  private async ensureJob(delivery: DueWebhookDelivery): Promise<'added' | 'retried' | 'present'> {
+    const id = delivery.id.toString();
+    const attempt = delivery.attempts + 1;
+    const jobId = webhookJobs.deliver.jobId(id, attempt);
+    const job = await this.queue.getJob(jobId);
+    if (job) {
+      const state = await job.getState();
+      if (state === 'failed') {
+        await job.retry();
+        return 'retried';
+      }
+      if (state !== 'completed' && state !== 'unknown') return 'present';
+      // Finished, yet the delivery still waits for this attempt (its claim was rolled back): run it again.
+      await job.remove();
+    }
+    await this.queue.add(
+      webhookJobs.deliver.name,
+      { deliveryId: id, attempt },
+      { ...webhookJobs.deliver.options, jobId },
+    );
+    return 'added';
+  }
+}

@@ -1,0 +1,126 @@
+import { Queue, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { WorkerConfig } from '@payout/config';
+import type { PrismaClient } from '@payout/db';
+import { WEBHOOK_QUEUE } from '@payout/queue';
+import type { Logger } from '@payout/telemetry';
+import { WebhookDeliverer, webhookProcessor } from './deliver-webhook.job.js';
+import { DEFAULT_WEBHOOK_RETRY_SCHEDULE, type WebhookRetrySchedule } from './retry-schedule.js';
+import { queueWebhookAttemptScheduler } from './webhook-attempt-scheduler.js';
+import { WebhookSweeper } from './webhook-sweeper.js';
+
+export type WebhookWorkerConfig = Pick<
+  WorkerConfig,
+  | 'QUEUE_PREFIX'
+  | 'WORKER_CONCURRENCY'
+  | 'WEBHOOK_TIMEOUT_MS'
+  | 'WEBHOOK_RETRY_FOR_MS'
+  | 'SWEEP_INTERVAL_MS'
+  | 'SWEEP_GRACE_MS'
+  | 'JOB_LOCK_MS'
+  | 'SHUTDOWN_GRACE_MS'
+>;
+
+export interface WebhookWorkerDeps {
+  db: PrismaClient;
+  /** A producer connection (fails fast while Redis is away), for queuing. */
+  connection: Redis;
+  /** A worker connection (waits out Redis outages), for BullMQ's blocking reads. */
+  workerConnection: Redis;
+  logger: Logger;
+  /** Defaults to {@link DEFAULT_WEBHOOK_RETRY_SCHEDULE}; tests shorten it. */
+  retrySchedule?: WebhookRetrySchedule;
+}
+
+export interface RunningWebhookWorker {
+  queue: Queue;
+  worker: Worker;
+  sweeper: WebhookSweeper;
+  /**
+   * Queues the first attempt of a delivery a settlement just recorded. Never throws: if Redis does not take
+   * it, the sweeper finds the delivery in PostgreSQL.
+   */
+  deliverSoon(deliveryId: bigint): void;
+  /** Stops taking jobs and lets those in flight finish within the grace period. Connections stay open. */
+  close(): Promise<void>;
+}
+
+/** Starts the webhook deliveries of a worker process: a BullMQ worker on the webhooks queue and its sweeper. */
+export async function startWebhookWorker(
+  config: WebhookWorkerConfig,
+  deps: WebhookWorkerDeps,
+): Promise<RunningWebhookWorker> {
+  const { db, logger } = deps;
+  const queue = new Queue(WEBHOOK_QUEUE, { connection: deps.connection, prefix: config.QUEUE_PREFIX });
+  queue.on('error', (error) => logger.warn({ err: error.message }, 'webhook queue error'));
+  const scheduler = queueWebhookAttemptScheduler(queue, (error) =>
+    logger.warn({ err: error.message }, 'could not queue a webhook attempt; the sweeper will'),
+  );
+  const deliverer = new WebhookDeliverer({
+    db,
+    scheduler,
+    logger,
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    retryForMs: config.WEBHOOK_RETRY_FOR_MS,
+    schedule: deps.retrySchedule ?? DEFAULT_WEBHOOK_RETRY_SCHEDULE,
+  });
+  const worker = new Worker(WEBHOOK_QUEUE, webhookProcessor(deliverer), {
+    connection: deps.workerConnection,
+    prefix: config.QUEUE_PREFIX,
+    concurrency: config.WORKER_CONCURRENCY,
+    lockDuration: config.JOB_LOCK_MS,
+    stalledInterval: Math.max(1_000, Math.floor(config.JOB_LOCK_MS / 2)),
+    maxStalledCount: 5,
+  });
+  worker.on('error', (error) => logger.warn({ err: error.message }, 'webhook worker error'));
+  worker.on('failed', (job, error) =>
+    logger.warn(
+      { job: job?.id, attempts: job?.attemptsMade, err: error.message },
+      'webhook job failed; it will be retried if attempts remain',
+    ),
+  );
+
+  const sweeper = new WebhookSweeper(db, queue, logger, config.SWEEP_GRACE_MS);
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const scheduleSweep = () => {
+    timer = setTimeout(() => {
+      sweeper
+        .sweepOnce()
+        .catch((error: unknown) =>
+          logger.warn({ err: (error as Error).message }, 'webhook sweep failed; the next one will retry'),
+        )
+        .finally(() => {
+          if (!stopped) scheduleSweep();
+        });
+    }, config.SWEEP_INTERVAL_MS);
+  };
+  scheduleSweep();
+  await worker.waitUntilReady();
+
+  return {
+    queue,
+    worker,
+    sweeper,
+    deliverSoon(deliveryId) {
+      void scheduler.scheduleAttempt(deliveryId, 1, 0);
+    },
+    async close() {
+      stopped = true;
+      clearTimeout(timer);
+      let deadline: NodeJS.Timeout | undefined;
+      const finished = await Promise.race([
+        worker.close().then(() => true),
+        new Promise<false>((resolve) => {
+          deadline = setTimeout(() => resolve(false), config.SHUTDOWN_GRACE_MS);
+        }),
+      ]);
+      clearTimeout(deadline);
+      if (!finished) {
+        logger.warn('webhook attempts still running after the grace period: the sweeper will retry them');
+        await worker.close(true);
+      }
+      await queue.close();
+    },
+  };
+}

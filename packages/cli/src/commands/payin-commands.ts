@@ -1,0 +1,133 @@
+import { randomInt } from 'node:crypto';
+import type { Command } from 'commander';
+import { cliConfigSchema, ConfigError, loadConfig } from '@payout/config';
+import {
+  formatRupees,
+  isTransactionId,
+  jsonNumber,
+  PAYIN_SIGNATURE_HEADER,
+  payinSignature,
+  stringifyJson,
+  type Paise,
+} from '@payout/domain';
+import { amountArgument, midArgument } from '../arguments.js';
+import type { CommandContext } from '../context.js';
+import { show, type Row } from '../output.js';
+import { CommandFailure, UsageError } from '../usage-error.js';
+
+/** Where `payin simulate` sends its callback and what it signs it with. */
+export interface PayinSimulatorSettings {
+  apiBaseUrl: string;
+  secret: string;
+}
+
+const MODES = ['INTENT', 'COLLECT', 'QR'] as const;
+const STATUSES = ['PENDING', 'SUCCESS', 'FAILED'] as const;
+const REQUEST_TIMEOUT_MS = 10_000;
+
+function settingsFromEnvironment(): PayinSimulatorSettings {
+  try {
+    const config = loadConfig(cliConfigSchema);
+    return { apiBaseUrl: config.API_BASE_URL, secret: config.PAYIN_CALLBACK_SECRET };
+  } catch (error) {
+    if (error instanceof ConfigError) throw new CommandFailure(error.message);
+    throw error;
+  }
+}
+
+export function registerPayinCommands(
+  program: Command,
+  context: () => CommandContext,
+  settings: () => PayinSimulatorSettings = settingsFromEnvironment,
+): void {
+  const payin = program.command('payin').description('pay-ins (collections) reported by the collection provider');
+
+  payin
+    .command('simulate')
+    .description(
+      "act as the collection provider: send a signed pay-in callback through the API's real endpoint (API_BASE_URL)",
+    )
+    .requiredOption('--mid <mid>', 'merchant MID', midArgument)
+    .requiredOption('--amount <amount>', 'rupees, e.g. 500.00', amountArgument)
+    .option('--mode <mode>', MODES.join(', '), choice('mode', MODES), 'INTENT')
+    .option('--status <status>', STATUSES.join(', '), choice('status', STATUSES), 'SUCCESS')
+    .option('--TransactionID <id>', 'the pay-in TransactionID (default: a new one)', transactionIdArgument)
+    .option('--account <upi>', "the payer's UPI address (default: none for INTENT, payer.sim@upi otherwise)")
+    .option('--utr <reference>', 'the bank reference of a SUCCESS (default: SIM followed by the TransactionID)')
+    .action(
+      async (opts: {
+        mid: string;
+        amount: Paise;
+        mode: (typeof MODES)[number];
+        status: (typeof STATUSES)[number];
+        TransactionID?: string;
+        account?: string;
+        utr?: string;
+      }) => {
+        const { out } = context();
+        const { apiBaseUrl, secret } = settings();
+        const transactionId = opts.TransactionID ?? `${Date.now()}${randomInt(1_000, 10_000)}`;
+        // Deterministic defaults, so simulating the same TransactionID again is a repeat, not a conflict.
+        const account = opts.account ?? (opts.mode === 'INTENT' ? '' : 'payer.sim@upi');
+        const bankReference = opts.utr ?? (opts.status === 'SUCCESS' ? `SIM${transactionId}` : '');
+        // Amount goes as a JSON number literal (500.00), as providers send it: the API must keep its digits.
+        const body = stringifyJson({
+          MID: opts.mid,
+          TransactionID: transactionId,
+          Amount: jsonNumber(formatRupees(opts.amount)),
+          mode: opts.mode,
+          account,
+          Bankriff: bankReference,
+          status: opts.status,
+        });
+        const url = new URL('/api/callbacks/payin', apiBaseUrl).toString();
+
+        let response: Response;
+        try {
+          response = await fetch(url, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', [PAYIN_SIGNATURE_HEADER]: payinSignature(secret, body) },
+            body,
+            signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+          });
+        } catch (error) {
+          const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
+          throw new CommandFailure(`could not reach the API at ${url}: ${cause}`);
+        }
+        const text = await response.text();
+        let answer: Record<string, unknown>;
+        try {
+          answer = JSON.parse(text) as Record<string, unknown>;
+        } catch {
+          answer = { body: text };
+        }
+
+        const row: Row = { http: response.status };
+        for (const key of ['status', 'outcome', 'credited', 'TransactionID', 'Ack_no', 'Amount', 'mode', 'Bankriff']) {
+          const value = answer[key];
+          if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') row[key] = value;
+        }
+        const notes: Row[] = typeof answer.message === 'string' ? [{ message: answer.message }] : [];
+        show(out, { http: response.status, sent: JSON.parse(body) as unknown, answer }, [
+          { rows: [row] },
+          ...(notes.length ? [{ rows: notes }] : []),
+        ]);
+        if (!response.ok) {
+          throw new CommandFailure(`the API answered ${response.status}`, { silent: out.json });
+        }
+      },
+    );
+}
+
+function choice<T extends string>(name: string, allowed: readonly T[]) {
+  return (text: string): T => {
+    const value = text.trim().toUpperCase() as T;
+    if (!allowed.includes(value)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}: got "${text}"`);
+    return value;
+  };
+}
+
+function transactionIdArgument(text: string): string {
+  if (!isTransactionId(text)) throw new UsageError(`--TransactionID must be 1–30 digits: got "${text}"`);
+  return text;
+}

@@ -1,0 +1,252 @@
+import type { FailureReason, PayoutMode, PayoutResultSource, PayoutStatus } from '@payout/domain';
+import type { Prisma } from '../generated/prisma/client.js';
+import type { PrismaClientOrTransaction } from '../client.js';
+
+/** One attempt at a delivery, claimed: where to send it, how to sign it and what to say. */
+export interface ClaimedWebhookAttempt {
+  deliveryId: bigint;
+  attempt: number;
+  /** When the delivery was recorded: its retry window runs from here. */
+  createdAt: Date;
+  /** Null when the merchant's endpoint has gone: there is nowhere to deliver to. */
+  url: string | null;
+  /** The current secret first, then the one it replaced while that is still honoured. */
+  secrets: string[];
+  payoutId: bigint;
+  payout: PayoutResultSource;
+}
+
+interface ClaimRow {
+  delivery_id: bigint;
+  created_at: Date;
+  url: string | null;
+  signing_secret: string | null;
+  previous_secret: string | null;
+  payout_id: bigint;
+  mode: PayoutMode;
+  status: PayoutStatus;
+  transaction_id: string;
+  amount_paise: bigint;
+  ack_no: string;
+  account: string;
+  ifsc: string | null;
+  bank_reference: string | null;
+  failure_reason: FailureReason | null;
+}
+
+/**
+ * Claims attempt number `attempt` of a pending delivery — only while it has had exactly `attempt` − 1, so
+ * a job delivered twice, or re-queued by the sweeper while the first still runs, sends nothing the second
+ * time — records the attempt as started, and pushes the delivery's due time to `leaseUntil`, after which
+ * the sweeper takes an attempt that never reported back as lost. One statement. Null when not claimed.
+ */
+export async function claimWebhookAttempt(
+  db: PrismaClientOrTransaction,
+  deliveryId: bigint,
+  attempt: number,
+  leaseUntil: Date,
+): Promise<ClaimedWebhookAttempt | null> {
+  const [row] = await db.$queryRaw<ClaimRow[]>`
+    WITH claimed AS (
+      UPDATE webhook_deliveries d
+         SET attempts = ${attempt}, next_attempt_at = ${leaseUntil}, updated_at = now()
+       WHERE d.id = ${deliveryId} AND d.status = 'PENDING' AND d.attempts = ${attempt - 1}
+      RETURNING d.id, d.merchant_id, d.payout_id, d.created_at
+    ), target AS (
+      SELECT c.id, c.payout_id, c.created_at, e.url, e.signing_secret,
+             CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS previous_secret
+        FROM claimed c LEFT JOIN webhook_endpoints e ON e.merchant_id = c.merchant_id
+    ), logged AS (
+      INSERT INTO webhook_attempts (delivery_id, attempt, url)
+      SELECT id, ${attempt}, url FROM target WHERE url IS NOT NULL
+    )
+    SELECT t.id AS delivery_id, t.created_at, t.url, t.signing_secret, t.previous_secret,
+           p.id AS payout_id, p.mode::text AS mode, p.status::text AS status, p.transaction_id, p.amount_paise,
+           p.ack_no, p.beneficiary_account AS account, p.beneficiary_ifsc AS ifsc, p.bank_reference,
+           p.failure_reason::text AS failure_reason
+      FROM target t JOIN payouts p ON p.id = t.payout_id`;
+  if (!row) return null;
+  return {
+    deliveryId: row.delivery_id,
+    attempt,
+    createdAt: row.created_at,
+    url: row.url,
+    secrets: [row.signing_secret, row.previous_secret].filter((s): s is string => s !== null),
+    payoutId: row.payout_id,
+    payout: {
+      mode: row.mode,
+      status: row.status,
+      transactionId: row.transaction_id,
+      amountPaise: row.amount_paise,
+      ackNo: row.ack_no,
+      account: row.account,
+      ifsc: row.ifsc,
+      bankReference: row.bank_reference,
+      failureReason: row.failure_reason,
+    },
+  };
+}
+
+/** What came back from one attempt: a status code, or an error (time-out, refused connection, …). */
+export interface WebhookAttemptOutcome {
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+}
+
+/** What becomes of the delivery after an attempt. */
+export type WebhookDeliveryNext =
+  { status: 'DELIVERED' } | { status: 'PENDING'; nextAttemptAt: Date } | { status: 'FAILED' };
+
+/**
+ * Records what attempt `attempt` got and moves the delivery on (delivered, due again at a time, or given
+ * up), in one statement. False when the delivery moved on without this attempt (its lease ran out and a
+ * later attempt was claimed): the answer is still recorded, but the later attempt decides.
+ */
+export async function finishWebhookAttempt(
+  db: PrismaClientOrTransaction,
+  deliveryId: bigint,
+  attempt: number,
+  outcome: WebhookAttemptOutcome,
+  next: WebhookDeliveryNext,
+): Promise<boolean> {
+  const nextAttemptAt = next.status === 'PENDING' ? next.nextAttemptAt : null;
+  const error = outcome.error === null ? null : outcome.error.slice(0, 500);
+  const [row] = await db.$queryRaw<{ moved: boolean }[]>`
+    WITH logged AS (
+      UPDATE webhook_attempts
+         SET duration_ms = ${Math.max(0, Math.round(outcome.durationMs))}, status_code = ${outcome.statusCode}::int,
+             error = ${error}
+       WHERE delivery_id = ${deliveryId} AND attempt = ${attempt}
+    ), moved AS (
+      UPDATE webhook_deliveries
+         SET status = ${next.status}::webhook_delivery_status, next_attempt_at = ${nextAttemptAt},
+             finished_at = CASE WHEN ${next.status}::text = 'PENDING' THEN NULL ELSE now() END, updated_at = now()
+       WHERE id = ${deliveryId} AND attempts = ${attempt} AND status = 'PENDING'
+      RETURNING id
+    )
+    SELECT EXISTS (SELECT 1 FROM moved) AS moved`;
+  return row?.moved ?? false;
+}
+
+/** A pending delivery whose next attempt is overdue: its job was probably lost. */
+export interface DueWebhookDelivery {
+  id: bigint;
+  /** Attempts claimed so far: the job to make sure of is attempt `attempts` + 1. */
+  attempts: number;
+}
+
+/**
+ * Pending deliveries that need their job: never attempted and due (an outbox row the settlement wrote, a
+ * replay), or due again for longer than `graceMs` (the job of the next attempt was lost, or an attempt's
+ * worker stopped before it reported). Oldest first.
+ */
+export async function findDueWebhookDeliveries(
+  db: PrismaClientOrTransaction,
+  graceMs: number,
+  limit: number,
+): Promise<DueWebhookDelivery[]> {
+  return db.$queryRaw<DueWebhookDelivery[]>`
+    SELECT id, attempts
+      FROM webhook_deliveries
+     WHERE status = 'PENDING' AND next_attempt_at <= now()
+       AND (attempts = 0 OR next_attempt_at < now() - make_interval(secs => ${graceMs / 1000}))
+     ORDER BY next_attempt_at
+     LIMIT ${limit}`;
+}
+
+export type WebhookReplayResult =
+  | { kind: 'queued'; deliveryId: bigint; payoutId: bigint; payoutStatus: PayoutStatus }
+  | { kind: 'no-payout' }
+  | { kind: 'not-settled'; payoutId: bigint }
+  | { kind: 'no-endpoint'; payoutId: bigint };
+
+/**
+ * Records a fresh delivery of a settled payout's result (with a retry window of its own), for an operator
+ * replaying a webhook. Only a payout with its final result can be replayed, and only to a registered endpoint.
+ */
+export async function recordWebhookReplay(
+  db: PrismaClientOrTransaction,
+  merchantId: number,
+  transactionId: string,
+  requestedBy: string,
+): Promise<WebhookReplayResult> {
+  const [row] = await db.$queryRaw<
+    { payout_id: bigint | null; status: PayoutStatus | null; has_endpoint: boolean; delivery_id: bigint | null }[]
+  >`
+    WITH p AS (
+      SELECT id, merchant_id, status FROM payouts WHERE merchant_id = ${merchantId} AND transaction_id = ${transactionId}
+    ), e AS (
+      SELECT 1 FROM webhook_endpoints WHERE merchant_id = ${merchantId}
+    ), replay AS (
+      INSERT INTO webhook_deliveries (merchant_id, payout_id, cause, next_attempt_at, requested_by)
+      SELECT p.merchant_id, p.id, 'REPLAY', now(), ${requestedBy} FROM p
+       WHERE p.status <> 'PENDING' AND EXISTS (SELECT 1 FROM e)
+      RETURNING id
+    )
+    SELECT (SELECT id FROM p) AS payout_id, (SELECT status::text FROM p) AS status,
+           EXISTS (SELECT 1 FROM e) AS has_endpoint, (SELECT id FROM replay) AS delivery_id`;
+  if (!row?.payout_id || !row.status) return { kind: 'no-payout' };
+  if (row.status === 'PENDING') return { kind: 'not-settled', payoutId: row.payout_id };
+  if (!row.has_endpoint || !row.delivery_id) return { kind: 'no-endpoint', payoutId: row.payout_id };
+  return { kind: 'queued', deliveryId: row.delivery_id, payoutId: row.payout_id, payoutStatus: row.status };
+}
+
+/** A delivery with its attempts, for support. */
+export interface WebhookDeliveryView {
+  id: bigint;
+  cause: 'SETTLEMENT' | 'REPLAY';
+  status: 'PENDING' | 'DELIVERED' | 'FAILED';
+  requestedBy: string;
+  createdAt: Date;
+  nextAttemptAt: Date | null;
+  finishedAt: Date | null;
+  attempts: {
+    attempt: number;
+    url: string;
+    startedAt: Date;
+    durationMs: number | null;
+    statusCode: number | null;
+    error: string | null;
+  }[];
+}
+
+/** Every webhook delivery of a payout with every attempt, oldest first. */
+export async function findWebhookDeliveries(
+  db: PrismaClientOrTransaction,
+  payoutId: bigint,
+): Promise<WebhookDeliveryView[]> {
+  const deliveries = await db.webhookDelivery.findMany({
+    where: { payoutId },
+    orderBy: { id: 'asc' },
+    include: WEBHOOK_DELIVERY_INCLUDE,
+  });
+  return deliveries.map(toWebhookDeliveryView);
+}
+
+/** What to include when loading deliveries for {@link toWebhookDeliveryView}. */
+export const WEBHOOK_DELIVERY_INCLUDE = {
+  attemptsMade: { orderBy: { attempt: 'asc' } },
+} as const satisfies Prisma.WebhookDeliveryInclude;
+
+export function toWebhookDeliveryView(
+  d: Prisma.WebhookDeliveryGetPayload<{ include: typeof WEBHOOK_DELIVERY_INCLUDE }>,
+): WebhookDeliveryView {
+  return {
+    id: d.id,
+    cause: d.cause,
+    status: d.status,
+    requestedBy: d.requestedBy,
+    createdAt: d.createdAt,
+    nextAttemptAt: d.nextAttemptAt,
+    finishedAt: d.finishedAt,
+    attempts: d.attemptsMade.map((a) => ({
+      attempt: a.attempt,
+      url: a.url,
+      startedAt: a.startedAt,
+      durationMs: a.durationMs,
+      statusCode: a.statusCode,
+      error: a.error,
+    })),
+  };
+}

@@ -1,0 +1,108 @@
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findPayoutByTransactionId, settleFailure, settleSuccess, type PrismaClient } from '@payout/db';
+import { testPool, testPrisma } from '../support/database.js';
+import { makeMerchant } from '../support/factories.js';
+import { expectBooksBalanced } from '../support/ledger-checks.js';
+import { payoutAtTheRail, registerEndpoint, settle } from './webhook-fixtures.js';
+
+// The settlement statement writes the merchant's notification (the outbox row) itself: the two commit or
+// roll back together, so a settled payout can never be left without its webhook.
+
+let db: PrismaClient;
+let pool: pg.Pool;
+beforeAll(() => {
+  db = testPrisma();
+  pool = testPool();
+});
+afterAll(async () => {
+  await pool.end();
+  await db.$disconnect();
+});
+
+const deliveriesOf = async (payoutId: bigint) =>
+  (await pool.query('SELECT cause, status, attempts FROM webhook_deliveries WHERE payout_id = $1', [payoutId])).rows;
+
+const stateOf = async (payoutId: bigint) =>
+  (await pool.query<{ state: string }>('SELECT state FROM payouts WHERE id = $1', [payoutId])).rows[0]!.state;
+
+class Rollback extends Error {}
+
+describe('settlement and its webhook outbox row', () => {
+  it.each(['SUCCESS', 'FAILED'] as const)(
+    'when a %s settlement rolls back, then neither the settlement nor its delivery exists, and while it is open another connection sees neither',
+    async (outcome) => {
+      const merchant = await makeMerchant(db, { balance: '1000.00' });
+      await registerEndpoint(db, merchant, 'https://acme.example/hooks');
+      const payout = await payoutAtTheRail(db, merchant);
+
+      await expect(
+        db.$transaction(async (tx) => {
+          const result =
+            outcome === 'SUCCESS'
+              ? await settleSuccess(tx, payout.id, 'UTR1', { reason: 'test', actor: 'test' })
+              : await settleFailure(tx, payout.id, 'RAIL_REJECTED', { reason: 'test', actor: 'test' });
+          expect(result.moved).toBe(true);
+          expect(result.webhookDeliveryId).not.toBeNull();
+          // Inside the transaction both are there; outside, neither yet.
+          expect(await tx.webhookDelivery.count({ where: { payoutId: payout.id } })).toBe(1);
+          expect(await deliveriesOf(payout.id)).toEqual([]);
+          expect(await stateOf(payout.id)).toBe('SUBMITTING');
+          throw new Rollback();
+        }),
+      ).rejects.toBeInstanceOf(Rollback);
+
+      expect(await stateOf(payout.id)).toBe('SUBMITTING');
+      expect(await deliveriesOf(payout.id)).toEqual([]);
+      await expectBooksBalanced(pool, merchant.merchant.id);
+    },
+  );
+
+  it.each(['SUCCESS', 'FAILED'] as const)(
+    'when a %s settlement commits, then exactly one pending settlement delivery is there with it, and settling again adds none',
+    async (outcome) => {
+      const merchant = await makeMerchant(db, { balance: '1000.00' });
+      await registerEndpoint(db, merchant, 'https://acme.example/hooks');
+      const payout = await payoutAtTheRail(db, merchant);
+
+      const first = await settle(db, payout, outcome);
+      const again = await settle(db, payout, outcome);
+      const other = await settle(db, payout, outcome === 'SUCCESS' ? 'FAILED' : 'SUCCESS');
+
+      expect(first).toMatchObject({ moved: true, from: 'SUBMITTING' });
+      expect(typeof first.webhookDeliveryId).toBe('bigint');
+      expect(again).toEqual({ moved: false, from: outcome, webhookDeliveryId: null });
+      expect(other.moved).toBe(false);
+      expect((await findPayoutByTransactionId(db, merchant.merchant.id, payout.transactionId))?.status).toBe(outcome);
+      expect(await deliveriesOf(payout.id)).toEqual([{ cause: 'SETTLEMENT', status: 'PENDING', attempts: 0 }]);
+      const row = await db.webhookDelivery.findUniqueOrThrow({ where: { id: first.webhookDeliveryId! } });
+      expect(row.nextAttemptAt).not.toBeNull();
+      await expectBooksBalanced(pool, merchant.merchant.id);
+    },
+  );
+
+  it('when the merchant has no webhook URL, then the settlement records no delivery', async () => {
+    const merchant = await makeMerchant(db, { balance: '1000.00' });
+    const payout = await payoutAtTheRail(db, merchant);
+    const result = await settle(db, payout, 'SUCCESS');
+    expect(result).toMatchObject({ moved: true, webhookDeliveryId: null });
+    expect(await deliveriesOf(payout.id)).toEqual([]);
+  });
+
+  it('when a second settlement delivery is written for a payout, then the database refuses it', async () => {
+    const merchant = await makeMerchant(db, { balance: '1000.00' });
+    await registerEndpoint(db, merchant, 'https://acme.example/hooks');
+    const payout = await payoutAtTheRail(db, merchant);
+    await settle(db, payout, 'SUCCESS');
+    await expect(
+      pool.query(
+        `INSERT INTO webhook_deliveries (merchant_id, payout_id, cause, next_attempt_at, requested_by)
+         VALUES ($1, $2, 'SETTLEMENT', now(), 'test')`,
+        [merchant.merchant.id, payout.id],
+      ),
+    ).rejects.toThrow(/webhook_deliveries_one_settlement_per_payout/);
+    await expect(
+      pool.query(`UPDATE webhook_deliveries SET status = 'DELIVERED' WHERE payout_id = $1`, [payout.id]),
+    ).rejects.toThrow(/webhook_deliveries_/);
+  });
+});
