@@ -1,5 +1,5 @@
 import type { FailureReason, Paise, PayoutMode, PayoutState } from '@payout/domain';
-import { statesAllowedBefore } from '@payout/domain';
+import { ledgerLegs, statesAllowedBefore, walletDelta } from '@payout/domain';
 import type { PrismaClientOrTransaction } from '../client.js';
 
 /** Everything the worker needs to drive one payout. */
@@ -131,98 +131,85 @@ export async function transitionPayout(
 
 /**
  * Settles a payout as SUCCESS: records the bank reference and moves the reservation out of the merchant's
- * funds (ledger RESERVED → PAID_OUT, wallet reserved −amount), with its event and — when the merchant has a
- * webhook endpoint — its webhook delivery, in one statement. Happens at most once: only from a state that
- * allows SUCCESS, and the ledger's unique constraints back that up.
+ * funds (ledger RESERVED → PAID_OUT, wallet reserved −amount). Happens at most once (see {@link settle}).
  */
-export async function settleSuccess(
+export function settleSuccess(
   db: PrismaClientOrTransaction,
   payoutId: bigint,
   bankReference: string,
   note: TransitionNote,
   onlyFrom?: readonly PayoutState[],
 ): Promise<SettlementResult> {
-  const allowed = narrowed('SUCCESS', onlyFrom);
-  const [row] = await db.$queryRaw<SettlementRow[]>`
-    WITH prev AS (
-      SELECT id, state FROM payouts WHERE id = ${payoutId} FOR NO KEY UPDATE
-    ), settled AS (
-      UPDATE payouts p
-         SET state = 'SUCCESS', status = 'SUCCESS', bank_reference = ${bankReference},
-             settled_at = now(), next_check_at = NULL, updated_at = now()
-        FROM prev
-       WHERE p.id = prev.id AND prev.state = ANY(${allowed}::text[]::payout_state[])
-      RETURNING p.id, p.merchant_id, p.amount_paise, prev.state AS from_state
-    ), legs AS (
-      INSERT INTO ledger_entries (merchant_id, kind, account, amount_paise, payout_id)
-      SELECT merchant_id, 'PAYOUT_SETTLE'::ledger_entry_kind, 'RESERVED'::ledger_account, -amount_paise, id FROM settled
-      UNION ALL
-      SELECT merchant_id, 'PAYOUT_SETTLE'::ledger_entry_kind, 'PAID_OUT'::ledger_account, amount_paise, id FROM settled
-    ), wallet AS (
-      UPDATE wallets w
-         SET reserved_paise = w.reserved_paise - settled.amount_paise, updated_at = now()
-        FROM settled WHERE w.merchant_id = settled.merchant_id
-    ), event AS (
-      INSERT INTO payout_events (payout_id, from_state, to_state, reason, attempt, rail_answer, actor)
-      SELECT id, from_state, 'SUCCESS', ${note.reason}, ${note.attempt ?? null}::int,
-             ${jsonOrNull(note.railAnswer)}::jsonb, ${note.actor}
-        FROM settled
-    ), outbox AS (
-      -- The merchant's notification is recorded with the settlement, so it can never be lost.
-      INSERT INTO webhook_deliveries (merchant_id, payout_id, cause, next_attempt_at, requested_by)
-      SELECT settled.merchant_id, settled.id, 'SETTLEMENT', now(), 'settlement'
-        FROM settled JOIN webhook_endpoints e ON e.merchant_id = settled.merchant_id
-      RETURNING id
-    )
-    SELECT EXISTS (SELECT 1 FROM settled) AS moved, (SELECT state::text FROM prev) AS from_state,
-           (SELECT id FROM outbox) AS webhook_delivery_id`;
-  return {
-    moved: row?.moved ?? false,
-    from: row?.from_state ?? null,
-    webhookDeliveryId: row?.webhook_delivery_id ?? null,
-  };
+  return settle(db, payoutId, { outcome: 'SUCCESS', bankReference, failureReason: null }, note, onlyFrom);
 }
 
 /**
  * Settles a payout as FAILED: returns the reservation to the main wallet (ledger RESERVED → MAIN_WALLET,
- * wallet reserved −amount, available +amount), with its event and webhook delivery, in one statement, at most
- * once.
+ * wallet reserved −amount, available +amount). Happens at most once (see {@link settle}).
  */
-export async function settleFailure(
+export function settleFailure(
   db: PrismaClientOrTransaction,
   payoutId: bigint,
   reason: Exclude<FailureReason, 'INSUFFICIENT_BALANCE'>,
   note: TransitionNote,
   onlyFrom?: readonly PayoutState[],
 ): Promise<SettlementResult> {
-  const allowed = narrowed('FAILED', onlyFrom);
+  return settle(db, payoutId, { outcome: 'FAILED', bankReference: null, failureReason: reason }, note, onlyFrom);
+}
+
+type Settlement =
+  | { outcome: 'SUCCESS'; bankReference: string; failureReason: null }
+  | { outcome: 'FAILED'; bankReference: null; failureReason: Exclude<FailureReason, 'INSUFFICIENT_BALANCE'> };
+
+// Which ledger entry ends a reservation, by outcome: the money leaves, or it goes back to the main wallet.
+const SETTLEMENT_ENTRY = { SUCCESS: 'PAYOUT_SETTLE', FAILED: 'PAYOUT_RELEASE' } as const;
+
+/**
+ * The one settlement statement: the terminal state, the ledger entry that ends the reservation (its legs
+ * and accounts from the domain's ledger rules), the wallet columns, the event, and — when the merchant has
+ * a webhook endpoint — the webhook delivery, so the notification can never be lost. Happens at most once:
+ * only from a state that allows the outcome (checked in the statement, under the row lock), and the
+ * ledger's unique constraints back that up.
+ */
+async function settle(
+  db: PrismaClientOrTransaction,
+  payoutId: bigint,
+  settlement: Settlement,
+  note: TransitionNote,
+  onlyFrom?: readonly PayoutState[],
+): Promise<SettlementResult> {
+  const allowed = narrowed(settlement.outcome, onlyFrom);
+  const kind = SETTLEMENT_ENTRY[settlement.outcome];
+  const [from, to] = ledgerLegs(kind, 1n);
+  const delta = walletDelta(kind, 1n);
   const [row] = await db.$queryRaw<SettlementRow[]>`
     WITH prev AS (
       SELECT id, state FROM payouts WHERE id = ${payoutId} FOR NO KEY UPDATE
     ), settled AS (
       UPDATE payouts p
-         SET state = 'FAILED', status = 'FAILED', failure_reason = ${reason}::failure_reason,
+         SET state = ${settlement.outcome}::payout_state, status = ${settlement.outcome}::payout_status,
+             bank_reference = ${settlement.bankReference}, failure_reason = ${settlement.failureReason}::failure_reason,
              settled_at = now(), next_check_at = NULL, updated_at = now()
         FROM prev
        WHERE p.id = prev.id AND prev.state = ANY(${allowed}::text[]::payout_state[])
       RETURNING p.id, p.merchant_id, p.amount_paise, prev.state AS from_state
     ), legs AS (
       INSERT INTO ledger_entries (merchant_id, kind, account, amount_paise, payout_id)
-      SELECT merchant_id, 'PAYOUT_RELEASE'::ledger_entry_kind, 'RESERVED'::ledger_account, -amount_paise, id FROM settled
+      SELECT merchant_id, ${kind}::ledger_entry_kind, ${from.account}::ledger_account, -amount_paise, id FROM settled
       UNION ALL
-      SELECT merchant_id, 'PAYOUT_RELEASE'::ledger_entry_kind, 'MAIN_WALLET'::ledger_account, amount_paise, id FROM settled
+      SELECT merchant_id, ${kind}::ledger_entry_kind, ${to.account}::ledger_account, amount_paise, id FROM settled
     ), wallet AS (
       UPDATE wallets w
-         SET reserved_paise = w.reserved_paise - settled.amount_paise,
-             available_paise = w.available_paise + settled.amount_paise, updated_at = now()
+         SET reserved_paise = w.reserved_paise + ${delta.reserved}::bigint * settled.amount_paise,
+             available_paise = w.available_paise + ${delta.available}::bigint * settled.amount_paise,
+             updated_at = now()
         FROM settled WHERE w.merchant_id = settled.merchant_id
     ), event AS (
       INSERT INTO payout_events (payout_id, from_state, to_state, reason, attempt, rail_answer, actor)
-      SELECT id, from_state, 'FAILED', ${note.reason}, ${note.attempt ?? null}::int,
+      SELECT id, from_state, ${settlement.outcome}::payout_state, ${note.reason}, ${note.attempt ?? null}::int,
              ${jsonOrNull(note.railAnswer)}::jsonb, ${note.actor}
         FROM settled
     ), outbox AS (
-      -- The merchant's notification is recorded with the settlement, so it can never be lost.
       INSERT INTO webhook_deliveries (merchant_id, payout_id, cause, next_attempt_at, requested_by)
       SELECT settled.merchant_id, settled.id, 'SETTLEMENT', now(), 'settlement'
         FROM settled JOIN webhook_endpoints e ON e.merchant_id = settled.merchant_id
