@@ -26,19 +26,30 @@ export function createPayoutProducer(options: PayoutProducerOptions): PayoutProd
   // Without a listener an unreachable Redis would surface as an unhandled 'error' event.
   queue.on('error', (error) => options.onError?.(error));
 
-  async function enqueueExecute(payoutIds: readonly bigint[]): Promise<boolean> {
-    if (payoutIds.length === 0) return true;
-    const jobs = payoutIds.map((id) => {
-      const payoutId = id.toString();
-      return {
-        name: payoutJobs.execute.name,
-        data: { payoutId },
-        opts: { ...payoutJobs.execute.options, jobId: payoutJobs.execute.jobId(payoutId) },
-      };
+  // Payouts accepted in the same turn of the event loop are queued with one addBulk: one Redis round trip
+  // (and one write) for the lot instead of one per payout.
+  let pending: { ids: string[]; done: Promise<boolean> } | undefined;
+
+  function flushSoon(): { ids: string[]; done: Promise<boolean> } {
+    if (pending) return pending;
+    const batch = { ids: [] as string[], done: Promise.resolve(true) };
+    batch.done = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      pending = undefined;
+      return addWithin(batch.ids, options.timeoutMs);
     });
+    pending = batch;
+    return batch;
+  }
+
+  async function addWithin(ids: readonly string[], timeoutMs: number): Promise<boolean> {
+    const jobs = ids.map((payoutId) => ({
+      name: payoutJobs.execute.name,
+      data: { payoutId },
+      opts: { ...payoutJobs.execute.options, jobId: payoutJobs.execute.jobId(payoutId) },
+    }));
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), options.timeoutMs);
+      timer = setTimeout(() => resolve(false), timeoutMs);
     });
     try {
       return await Promise.race([queue.addBulk(jobs).then(() => true as const), timedOut]);
@@ -51,7 +62,12 @@ export function createPayoutProducer(options: PayoutProducerOptions): PayoutProd
   }
 
   return {
-    enqueueExecute,
+    enqueueExecute(payoutIds) {
+      if (payoutIds.length === 0) return Promise.resolve(true);
+      const batch = flushSoon();
+      for (const id of payoutIds) batch.ids.push(id.toString());
+      return batch.done;
+    },
     queue,
     close: () => queue.close(),
   };
