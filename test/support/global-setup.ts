@@ -1,5 +1,5 @@
+import { deleteKeysMatching } from '@payout/queue';
 import type { TestProject } from 'vitest/node';
-import { Redis } from 'ioredis';
 import pg from 'pg';
 import { defaultMigrationsDir, migrate } from '@payout/db';
 import { newTestRun, TEST_DATABASE_PREFIX, type TestRunResources } from './test-run.js';
@@ -25,7 +25,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       c.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${template}%`]),
     );
     for (const { datname } of rows) await dropDatabase(run.serverUrl, datname);
-    await deleteKeys(run.redisUrl, `${run.queuePrefix}*`);
+    await deleteKeysMatching(run.redisUrl, `${run.queuePrefix}*`);
   };
 }
 
@@ -52,20 +52,5 @@ async function dropAbandonedDatabases(serverUrl: string): Promise<void> {
   for (const { datname } of rows) {
     const created = parseInt(datname.slice(TEST_DATABASE_PREFIX.length).split('_')[0]!.slice(0, -6), 36);
     if (Number.isFinite(created) && created < dayAgo) await dropDatabase(serverUrl, datname);
-  }
-}
-
-async function deleteKeys(redisUrl: string, pattern: string): Promise<void> {
-  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  await redis.connect();
-  try {
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-      if (keys.length) await redis.unlink(...keys);
-      cursor = next;
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
   }
 }

@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import { findOverduePayouts, type OverduePayout, type PrismaClient } from '@payout/db';
+import { findOverduePayouts, withAdvisoryLock, type OverduePayout, type PrismaClient } from '@payout/db';
 import { payoutJobs } from '@payout/queue';
 import type { Logger, ServiceMetrics } from '@payout/telemetry';
 
@@ -33,25 +33,19 @@ export class Sweeper {
   ) {}
 
   async sweepOnce(): Promise<SweepResult> {
-    return this.db.$transaction(
-      async (tx) => {
-        const [lock] = await tx.$queryRaw<
-          { locked: boolean }[]
-        >`SELECT pg_try_advisory_xact_lock(${SWEEP_LOCK_KEY}) AS locked`;
-        if (!lock?.locked) return { swept: false, overdue: 0, added: 0, retried: 0 };
-        const overdue = await findOverduePayouts(tx, this.graceMs, BATCH);
-        const result: SweepResult = { swept: true, overdue: overdue.length, added: 0, retried: 0 };
-        for (const payout of overdue) {
-          const action = await this.ensureJob(payout);
-          if (action === 'added') result.added++;
-          if (action === 'retried') result.retried++;
-          if (action !== 'present') this.metrics?.sweeperActions.inc({ action });
-        }
-        if (result.added || result.retried) this.logger.warn(result, 'sweeper re-queued overdue payouts');
-        return result;
-      },
-      { timeout: 60_000, maxWait: 10_000 },
-    );
+    const result = await withAdvisoryLock(this.db, SWEEP_LOCK_KEY, async (tx) => {
+      const overdue = await findOverduePayouts(tx, this.graceMs, BATCH);
+      const swept: SweepResult = { swept: true, overdue: overdue.length, added: 0, retried: 0 };
+      for (const payout of overdue) {
+        const action = await this.ensureJob(payout);
+        if (action === 'added') swept.added++;
+        if (action === 'retried') swept.retried++;
+        if (action !== 'present') this.metrics?.sweeperActions.inc({ action });
+      }
+      if (swept.added || swept.retried) this.logger.warn(swept, 'sweeper re-queued overdue payouts');
+      return swept;
+    });
+    return result ?? { swept: false, overdue: 0, added: 0, retried: 0 };
   }
 
   private async ensureJob(payout: OverduePayout): Promise<'added' | 'retried' | 'present'> {

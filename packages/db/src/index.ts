@@ -29,3 +29,4 @@ export {
 } from './repositories/collection-ingestion.js';
 export * from './repositories/webhook-endpoint-repository.js';
 export * from './repositories/webhook-delivery-repository.js';
+export { withAdvisoryLock } from './advisory-lock.js';

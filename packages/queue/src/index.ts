@@ -3,3 +3,4 @@ export { WEBHOOK_QUEUE, webhookJobs, type DeliverWebhookJob } from './job-catalo
 export { createPayoutProducer, type PayoutProducer, type PayoutProducerOptions } from './payout-producer.js';
 export { createProducerConnection, createWorkerConnection } from './redis-connection.js';
 export { findPayoutJobs, type PayoutJobView } from './job-inspection.js';
+export { deleteKeysMatching } from './redis-keys.js';

@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import { findDueWebhookDeliveries, type DueWebhookDelivery, type PrismaClient } from '@payout/db';
+import { findDueWebhookDeliveries, withAdvisoryLock, type DueWebhookDelivery, type PrismaClient } from '@payout/db';
 import { webhookJobs } from '@payout/queue';
 import type { Logger } from '@payout/telemetry';
 
@@ -33,24 +33,18 @@ export class WebhookSweeper {
   ) {}
 
   async sweepOnce(): Promise<WebhookSweepResult> {
-    return this.db.$transaction(
-      async (tx) => {
-        const [lock] = await tx.$queryRaw<
-          { locked: boolean }[]
-        >`SELECT pg_try_advisory_xact_lock(${WEBHOOK_SWEEP_LOCK_KEY}) AS locked`;
-        if (!lock?.locked) return { swept: false, due: 0, added: 0, retried: 0 };
-        const due = await findDueWebhookDeliveries(tx, this.graceMs, BATCH);
-        const result: WebhookSweepResult = { swept: true, due: due.length, added: 0, retried: 0 };
-        for (const delivery of due) {
-          const action = await this.ensureJob(delivery);
-          if (action === 'added') result.added++;
-          if (action === 'retried') result.retried++;
-        }
-        if (result.added || result.retried) this.logger.info(result, 'webhook sweeper queued due deliveries');
-        return result;
-      },
-      { timeout: 60_000, maxWait: 10_000 },
-    );
+    const result = await withAdvisoryLock(this.db, WEBHOOK_SWEEP_LOCK_KEY, async (tx) => {
+      const due = await findDueWebhookDeliveries(tx, this.graceMs, BATCH);
+      const swept: WebhookSweepResult = { swept: true, due: due.length, added: 0, retried: 0 };
+      for (const delivery of due) {
+        const action = await this.ensureJob(delivery);
+        if (action === 'added') swept.added++;
+        if (action === 'retried') swept.retried++;
+      }
+      if (swept.added || swept.retried) this.logger.info(swept, 'webhook sweeper queued due deliveries');
+      return swept;
+    });
+    return result ?? { swept: false, due: 0, added: 0, retried: 0 };
   }
 
   private async ensureJob(delivery: DueWebhookDelivery): Promise<'added' | 'retried' | 'present'> {
