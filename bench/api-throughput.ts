@@ -1,0 +1,145 @@
+import { checkpoint } from './bench-database.js';
+import { describeCpu } from './cpu-meter.js';
+import type { RssSample } from './app-process.js';
+import { sleep, type BenchEnv, type StartedApp } from './bench-env.js';
+import { lookupRequests, startLoad, type HttpRunResult, type LoadSpec, type PayoutRequests } from './http-load.js';
+
+export interface ApiMeasurements {
+  acceptImpsSpread: HttpRunResult;
+  acceptUpiSpread: HttpRunResult;
+  acceptImpsHot: HttpRunResult;
+  acceptUpiHot: HttpRunResult;
+  /** IMPS over the spread merchants at a fixed fraction of acceptImpsSpread's rate. */
+  acceptAtFraction: HttpRunResult;
+  lookups: HttpRunResult;
+  uncoalescedImpsHot: HttpRunResult;
+  uncoalescedImpsSpread: HttpRunResult;
+  /** The coalescing API's RSS once warm: what growth under load is measured from. */
+  rssAfterWarmup: RssSample | undefined;
+}
+
+export function apiVariables(env: BenchEnv, queuePrefix: string, coalescing: boolean): Record<string, string> {
+  return {
+    HOST: '127.0.0.1',
+    DATABASE_URL: env.databaseUrl,
+    DATABASE_POOL_SIZE: String(env.plan.poolSize),
+    REDIS_URL: env.redisUrl,
+    QUEUE_PREFIX: queuePrefix,
+    RATE_LIMIT_ENABLED: 'false',
+    ACCEPT_COALESCING: String(coalescing),
+  };
+}
+
+/**
+ * The merchant API on its own (no worker): accepts as fast as it answers, IMPS and UPI, over many merchants
+ * and on one; latency at a steady fraction of that rate; status lookups; and the one-merchant rate again on
+ * `uncoalesced` (coalescing switched off, stopped afterwards), to show what coalescing buys. Accepted
+ * payouts are queued in Redis as in production; nothing takes them off here.
+ */
+export async function measureApi(
+  env: BenchEnv,
+  api: StartedApp,
+  uncoalesced: StartedApp,
+  payouts: PayoutRequests,
+): Promise<ApiMeasurements> {
+  const { plan, merchants } = env;
+  const spread = `${merchants.spread.length.toLocaleString('en-US')} merchants`;
+
+  await warmUp(env, api, payouts);
+  const baseline = api.process.memory().samples.at(-1);
+
+  const acceptImpsSpread = await measure(env, api, 202, `accept IMPS, ${spread}`, {
+    requests: payouts.requests(['IMPS'], merchants.spread),
+  });
+  const acceptUpiSpread = await measure(env, api, 202, `accept UPI, ${spread}`, {
+    requests: payouts.requests(['UPI'], merchants.spread),
+  });
+  const acceptImpsHot = await measure(env, api, 202, 'accept IMPS, one merchant', {
+    requests: payouts.requests(['IMPS'], [merchants.hot]),
+  });
+  const acceptUpiHot = await measure(env, api, 202, 'accept UPI, one merchant', {
+    requests: payouts.requests(['UPI'], [merchants.hot]),
+  });
+  const rate = Math.max(1, Math.round(acceptImpsSpread.succeededPerSecond * plan.p99LoadFraction));
+  const acceptAtFraction = await measure(env, api, 202, `accept IMPS, ${spread}, at ${rate}/s`, {
+    requests: payouts.requests(['IMPS'], merchants.spread),
+    overallRate: rate,
+  });
+  const lookups = await measure(env, api, 200, `status lookups, ${spread}`, {
+    requests: lookupRequests(merchants.spread, plan.lookupKeysPerMerchant),
+  });
+
+  await warmUp(env, uncoalesced, payouts);
+  const uncoalescedImpsHot = await measure(env, uncoalesced, 202, 'accept IMPS, one merchant, coalescing off', {
+    requests: payouts.requests(['IMPS'], [merchants.hot]),
+  });
+  const uncoalescedImpsSpread = await measure(env, uncoalesced, 202, `accept IMPS, ${spread}, coalescing off`, {
+    requests: payouts.requests(['IMPS'], merchants.spread),
+  });
+  await uncoalesced.stop();
+
+  return {
+    acceptImpsSpread,
+    acceptUpiSpread,
+    acceptImpsHot,
+    acceptUpiHot,
+    acceptAtFraction,
+    lookups,
+    uncoalescedImpsHot,
+    uncoalescedImpsSpread,
+    rssAfterWarmup: baseline,
+  };
+}
+
+/** Unmeasured load (both modes, every merchant) so the JIT, the credential cache and the pools are warm. */
+async function warmUp(env: BenchEnv, api: StartedApp, payouts: PayoutRequests): Promise<void> {
+  await startLoad({
+    label: 'warm-up',
+    url: api.url,
+    connections: env.plan.connections,
+    durationS: env.plan.warmupS,
+    requests: payouts.requests(['IMPS', 'UPI'], [...env.merchants.spread, env.merchants.hot]),
+    successStatus: 202,
+    signal: env.signal,
+  }).done;
+  await sleep(env, 200);
+}
+
+async function measure(
+  env: BenchEnv,
+  api: StartedApp,
+  successStatus: number,
+  label: string,
+  spec: Pick<LoadSpec, 'requests' | 'overallRate'>,
+): Promise<HttpRunResult> {
+  env.signal.throwIfAborted();
+  await checkpoint(env.db);
+  const { result, cpu } = await env.cpu.measure(
+    () =>
+      startLoad({
+        signal: env.signal,
+        label,
+        url: api.url,
+        connections: env.plan.connections,
+        durationS: env.plan.durationS,
+        successStatus,
+        ...spec,
+      }).done,
+  );
+  const apiCores = cpu.byUser[api.process.name] ?? 0;
+  const apiCpuMsPerSuccess = result.succeeded ? (apiCores * cpu.wallS * 1000) / result.succeeded : 0;
+  const measured = { ...result, cpu, apiCpuMsPerSuccess: Math.round(apiCpuMsPerSuccess * 100) / 100 };
+  env.log(`${describe(measured)}\n    ${describeCpu(cpu)}; api ${measured.apiCpuMsPerSuccess} ms CPU per answer`);
+  return measured;
+}
+
+export function describe(r: HttpRunResult): string {
+  const others = Object.entries(r.statuses)
+    .filter(([code]) => code !== String(202) && code !== String(200))
+    .map(([code, n]) => `${n}×${code}`);
+  return (
+    `${r.label}: ${Math.round(r.succeededPerSecond)}/s, p50 ${r.latencyMs.p50} ms, p99 ${r.latencyMs.p99} ms` +
+    (others.length ? ` (also ${others.join(', ')})` : '') +
+    (r.errors ? ` (${r.errors} errors, ${r.timeouts} timeouts)` : '')
+  );
+}

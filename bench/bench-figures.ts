@@ -1,0 +1,132 @@
+import type { ApiMeasurements } from './api-throughput.js';
+import type { BenchEnv } from './bench-env.js';
+import type { RssGrowth } from './app-process.js';
+import type { EndToEndRun } from './end-to-end.js';
+import type { HttpRunResult } from './http-load.js';
+import type { PgbenchResult } from './pgbench-ceilings.js';
+import { ratioFigure, type Figure } from './results-table.js';
+
+export interface Ceilings {
+  acceptSpread: PgbenchResult;
+  acceptOneWallet: PgbenchResult;
+  naiveOneWallet: PgbenchResult;
+  naiveSpread: PgbenchResult;
+  lookup: PgbenchResult;
+}
+
+/** The table: every figure beside the ceiling it is judged against and the issue's target for the ratio. */
+export function benchFigures(
+  env: Pick<BenchEnv, 'plan' | 'merchants' | 'memory'>,
+  ceilings: Ceilings,
+  api: ApiMeasurements,
+  apiRss: RssGrowth,
+  endToEnd: EndToEndRun[],
+): Figure[] {
+  const { plan } = env;
+  const n = env.merchants.spread.length.toLocaleString('en-US');
+  const tps = (r: PgbenchResult, section: Figure['section'], name: string): Figure => ({
+    section,
+    name: `${name} (${r.clients} clients, ${r.queryMode})`,
+    value: r.tps,
+    unit: '/s',
+  });
+  const pgCeiling = (r: PgbenchResult, name: string) => ({ name, value: r.tps, unit: '/s' });
+  const rate = (r: HttpRunResult, name: string) => ({
+    section: 'api' as const,
+    name,
+    value: r.succeededPerSecond,
+    unit: '/s',
+    latencyMs: { p50: r.latencyMs.p50, p99: r.latencyMs.p99 },
+  });
+  const acceptCeiling = pgCeiling(ceilings.acceptSpread, `pgbench accept, ${n} wallets`);
+  const naiveCeiling = pgCeiling(ceilings.naiveOneWallet, 'pgbench naive, one wallet');
+
+  const figures: Figure[] = [
+    tps(ceilings.acceptSpread, 'ceiling', `pgbench accept_payouts, ${n} wallets`),
+    tps(ceilings.acceptOneWallet, 'ceiling', 'pgbench accept_payouts, one wallet'),
+    tps(ceilings.naiveSpread, 'ceiling', `pgbench naive 4-statement transaction, ${n} wallets`),
+    tps(ceilings.naiveOneWallet, 'ceiling', 'pgbench naive 4-statement transaction, one wallet'),
+    tps(ceilings.lookup, 'ceiling', 'pgbench status lookup query'),
+
+    ratioFigure(rate(api.acceptImpsSpread, `accepted IMPS, ${n} merchants`), acceptCeiling, { atLeast: 0.5 }),
+    ratioFigure(rate(api.acceptUpiSpread, `accepted UPI, ${n} merchants`), acceptCeiling, { atLeast: 0.5 }),
+    ratioFigure(rate(api.acceptImpsHot, 'accepted IMPS, one merchant'), naiveCeiling, { atLeast: 1.0 }),
+    ratioFigure(rate(api.acceptUpiHot, 'accepted UPI, one merchant'), naiveCeiling, { atLeast: 1.0 }),
+    ratioFigure(rate(api.uncoalescedImpsSpread, `accepted IMPS, ${n} merchants, coalescing off`), acceptCeiling),
+    ratioFigure(rate(api.uncoalescedImpsHot, 'accepted IMPS, one merchant, coalescing off'), naiveCeiling),
+    ratioFigure(
+      {
+        section: 'api',
+        name: `p99 latency at ${Math.round(plan.p99LoadFraction * 100)} % of max (${Math.round(api.acceptAtFraction.requestedRate ?? 0)}/s asked, ${Math.round(api.acceptAtFraction.succeededPerSecond)}/s accepted)`,
+        value: api.acceptAtFraction.latencyMs.p99,
+        unit: 'ms',
+        latencyMs: { p50: api.acceptAtFraction.latencyMs.p50, p99: api.acceptAtFraction.latencyMs.p99 },
+      },
+      { name: 'target', value: 50, unit: 'ms' },
+      { atMost: 1.0 },
+    ),
+    ratioFigure(rate(api.lookups, `status lookups, ${n} merchants`), pgCeiling(ceilings.lookup, 'pgbench lookup'), {
+      atLeast: 0.7,
+    }),
+  ];
+
+  for (const run of endToEnd) {
+    const base = {
+      section: 'end to end' as const,
+      value: run.settledPerSecond,
+      unit: '/s',
+      detail: `(accepting ${Math.round(run.stream.succeededPerSecond)}/s)`,
+    };
+    if (run.railLatencyMs === 0) {
+      figures.push(
+        ratioFigure(
+          { ...base, name: `settled, rail 0 ms, worker concurrency ${run.concurrency}` },
+          { name: 'accepted in the same run', value: run.stream.succeededPerSecond, unit: '/s' },
+          { atLeast: 0.5 },
+        ),
+      );
+    } else {
+      // What the rail allows one worker: `concurrency` payouts in flight, each taking the rail's latency.
+      const railBound = (run.concurrency * 1000) / run.railLatencyMs;
+      figures.push(
+        ratioFigure(
+          { ...base, name: `settled, rail ${run.railLatencyMs} ms, worker concurrency ${run.concurrency}` },
+          { name: 'concurrency ÷ latency', value: railBound, unit: '/s' },
+        ),
+      );
+    }
+  }
+
+  const budget = { name: 'budget', value: plan.rssBudgetMb, unit: 'MB' };
+  for (const app of ['api', 'worker'] as const) {
+    const reports = env.memory.filter((m) => m.app === app);
+    if (reports.length === 0) continue;
+    const peak = reports.reduce((a, b) => (b.peakRssMb > a.peakRssMb ? b : a));
+    figures.push(
+      ratioFigure(
+        { section: 'memory', name: `${app} peak RSS (VmHWM, ${peak.name})`, value: peak.peakRssMb, unit: 'MB' },
+        budget,
+        { atMost: 1.0 },
+      ),
+    );
+  }
+  const growth = (name: string, from: number, to: number): Figure => ({
+    section: 'memory',
+    name,
+    value: to - from,
+    unit: 'MB',
+    detail: `(${from} → ${to} MB)`,
+  });
+  figures.push(growth(`api RSS growth over ${apiRss.seconds} s of runs`, apiRss.afterWarmupMb, apiRss.lastMb));
+  const busiest = endToEnd.at(-1);
+  if (busiest) {
+    figures.push(
+      growth(
+        `worker RSS growth over the ${Math.round(busiest.windowS)} s window (concurrency ${busiest.concurrency})`,
+        busiest.rssUnderLoad.afterWarmupMb,
+        busiest.rssUnderLoad.lastMb,
+      ),
+    );
+  }
+  return figures;
+}

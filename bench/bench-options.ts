@@ -1,0 +1,58 @@
+import { parseArgs } from 'node:util';
+
+export interface BenchOptions {
+  /** Tiny loads and second-long measurements through the same code paths: proves the bench still works. */
+  smoke: boolean;
+  /** Seconds of each measured run. */
+  durationS: number;
+  /** Print the results as JSON on stdout instead of the table. */
+  json: boolean;
+  /** Leave the bench database in place for inspection. */
+  keep: boolean;
+  /** Write V8 CPU profiles of the API and worker processes (under .tmp/bench-profiles/), to see where the CPU goes. */
+  cpuProf: boolean;
+}
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export const USAGE = `usage: pnpm bench [--smoke] [--duration <seconds>] [--json] [--keep] [--cpu-prof]
+
+  --smoke            a few seconds in all, tiny loads, same code paths (for CI; no timing assertions)
+  --duration <s>     seconds of each measured run (default 10; 1 with --smoke)
+  --json             print the results as JSON instead of the table
+  --keep             keep the bench database (payouts_bench_<id>) instead of dropping it
+  --cpu-prof         write CPU profiles of the API and worker processes to .tmp/bench-profiles/<run>/`;
+
+export function parseBenchOptions(argv: readonly string[]): BenchOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      options: {
+        smoke: { type: 'boolean', default: false },
+        duration: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        keep: { type: 'boolean', default: false },
+        'cpu-prof': { type: 'boolean', default: false },
+        help: { type: 'boolean', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values } = parsed;
+  if (values.help) throw new UsageError('');
+  const smoke = values.smoke;
+  let durationS = smoke ? 1 : 10;
+  if (values.duration !== undefined) {
+    durationS = Number(values.duration);
+    if (!Number.isFinite(durationS) || durationS <= 0 || durationS > 3600) {
+      throw new UsageError(`--duration must be a number of seconds between 0 and 3600, not "${values.duration}"`);
+    }
+  }
+  return { smoke, durationS, json: values.json, keep: values.keep, cpuProf: values['cpu-prof'] };
+}

@@ -1,0 +1,66 @@
+import type { BenchOptions } from './bench-options.js';
+
+/** How big each load is: the full bench, or the smoke run that only proves every path still works. */
+export interface BenchPlan {
+  smoke: boolean;
+  /** Seconds of each measured run. */
+  durationS: number;
+  /** Unmeasured load before a measurement, so JIT, caches and pools are warm. */
+  warmupS: number;
+  /** Merchants (and wallets) the spread-out loads go over. */
+  merchants: number;
+  /** Payouts seeded per merchant for the lookups (TransactionIDs 1…n). */
+  lookupKeysPerMerchant: number;
+  /** autocannon connections for the HTTP loads. */
+  connections: number;
+  pgbenchClients: number;
+  pgbenchThreads: number;
+  /** Connections each API and worker process keeps to PostgreSQL. */
+  poolSize: number;
+  /** Worker concurrency of the zero-latency end-to-end run. */
+  zeroLatencyConcurrency: number;
+  railLatencyMs: number;
+  /** Worker concurrencies of the runs against the slow rail. */
+  slowRailConcurrencies: number[];
+  /** The p99 figure is taken at this fraction of the measured maximum accept rate. */
+  p99LoadFraction: number;
+  /** RSS budget of one API or worker process. */
+  rssBudgetMb: number;
+}
+
+export function benchPlan(options: BenchOptions): BenchPlan {
+  const common = {
+    durationS: options.durationS,
+    railLatencyMs: 200,
+    slowRailConcurrencies: [10, 50, 200],
+    p99LoadFraction: 0.7,
+    rssBudgetMb: 200,
+    poolSize: 16,
+  };
+  if (options.smoke) {
+    return {
+      ...common,
+      smoke: true,
+      warmupS: 0.5,
+      merchants: 10,
+      lookupKeysPerMerchant: 2,
+      connections: 4,
+      pgbenchClients: 2,
+      pgbenchThreads: 1,
+      zeroLatencyConcurrency: 10,
+      // One slow-rail run is enough to prove the path; each costs a worker start.
+      slowRailConcurrencies: [10],
+    };
+  }
+  return {
+    ...common,
+    smoke: false,
+    warmupS: 3,
+    merchants: 1000,
+    lookupKeysPerMerchant: 20,
+    connections: 64,
+    pgbenchClients: 16,
+    pgbenchThreads: 2,
+    zeroLatencyConcurrency: 50,
+  };
+}

@@ -1,0 +1,277 @@
+import { deleteKeysMatching } from '@payout/queue';
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cliConfigSchema, loadConfig } from '@payout/config';
+import { createPrismaClient } from '@payout/db';
+import { apiVariables, measureApi, type ApiMeasurements } from './api-throughput.js';
+import { rssGrowth, type RssGrowth } from './app-process.js';
+import { benchFigures, type Ceilings } from './bench-figures.js';
+import {
+  abandonedBenchRuns,
+  BENCH_DATABASE_PREFIX,
+  benchResources,
+  checkpoint,
+  createBenchDatabase,
+  databaseUrlFor,
+  dropDatabase,
+  markKept,
+  postgresVersion,
+  seedLookupPayouts,
+  seedMerchants,
+} from './bench-database.js';
+import { startApp, type BenchEnv, type StartedApp } from './bench-env.js';
+import type { BenchOptions } from './bench-options.js';
+import { benchPlan, type BenchPlan } from './bench-plan.js';
+import type { CleanupStack } from './cleanup-stack.js';
+import { CpuMeter, ENDED_PROCESSES, OTHER_PROCESSES, type CpuSplit } from './cpu-meter.js';
+import { measureEndToEnd, type EndToEndRun } from './end-to-end.js';
+import { PayoutRequests, type HttpRunResult } from './http-load.js';
+import { runPgbench, type CeilingScript, type PgbenchResult } from './pgbench-ceilings.js';
+import type { Figure } from './results-table.js';
+
+export const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
+const PROFILES_DIR = fileURLToPath(new URL('../.tmp/bench-profiles/', import.meta.url));
+
+export interface BenchReport {
+  startedAt: string;
+  finishedAt: string;
+  elapsedS: number;
+  options: BenchOptions;
+  plan: BenchPlan;
+  machine: {
+    cpus: number;
+    cpuModel: string;
+    memoryGb: number;
+    kernel: string;
+    node: string;
+    postgres: string;
+    /** 1-minute load average at the start and the end (the bench's own load included). */
+    loadAverage: { atStart: number; atEnd: number };
+    /**
+     * Cores taken by processes that are not the bench's (neither its apps, PostgreSQL, Redis nor the load
+     * generator) during the measured HTTP runs: on a shared machine the figures are low by about this much.
+     */
+    othersCpu: { mean: number; max: number };
+  };
+  database: string;
+  queuePrefix: string;
+  /** Where --cpu-prof wrote the profiles (one folder per process). */
+  profiles: string | null;
+  figures: Figure[];
+  ceilings: Ceilings;
+  api: ApiMeasurements;
+  /** The coalescing API's RSS from the end of its warm-up to its last sample, through every run it served. */
+  apiRssUnderLoad: RssGrowth;
+  endToEnd: EndToEndRun[];
+  memory: BenchEnv['memory'];
+  problems: BenchEnv['problems'];
+}
+
+/**
+ * The whole bench: its own database (migrated, merchants seeded), the pgbench ceilings, the API alone,
+ * then API + worker + rail simulator end to end. Everything it starts or creates is registered with
+ * `cleanup`, which the caller runs however the bench ends.
+ */
+export async function runBench(
+  options: BenchOptions,
+  cleanup: CleanupStack,
+  report: (line: string) => void,
+  signal: AbortSignal,
+): Promise<BenchReport> {
+  // Once interrupted, only the cleanup speaks.
+  const log = (line: string) => {
+    if (!signal.aborted) report(line);
+  };
+  const started = new Date();
+  const loadAtStart = loadavg()[0]!;
+  const plan = benchPlan(options);
+  // The bench uses the server the CLI would (DATABASE_URL / REDIS_URL), never the database named there.
+  const config = loadConfig(cliConfigSchema, process.env);
+  const serverUrl = databaseUrlFor(config.DATABASE_URL, 'postgres');
+  const { databaseName, queuePrefix } = benchResources(`${Date.now().toString(36)}${randomBytes(3).toString('hex')}`);
+
+  for (const abandoned of await abandonedBenchRuns(serverUrl)) {
+    await dropDatabase(serverUrl, abandoned.databaseName);
+    await deleteKeysMatching(config.REDIS_URL, `${abandoned.queuePrefix}*`);
+    log(`removed ${abandoned.databaseName} and its queue, left behind by a bench that was killed`);
+  }
+  cleanup.push(`drop ${databaseName}`, () =>
+    options.keep ? markKept(serverUrl, databaseName) : dropDatabase(serverUrl, databaseName),
+  );
+  cleanup.push(`delete Redis keys ${queuePrefix}*`, async () => {
+    await deleteKeysMatching(config.REDIS_URL, `${queuePrefix}*`);
+  });
+  const workDir = await mkdtemp(join(tmpdir(), 'payouts-bench-'));
+  cleanup.push('remove work directory', () => rm(workDir, { recursive: true, force: true }));
+
+  log(`database ${databaseName}, queue prefix ${queuePrefix}${options.smoke ? ', smoke run' : ''}`);
+  const { databaseUrl, release: releaseDatabase } = await createBenchDatabase(serverUrl, databaseName);
+  cleanup.push('release the database', releaseDatabase);
+  const db = createPrismaClient({ url: databaseUrl, poolSize: 16, connectTimeoutMs: 5_000, applicationName: 'bench' });
+  cleanup.push('disconnect', () => db.$disconnect());
+  const merchants = await seedMerchants(db, plan.merchants);
+  await seedLookupPayouts(db, merchants.spread, plan.lookupKeysPerMerchant);
+  log(`seeded ${plan.merchants} + 1 funded merchants and ${plan.merchants * plan.lookupKeysPerMerchant} payouts`);
+
+  const profileDir = join(PROFILES_DIR, databaseName.slice(BENCH_DATABASE_PREFIX.length));
+  if (options.cpuProf) await mkdir(profileDir, { recursive: true });
+  const running = new Map<number, string>();
+  const env: BenchEnv = {
+    options,
+    plan,
+    cleanup,
+    log,
+    signal,
+    databaseUrl,
+    redisUrl: config.REDIS_URL,
+    queuePrefix,
+    db,
+    merchants,
+    memory: [],
+    problems: {},
+    cpu: new CpuMeter(db, databaseName, () => running),
+    running,
+    profileDir,
+  };
+
+  const ceilings = await measureCeilings(env, workDir);
+  if (!options.smoke) {
+    // The apps run as production runs them, compiled: tsx's loader would add its own memory and CPU.
+    log('building the apps (pnpm build)');
+    buildApps();
+  }
+  const apps = await startApps(env);
+  const payouts = new PayoutRequests();
+  const api = await measureApi(env, apps.api, apps.uncoalescedApi, payouts);
+  const endToEnd = await measureEndToEnd(env, apps.api, apps.rails, payouts);
+  const apiMemory = await apps.api.stop();
+  for (const rail of apps.rails.values()) await rail.stop();
+  const apiRssUnderLoad = rssGrowth(api.rssAfterWarmup, apiMemory.samples.at(-1));
+
+  const finished = new Date();
+  return {
+    startedAt: started.toISOString(),
+    finishedAt: finished.toISOString(),
+    elapsedS: Math.round((finished.getTime() - started.getTime()) / 100) / 10,
+    options,
+    plan,
+    machine: {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model ?? 'unknown',
+      memoryGb: Math.round(totalmem() / 2 ** 30),
+      kernel: release(),
+      node: process.version,
+      postgres: await postgresVersion(db),
+      loadAverage: { atStart: loadAtStart, atEnd: loadavg()[0]! },
+      othersCpu: othersCpu([
+        ...Object.values(api).flatMap((r: unknown) => (isRun(r) && r.cpu ? [r.cpu] : [])),
+        ...endToEnd.map((r) => r.cpu),
+      ]),
+    },
+    database: databaseName,
+    queuePrefix,
+    profiles: options.cpuProf ? profileDir : null,
+    figures: benchFigures(env, ceilings, api, apiRssUnderLoad, endToEnd),
+    ceilings,
+    api,
+    apiRssUnderLoad,
+    endToEnd,
+    memory: env.memory,
+    problems: env.problems,
+  };
+}
+
+interface BenchApps {
+  api: StartedApp;
+  uncoalescedApi: StartedApp;
+  /** Rail simulators by added latency. */
+  rails: Map<number, StartedApp>;
+}
+
+/**
+ * The long-lived processes, started together (nothing is measured while they start; idle, they cost the
+ * others nothing): the API, the API with coalescing off, and one rail simulator per latency.
+ */
+async function startApps(env: BenchEnv): Promise<BenchApps> {
+  const latencies = [0, env.plan.railLatencyMs];
+  const [api, uncoalescedApi, ...rails] = await Promise.all([
+    startApp(env, 'api', 'api', 'PORT', '/healthz', apiVariables(env, env.queuePrefix, true)),
+    startApp(env, 'api-no-coalescing', 'api', 'PORT', '/healthz', apiVariables(env, `${env.queuePrefix}-nc`, false)),
+    ...latencies.map((latency) =>
+      startApp(env, `rail-sim-${latency}ms`, 'rail-sim', 'RAIL_SIM_PORT', '/health', {
+        RAIL_SIM_HOST: '127.0.0.1',
+        RAIL_SIM_LATENCY_MS: String(latency),
+      }),
+    ),
+  ]);
+  return { api, uncoalescedApi, rails: new Map(latencies.map((l, i) => [l, rails[i]!])) };
+}
+
+function isRun(value: unknown): value is HttpRunResult {
+  return typeof value === 'object' && value !== null && 'succeededPerSecond' in value;
+}
+
+function othersCpu(splits: CpuSplit[]): { mean: number; max: number } {
+  const others = splits.map((s) => (s.byUser[OTHER_PROCESSES] ?? 0) + (s.byUser[ENDED_PROCESSES] ?? 0));
+  const round = (n: number) => Math.round(n * 100) / 100;
+  return {
+    mean: round(others.reduce((a, b) => a + b, 0) / Math.max(1, others.length)),
+    max: round(Math.max(0, ...others)),
+  };
+}
+
+async function measureCeilings(env: BenchEnv, workDir: string): Promise<Ceilings> {
+  const { plan, merchants } = env;
+  const spread = { first: merchants.spread[0]!.id, last: merchants.spread.at(-1)!.id };
+  const hot = { first: merchants.hot.id, last: merchants.hot.id };
+  let runIndex = 0;
+  const run = async (label: string, script: CeilingScript, merchantIds: typeof spread): Promise<PgbenchResult> => {
+    env.signal.throwIfAborted();
+    await checkpoint(env.db);
+    let stop: (() => void) | undefined;
+    const unregister = env.cleanup.push(`stop pgbench ${label}`, () => Promise.resolve(stop?.()));
+    try {
+      const result = await runPgbench({
+        script,
+        databaseUrl: env.databaseUrl,
+        workDir,
+        clients: plan.pgbenchClients,
+        threads: plan.pgbenchThreads,
+        durationS: plan.durationS,
+        merchantIds,
+        runIndex: runIndex++,
+        lookupKeys: plan.lookupKeysPerMerchant,
+        onStart: (s) => (stop = s),
+      });
+      env.log(
+        `pgbench ${label}: ${Math.round(result.tps)}/s, latency ${result.latencyAvgMs} ms` +
+          (result.failed ? `, ${result.failed} failed` : '') +
+          (result.problem ? ` (${result.problem})` : ''),
+      );
+      return result;
+    } finally {
+      stop = undefined;
+      await unregister();
+    }
+  };
+  const n = merchants.spread.length;
+  return {
+    acceptSpread: await run(`accept_payouts, ${n} wallets`, 'accept', spread),
+    acceptOneWallet: await run('accept_payouts, one wallet', 'accept', hot),
+    naiveSpread: await run(`naive transaction, ${n} wallets`, 'naive', spread),
+    naiveOneWallet: await run('naive transaction, one wallet', 'naive', hot),
+    lookup: await run('status lookup', 'lookup', spread),
+  };
+}
+
+function buildApps(): void {
+  const result = spawnSync('pnpm', ['-s', 'build'], {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) throw new Error(`pnpm build failed (status ${result.status})`);
+}
