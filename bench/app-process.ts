@@ -72,10 +72,12 @@ export class AppProcess {
     nodeOptions: string[] = [],
     fromSources = false,
   ): AppProcess {
+    // Compiled apps run with the production image's memory budget (Dockerfile, NODE_OPTIONS).
+    const memoryBudget = fromSources ? [] : ['--max-old-space-size=128', '--max-semi-space-size=4'];
     const entry = fromSources
       ? ['--conditions=source', '--import', 'tsx', '--import', ORPHAN_GUARD, `apps/${app}/src/main.ts`]
       : ['--import', ORPHAN_GUARD, `apps/${app}/dist/main.js`];
-    const child = spawn(process.execPath, [...nodeOptions, ...entry], {
+    const child = spawn(process.execPath, [...memoryBudget, ...nodeOptions, ...entry], {
       cwd: ROOT,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

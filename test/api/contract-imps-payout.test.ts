@@ -3,6 +3,7 @@ import { creditWallet } from '@payout/db';
 import { payoutJobs } from '@payout/queue';
 import { testPool, testPrisma } from '../support/database.js';
 import { makeMerchant } from '../support/factories.js';
+import { eventually } from '../support/eventually.js';
 import { call, impsBody, newTransactionId, upiBody, useApi } from '../support/api.js';
 import {
   ACK_NO_PATTERN,
@@ -82,7 +83,12 @@ describe('POST /api/impspayout accepted (202 PENDING)', () => {
       { kind: 'PAYOUT_RESERVE', account: 'MAIN_WALLET', amount_paise: '-10100' },
       { kind: 'PAYOUT_RESERVE', account: 'RESERVED', amount_paise: '10100' },
     ]);
-    const job = await api.current.deps.producer.queue.getJob(payoutJobs.execute.jobId(row.id));
+    // Queued right after the answer, in the same turn of the API's event loop.
+    const job = await eventually(
+      () => api.current.deps.producer.queue.getJob(payoutJobs.execute.jobId(row.id)),
+      (found) => found !== undefined,
+      { timeoutMs: 5_000, what: 'the execute job' },
+    );
     expect(job?.data).toEqual({ payoutId: row.id });
   });
 

@@ -5,6 +5,7 @@ import { startApi, type RunningApi } from '@payout/api';
 import { testPool, testPrisma } from '../support/database.js';
 import { makeMerchant } from '../support/factories.js';
 import { call, impsBody } from '../support/api.js';
+import { eventually } from '../support/eventually.js';
 import { PrivateRedis } from '../support/private-redis.js';
 
 // The API talks to a Redis of this test's own, which the test stops.
@@ -61,7 +62,12 @@ describe('when Redis is down', () => {
       merchant.merchant.id,
       body.TransactionID,
     ]);
-    const job = await api.deps.producer.queue.getJob(`execute-${rows[0].id}`);
+    // Queued right after the answer, in the same turn of the API's event loop.
+    const job = await eventually(
+      () => api.deps.producer.queue.getJob(`execute-${rows[0].id}`),
+      (found) => found !== undefined,
+      { timeoutMs: 5_000, what: 'the execute job' },
+    );
     expect(job?.data).toEqual({ payoutId: String(rows[0].id) });
   });
 });

@@ -66,12 +66,15 @@ export async function createPayout(
   if (outcome === 'rejected') log.info(context, 'payout refused: insufficient balance');
   if (outcome === 'existing') log.info({ ...context, state: recorded.state }, 'payout replayed');
 
-  // A replay of a payout still waiting for its job queues it again: harmless (the job id is the payout's)
-  // and it rescues a job lost between commit and queue.
+  // The job is queued without holding up the answer: the payout is already safe in PostgreSQL, and if
+  // Redis does not take the job the sweeper queues it. A replay of a payout still waiting for its job
+  // queues it again: harmless (the job id is the payout's), and it rescues a job lost between commit and
+  // queue.
   if (recorded.state === 'ACCEPTED') {
-    const queued = await deps.producer.enqueueExecute([recorded.id]);
-    if (outcome === 'accepted') log.info({ ...context, queued }, 'payout accepted');
-    if (!queued) log.warn(context, 'payout recorded but not queued: Redis unreachable; the sweeper will queue it');
+    if (outcome === 'accepted') log.info(context, 'payout accepted');
+    void deps.producer.enqueueExecute([recorded.id]).then((queued) => {
+      if (!queued) log.warn(context, 'payout recorded but not queued: Redis unreachable; the sweeper will queue it');
+    });
   }
   return recorded;
 }
