@@ -73,7 +73,7 @@ export class AppProcess {
     fromSources = false,
   ): AppProcess {
     // Compiled apps run with the production image's memory budget (Dockerfile, NODE_OPTIONS).
-    const memoryBudget = fromSources ? [] : ['--max-old-space-size=128', '--max-semi-space-size=4'];
+    const memoryBudget = fromSources ? [] : ['--max-old-space-size=128'];
     const entry = fromSources
       ? ['--conditions=source', '--import', 'tsx', '--import', ORPHAN_GUARD, `apps/${app}/src/main.ts`]
       : ['--import', ORPHAN_GUARD, `apps/${app}/dist/main.js`];
