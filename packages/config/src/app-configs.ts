@@ -20,8 +20,8 @@ export const apiConfigSchema = z
     ...logSettings,
     PORT: port(3000),
     HOST: z.string().min(1).default('0.0.0.0'),
-    /** How long a request waits for Redis when queuing a job before leaving it to the sweeper. */
-    ENQUEUE_TIMEOUT_MS: positiveInt(250),
+    /** How long queuing an accepted payout's job may take before it is left to the sweeper (the answer never waits). */
+    ENQUEUE_TIMEOUT_MS: positiveInt(5_000),
     /** How long a merchant's credentials are cached; a suspension or revoked token takes effect within it. */
     AUTH_CACHE_TTL_MS: positiveInt(5_000),
     /** Coalesce concurrent payout accepts into one database statement (see coalescing-accepter.ts). */
