@@ -148,12 +148,14 @@ describe('connection pool exhausted', () => {
 
   it('when the accept statements in flight are stuck behind a lock, then a further payout answers 503 within the connect time-out instead of queuing behind them', async () => {
     const s = stack.current;
-    // Connections to spare: what runs out is the accepter's own allowance of statements in flight.
+    // Connections to spare: what runs out is the accepter's own allowance of statements in flight. The
+    // accepter never puts one merchant in two statements, so the two stuck statements are two merchants'.
     const api = await s.startApi({
       DATABASE_POOL_SIZE: '10',
       ACCEPT_MAX_IN_FLIGHT: '2',
       DATABASE_CONNECT_TIMEOUT_MS: '300',
     });
+    const stuckMerchants = [await cachedMerchant(s, api), await cachedMerchant(s, api)];
     const merchant = await cachedMerchant(s, api);
     const maintenance = await lockPayouts(s);
     const stuckBodies = [1, 2].map((i) => impsBody({ Amount: `${i}.00` }));
@@ -162,7 +164,7 @@ describe('connection pool exhausted', () => {
     let waited: Answered | 'still waiting';
     let later: Promise<Answered>;
     try {
-      stuck = stuckBodies.map((b) => timed(call(api, '/api/impspayout', { merchant, body: b })));
+      stuck = stuckBodies.map((b, i) => timed(call(api, '/api/impspayout', { merchant: stuckMerchants[i]!, body: b })));
       await stuckStatements(s, 2);
       later = timed(call(api, '/api/impspayout', { merchant, body }));
       waited = await within(3_000, later);
@@ -173,10 +175,12 @@ describe('connection pool exhausted', () => {
     // Released, the stuck payouts are accepted.
     expect((await Promise.all(stuck)).map((a) => a.status)).toEqual([202, 202]);
     const answer = await later;
-    await expectNothingHalfWritten(s, merchant, [
-      ...stuckBodies.map((b) => ({ body: b, answer: { status: 202 } as ApiResponse })),
-      { body, answer },
-    ]);
+    for (const [i, stuckMerchant] of stuckMerchants.entries()) {
+      await expectNothingHalfWritten(s, stuckMerchant, [
+        { body: stuckBodies[i]!, answer: { status: 202 } as ApiResponse },
+      ]);
+    }
+    await expectNothingHalfWritten(s, merchant, [{ body, answer }]);
     await retryAndDrain(s, api, merchant, answer.status === 202 ? [] : [body]);
     expect(waited === 'still waiting' ? 'still waiting after 3 s' : contract(waited)).toEqual(CONTRACT_503);
   });
