@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import { findOverduePayouts, withAdvisoryLock, type OverduePayout, type PrismaClient } from '@payout/db';
-import { payoutJobs } from '@payout/queue';
+import { ensureJob, payoutJobs, type EnsureJobAction } from '@payout/queue';
 import type { Logger, ServiceMetrics } from '@payout/telemetry';
 
 // Any 64-bit number unique to this purpose: only one worker process sweeps at a time.
@@ -37,7 +37,7 @@ export class Sweeper {
       const overdue = await findOverduePayouts(tx, this.graceMs, BATCH);
       const swept: SweepResult = { swept: true, overdue: overdue.length, added: 0, retried: 0 };
       for (const payout of overdue) {
-        const action = await this.ensureJob(payout);
+        const action = await this.ensureJobOf(payout);
         if (action === 'added') swept.added++;
         if (action === 'retried') swept.retried++;
         if (action !== 'present') this.metrics?.sweeperActions.inc({ action });
@@ -48,7 +48,7 @@ export class Sweeper {
     return result ?? { swept: false, overdue: 0, added: 0, retried: 0 };
   }
 
-  private async ensureJob(payout: OverduePayout): Promise<'added' | 'retried' | 'present'> {
+  private ensureJobOf(payout: OverduePayout): Promise<EnsureJobAction> {
     const id = payout.id.toString();
     const { name, jobId, data, options } =
       payout.state === 'ACCEPTED'
@@ -64,18 +64,6 @@ export class Sweeper {
             data: { payoutId: id, attempt: payout.inquiryAttempts + 1 },
             options: payoutJobs.inquire.options,
           };
-    const job = await this.queue.getJob(jobId);
-    if (job) {
-      const state = await job.getState();
-      if (state === 'failed') {
-        await job.retry();
-        return 'retried';
-      }
-      if (state !== 'completed' && state !== 'unknown') return 'present';
-      // A finished job whose payout is still overdue (its step was rolled back): run the step again.
-      await job.remove();
-    }
-    await this.queue.add(name, data, { ...options, jobId });
-    return 'added';
+    return ensureJob(this.queue, name, jobId, data, options);
   }
 }

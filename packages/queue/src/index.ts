@@ -4,3 +4,4 @@ export { createPayoutProducer, type PayoutProducer, type PayoutProducerOptions }
 export { createProducerConnection, createWorkerConnection } from './redis-connection.js';
 export { findPayoutJobs, type PayoutJobView } from './job-inspection.js';
 export { deleteKeysMatching } from './redis-keys.js';
+export { ensureJob, type EnsureJobAction } from './ensure-job.js';

@@ -1,9 +1,9 @@
 import express, { type RequestHandler } from 'express';
-import { AppError, isJsonNumber, isValidPayinSignature, PAYIN_SIGNATURE_HEADER, parseJson } from '@payout/domain';
+import { AppError, isValidPayinSignature, PAYIN_SIGNATURE_HEADER } from '@payout/domain';
 import { MESSAGES } from '../http/error-responses.js';
+import { parseJsonObject } from '../http/json-body.js';
 
 const BODY_LIMIT = '16kb';
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 export const SIGNATURE_MESSAGE = 'The callback signature is missing or invalid.';
 
@@ -31,16 +31,7 @@ export function signedJsonBody(secret: string): RequestHandler[] {
       throw new AppError('UNAUTHENTICATED', SIGNATURE_MESSAGE);
     }
     if (!req.is('application/json')) throw new AppError('UNSUPPORTED_MEDIA_TYPE', MESSAGES.unsupportedMediaType);
-    let parsed: unknown;
-    try {
-      parsed = parseJson(utf8.decode(bytes));
-    } catch {
-      throw new AppError('BAD_REQUEST', MESSAGES.badJson);
-    }
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed) || isJsonNumber(parsed)) {
-      throw new AppError('BAD_REQUEST', MESSAGES.badJson);
-    }
-    req.body = parsed;
+    req.body = parseJsonObject(bytes);
     next();
   };
   return [requireSignatureHeader, readRawBody, verify];

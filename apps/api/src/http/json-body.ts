@@ -15,11 +15,11 @@ const requireJsonContentType: RequestHandler = (req, _res, next) => {
 // adds a way to fail (or to smuggle a large body past the limit).
 const readRawBody = express.raw({ type: () => true, limit: BODY_LIMIT, inflate: false });
 
-const parseBody: RequestHandler = (req, _res, next) => {
-  const raw: unknown = req.body;
+/** A request body's bytes as a JSON object, parsed losslessly; anything else (not UTF-8, not JSON, not an object) is a 400. */
+export function parseJsonObject(bytes: Buffer): Record<string, unknown> {
   let parsed: unknown;
   try {
-    parsed = parseJson(Buffer.isBuffer(raw) ? utf8.decode(raw) : '');
+    parsed = parseJson(utf8.decode(bytes));
   } catch {
     throw new AppError('BAD_REQUEST', MESSAGES.badJson);
   }
@@ -27,7 +27,12 @@ const parseBody: RequestHandler = (req, _res, next) => {
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed) || isJsonNumber(parsed)) {
     throw new AppError('BAD_REQUEST', MESSAGES.badJson);
   }
-  req.body = parsed;
+  return parsed as Record<string, unknown>;
+}
+
+const parseBody: RequestHandler = (req, _res, next) => {
+  const raw: unknown = req.body;
+  req.body = parseJsonObject(Buffer.isBuffer(raw) ? raw : Buffer.alloc(0));
   next();
 };
 

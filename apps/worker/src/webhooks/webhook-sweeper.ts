@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import { findDueWebhookDeliveries, withAdvisoryLock, type DueWebhookDelivery, type PrismaClient } from '@payout/db';
-import { webhookJobs } from '@payout/queue';
+import { ensureJob, webhookJobs, type EnsureJobAction } from '@payout/queue';
 import type { Logger } from '@payout/telemetry';
 
 // Any 64-bit number unique to this purpose (the payout sweeper has its own): one webhook sweep at a time.
@@ -37,7 +37,7 @@ export class WebhookSweeper {
       const due = await findDueWebhookDeliveries(tx, this.graceMs, BATCH);
       const swept: WebhookSweepResult = { swept: true, due: due.length, added: 0, retried: 0 };
       for (const delivery of due) {
-        const action = await this.ensureJob(delivery);
+        const action = await this.ensureJobOf(delivery);
         if (action === 'added') swept.added++;
         if (action === 'retried') swept.retried++;
       }
@@ -47,26 +47,16 @@ export class WebhookSweeper {
     return result ?? { swept: false, due: 0, added: 0, retried: 0 };
   }
 
-  private async ensureJob(delivery: DueWebhookDelivery): Promise<'added' | 'retried' | 'present'> {
+  private ensureJobOf(delivery: DueWebhookDelivery): Promise<EnsureJobAction> {
     const id = delivery.id.toString();
     const attempt = delivery.attempts + 1;
     const jobId = webhookJobs.deliver.jobId(id, attempt);
-    const job = await this.queue.getJob(jobId);
-    if (job) {
-      const state = await job.getState();
-      if (state === 'failed') {
-        await job.retry();
-        return 'retried';
-      }
-      if (state !== 'completed' && state !== 'unknown') return 'present';
-      // Finished, yet the delivery still waits for this attempt (its claim was rolled back): run it again.
-      await job.remove();
-    }
-    await this.queue.add(
+    return ensureJob(
+      this.queue,
       webhookJobs.deliver.name,
+      jobId,
       { deliveryId: id, attempt },
-      { ...webhookJobs.deliver.options, jobId },
+      webhookJobs.deliver.options,
     );
-    return 'added';
   }
 }
