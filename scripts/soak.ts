@@ -11,17 +11,27 @@ import { createPrismaClient } from '@payout/db';
 import { makeMerchant } from '../test/support/factories.js';
 import { DELIBERATELY_PENDING_PAISE } from '../test/faults/payout-audit.js';
 import { readBankJournal } from './soak/bank-journal.js';
-import { describeFault, planFaults, type PlannedFault } from './soak/fault-schedule.js';
+import {
+  describeFault,
+  DISTRIBUTED_FAULT_KINDS,
+  partOf,
+  planFaults,
+  type PlannedFault,
+} from './soak/fault-schedule.js';
 import { sendPayouts } from './soak/merchant-client.js';
 import { planPayouts } from './soak/payout-mix.js';
+import { runStatements } from './soak/statement-run.js';
 import { SOAK_STUCK_AFTER_MS, SoakCluster } from './soak/soak-cluster.js';
 import { buildReport, formatReport, type FaultRecord } from './soak/soak-report.js';
+import { DistributedServices, SingleBoxServices } from './soak/soak-services.js';
 
-const USAGE = `usage: pnpm soak [--seed N] [--payouts N] [--merchants N] [--short] [--json]
+const USAGE = `usage: pnpm soak [--seed N] [--payouts N] [--merchants N] [--short] [--topology T] [--json]
   --seed N       fault schedule and payout mix (default: a random seed, printed)
   --payouts N    payouts to send (default 2000; 400 with --short)
   --merchants N  merchants sending them (default 20; 8 with --short)
   --short        a run of about a minute and a half, for CI
+  --topology T   single (default: one PostgreSQL, one Redis) or distributed (a 3-master Redis Cluster,
+                 PgBouncer before the primary, a streaming replica for lookups; docs/scaling.md)
   --json         print the report as one JSON object`;
 
 function parseOptions() {
@@ -32,6 +42,7 @@ function parseOptions() {
         payouts: { type: 'string' },
         merchants: { type: 'string' },
         short: { type: 'boolean', default: false },
+        topology: { type: 'string', default: 'single' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
@@ -47,11 +58,14 @@ function parseOptions() {
       return Number(value);
     };
     const short = values.short;
+    const topology = (['single', 'distributed'] as const).find((t) => t === values.topology);
+    if (!topology) throw new Error('--topology must be single or distributed');
     return {
       seed: int(values.seed, randomInt(1, 2 ** 31), 'seed', 0),
       payouts: int(values.payouts, short ? 400 : 2000, 'payouts', 1),
       merchants: int(values.merchants, short ? 8 : 20, 'merchants', 1),
       short,
+      topology,
       json: values.json,
     };
   } catch (error) {
@@ -62,9 +76,14 @@ function parseOptions() {
 
 const options = parseOptions();
 // The run's shape: how long payouts are sent for and how many faults fall in that window.
-const shape = options.short
-  ? { loadMs: 45_000, faults: 10, workers: 2, apis: 2 }
-  : { loadMs: 150_000, faults: 25, workers: 3, apis: 2 };
+// The distributed topology runs the deployed shape (two APIs, three workers) and its own fault kinds.
+const distributed = options.topology === 'distributed';
+const shape = {
+  ...(options.short
+    ? { loadMs: 45_000, faults: 10, workers: 2, apis: 2 }
+    : { loadMs: 150_000, faults: 25, workers: 3, apis: 2 }),
+  ...(distributed && { workers: 3, kinds: DISTRIBUTED_FAULT_KINDS }),
+};
 const schedule = planFaults(options.seed, { ...shape });
 const planned = planPayouts(options.seed, options.payouts, options.merchants);
 // Progress goes to stderr, so --json leaves stdout to the report alone.
@@ -72,7 +91,7 @@ const progress = (line: string) => console.error(line);
 
 progress(
   `soak: seed ${options.seed}, ${options.payouts} payouts from ${options.merchants} merchants over ${shape.loadMs / 1000} s, ` +
-    `${shape.apis} APIs, ${shape.workers} workers${options.short ? ' (short)' : ''}`,
+    `${shape.apis} APIs, ${shape.workers} workers on the ${options.topology} topology${options.short ? ' (short)' : ''}`,
 );
 progress('fault schedule (after the first payout is sent):');
 for (const fault of schedule) progress(`  ${describeFault(fault)}`);
@@ -89,13 +108,12 @@ process.once('SIGINT', () => {
 
 let exitCode = 2;
 try {
-  cluster = await SoakCluster.start({ workers: shape.workers, apis: shape.apis, dir, log: progress });
+  const services = await (distributed ? DistributedServices.start() : SingleBoxServices.start());
+  cluster = await SoakCluster.start({ workers: shape.workers, apis: shape.apis, dir, log: progress, services });
   const running = cluster;
-  progress(
-    `started: PostgreSQL :${running.postgres.port}, Redis :${running.redis.port}, rail ${running.railUrl}, APIs ${running.apiUrls.join(' ')}`,
-  );
+  progress(`started: ${services.describe()}, rail ${running.railUrl}, APIs ${running.apiUrls.join(' ')}`);
 
-  const db = createPrismaClient({ url: running.postgres.databaseUrl, poolSize: 4, connectTimeoutMs: 5_000 });
+  const db = createPrismaClient({ url: services.databaseUrl, poolSize: 4, connectTimeoutMs: 5_000 });
   try {
     // Each merchant holds more than all its payouts together, so no payout is refused for balance.
     const merchants = await Promise.all(
@@ -116,11 +134,18 @@ try {
       schedule.map(async (fault) => {
         const wait = loadStart + fault.atMs - Date.now();
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-        const part = `${fault.kind}:${fault.target}`;
+        const part = partOf(fault);
         const turn = (chains.get(part) ?? Promise.resolve()).then(async () => {
           if (run.interrupted) return;
           const startedAtMs = Date.now() - loadStart;
-          await running.inject(fault);
+          try {
+            await running.inject(fault);
+          } catch (error) {
+            // A part that does not come back in time (a slow start on a busy machine) is a finding, not
+            // the end of the run: the drain starts every part again, and the report lists it.
+            running.crashes.push(`${fault.kind} did not recover: ${(error as Error).message}`);
+            progress(`!! ${fault.kind} did not recover: ${(error as Error).message.split('\n')[0]}`);
+          }
           const record = { ...fault, startedAtMs, recoveredAtMs: Date.now() - loadStart };
           faults.push(record);
           progress(
@@ -157,6 +182,21 @@ try {
       }
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
+    // The `.99` payouts come back at the bank 5 s after it paid them, which is before we settled them: the
+    // statement is taken once that time has passed for the last settlement, and it returns them.
+    const [paidLast] = await db.$queryRaw<{ at: Date | null }[]>`SELECT max(settled_at) AS at FROM payouts`;
+    const reversalsDue = (paidLast?.at?.getTime() ?? 0) + 6_000 - Date.now();
+    if (reversalsDue > 0) await new Promise((resolve) => setTimeout(resolve, reversalsDue));
+    const statements = await runStatements({
+      railUrl: running.railUrl,
+      databaseUrl: services.databaseUrl,
+      since: startedAt,
+      dir,
+    });
+    for (const s of statements)
+      progress(
+        `statement ${s.date}: recon --apply exit ${s.exitCode}, applied ${s.applied} (${JSON.stringify(s.counts)})`,
+      );
     const drainMs = Date.now() - drainStart;
     const [last] = await db.$queryRaw<{ at: Date | null }[]>`SELECT max(settled_at) AS at FROM payouts`;
     const lastSettledMs = last?.at ? last.at.getTime() - loadStart : 0;
@@ -165,6 +205,7 @@ try {
       db,
       seed: options.seed,
       short: options.short,
+      topology: options.topology,
       merchantIds: merchants.map((m) => m.merchant.id),
       sent,
       bank: await readBankJournal(running.stateFile),
@@ -175,6 +216,7 @@ try {
       lastSettledMs,
       totalMs: Date.now() - startedAt,
       crashes: running.crashes,
+      statements,
     });
     console.log(
       options.json

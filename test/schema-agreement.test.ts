@@ -76,10 +76,24 @@ const DATABASE_ONLY_CHECKS = [
   'webhook_attempts_attempt_positive',
   'webhook_attempts_status_code_range',
   'webhook_attempts_duration_non_negative',
+  'payouts_reversed_has_its_reason',
+  'discrepancies_subject_matches_kind',
+  'discrepancies_source_known',
+  'discrepancies_times_seen_positive',
+  'discrepancies_resolved_completely',
+  'statement_runs_file_digest_hex',
+  'statement_runs_counts_non_negative',
+  'console_users_username_format',
+  'bulk_batches_batch_id_digits',
+  'bulk_batches_total_range',
+  'bulk_batch_items_payout_or_refusal',
 ];
 const DATABASE_ONLY_UNIQUE_INDEXES = [
   'ledger_entries_one_terminal_entry_per_payout',
   'webhook_deliveries_one_settlement_per_payout',
+  'webhook_deliveries_one_reversal_per_payout',
+  'discrepancies_one_open_per_payout_kind',
+  'discrepancies_one_open_per_collection_kind',
 ];
 
 const tableOf = (m: DmmfModel) => m.dbName ?? m.name;

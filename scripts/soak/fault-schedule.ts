@@ -6,8 +6,23 @@ export const FAULT_KINDS = [
   'restart-rail-sim',
   'restart-postgres',
   'kill-api',
+  'strict-bank',
 ] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/**
+ * The faults of the distributed topology (`--topology distributed`): the single box's, with Redis's
+ * restart replaced by a cluster master failing over, plus the replica lagging and PgBouncer restarting.
+ */
+export const DISTRIBUTED_FAULT_KINDS = [
+  'kill-worker',
+  'fail-over-redis-master',
+  'restart-rail-sim',
+  'restart-postgres',
+  'kill-api',
+  'lag-replica',
+  'restart-pgbouncer',
+] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number] | (typeof DISTRIBUTED_FAULT_KINDS)[number];
 
 /** One fault: at `atMs` after the load starts, take `kind` down for `downMs`, then bring it back. */
 export interface PlannedFault {
@@ -24,6 +39,8 @@ export interface ScheduleShape {
   faults: number;
   workers: number;
   apis: number;
+  /** The kinds to draw from (default: the single box's). */
+  kinds?: readonly FaultKind[];
 }
 
 // How long each kind stays down: long enough for requests and jobs to notice, short enough to recover
@@ -34,6 +51,10 @@ const DOWN_MS: Record<FaultKind, [number, number]> = {
   'restart-rail-sim': [500, 4_000],
   'restart-postgres': [500, 3_000],
   'kill-api': [500, 3_000],
+  'strict-bank': [500, 3_000],
+  'fail-over-redis-master': [300, 2_000],
+  'lag-replica': [1_000, 5_000],
+  'restart-pgbouncer': [300, 2_000],
 };
 
 /**
@@ -45,7 +66,7 @@ const DOWN_MS: Record<FaultKind, [number, number]> = {
 export function planFaults(seed: number, shape: ScheduleShape): PlannedFault[] {
   const random = new SeededRandom(seed ^ 0x5eed_fa17);
   const kinds: FaultKind[] = [];
-  while (kinds.length < shape.faults) kinds.push(...random.shuffle(FAULT_KINDS));
+  while (kinds.length < shape.faults) kinds.push(...random.shuffle(shape.kinds ?? FAULT_KINDS));
   const startMs = 2_000;
   const slotMs = Math.max(1, Math.floor((shape.loadMs - startMs) / Math.max(1, shape.faults)));
   return kinds.slice(0, shape.faults).map((kind, i) => {
@@ -59,22 +80,42 @@ export function planFaults(seed: number, shape: ScheduleShape): PlannedFault[] {
           ? random.int(0, shape.workers - 1)
           : kind === 'kill-api'
             ? random.int(0, shape.apis - 1)
-            : 0,
+            : kind === 'fail-over-redis-master'
+              ? random.int(0, 2) // which of the three masters
+              : 0,
       downMs,
     };
   });
 }
 
+/**
+ * The part a fault takes down. Two faults on the same part wait for each other, so a part is never killed
+ * while it is still coming back: `strict-bank` and `restart-rail-sim` both restart the rail simulator.
+ */
+export function partOf(fault: PlannedFault): string {
+  if (fault.kind === 'strict-bank' || fault.kind === 'restart-rail-sim') return 'rail-sim';
+  return `${fault.kind}:${fault.target}`;
+}
+
+const WHAT: Record<FaultKind, string> = {
+  'kill-worker': 'SIGKILL worker',
+  'kill-api': 'SIGKILL api',
+  'restart-redis': 'SIGKILL Redis (restarts empty)',
+  'restart-rail-sim': 'SIGKILL the rail simulator (restarts from its state file)',
+  'strict-bank':
+    'SIGKILL the rail simulator; it restarts strict, refusing every repeated reference with 400, until its next restart',
+  'restart-postgres': 'crash PostgreSQL (immediate stop, crash recovery on start)',
+  'fail-over-redis-master': 'SIGKILL a Redis Cluster master (its replica takes over)',
+  'lag-replica': 'pause WAL replay on the read replica',
+  'restart-pgbouncer': 'SIGKILL PgBouncer (every pooled connection drops)',
+};
+
 export function describeFault(fault: PlannedFault): string {
   const what =
-    fault.kind === 'kill-worker'
-      ? `SIGKILL worker ${fault.target + 1}`
-      : fault.kind === 'kill-api'
-        ? `SIGKILL api ${fault.target + 1}`
-        : fault.kind === 'restart-redis'
-          ? 'SIGKILL Redis (restarts empty)'
-          : fault.kind === 'restart-rail-sim'
-            ? 'SIGKILL the rail simulator (restarts from its state file)'
-            : 'crash PostgreSQL (immediate stop, crash recovery on start)';
-  return `+${(fault.atMs / 1000).toFixed(1).padStart(6)} s  ${fault.kind.padEnd(17)} ${what}, down ${(fault.downMs / 1000).toFixed(1)} s`;
+    fault.kind === 'kill-worker' || fault.kind === 'kill-api'
+      ? `${WHAT[fault.kind]} ${fault.target + 1}`
+      : fault.kind === 'fail-over-redis-master'
+        ? `${WHAT[fault.kind]}, master ${fault.target + 1}`
+        : WHAT[fault.kind];
+  return `+${(fault.atMs / 1000).toFixed(1).padStart(6)} s  ${fault.kind.padEnd(22)} ${what}, down ${(fault.downMs / 1000).toFixed(1)} s`;
 }

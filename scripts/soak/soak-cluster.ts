@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { AppProcess } from '../../test/support/app-process.js';
-import { PrivatePostgres } from '../../test/support/private-postgres.js';
-import { freePort, PrivateRedis } from '../../test/support/private-redis.js';
-import type { FaultKind, PlannedFault } from './fault-schedule.js';
+import { freePort } from '../../test/support/private-redis.js';
+import type { PlannedFault } from './fault-schedule.js';
+import type { SoakServices } from './soak-services.js';
 
 type AppName = 'api' | 'worker' | 'rail-sim';
 
@@ -12,8 +12,13 @@ const WORKER_ENV = {
   WORKER_CONCURRENCY: '20',
   RAIL_CONNECT_TIMEOUT_MS: '300',
   RAIL_RESPONSE_TIMEOUT_MS: '1000',
-  INQUIRY_FIRST_DELAY_MS: '250',
-  INQUIRY_MAX_DELAY_MS: '2000',
+  INQUIRY_UPI_FIRST_DELAY_MS: '250',
+  INQUIRY_UPI_SPACING_MS: '1000',
+  INQUIRY_UPI_MAX_CHECKS: '60',
+  INQUIRY_IMPS_FIRST_DELAY_MS: '250',
+  INQUIRY_IMPS_SPACING_MS: '1000',
+  INQUIRY_IMPS_MAX_CHECKS: '60',
+  RAIL_NOT_FOUND_TRUSTED_AFTER_MS: '8000',
   INQUIRY_DEADLINE_MS: '3600000',
   SWEEP_INTERVAL_MS: '1000',
   SWEEP_GRACE_MS: '1000',
@@ -48,17 +53,17 @@ export interface FaultRecord extends PlannedFault {
 }
 
 /**
- * Everything a soak run needs, private to it: PostgreSQL, Redis, the rail simulator (with a state file,
- * so a restarted bank remembers what it paid), API and worker processes on free ports. It injects the
- * faults of the schedule and notices any process that dies without being killed.
+ * Everything a soak run needs, private to it: PostgreSQL and Redis (the services: one box's, or the
+ * distributed topology), the rail simulator (with a state file, so a restarted bank remembers what it
+ * paid), API and worker processes on free ports. It injects the faults of the schedule and notices any
+ * process that dies without being killed.
  */
 export class SoakCluster {
   /** Processes that exited without the soak killing them. */
   readonly crashes: string[] = [];
 
   private constructor(
-    readonly postgres: PrivatePostgres,
-    readonly redis: PrivateRedis,
+    readonly services: SoakServices,
     readonly railUrl: string,
     readonly stateFile: string,
     private readonly apis: Slot[],
@@ -72,18 +77,17 @@ export class SoakCluster {
     apis: number;
     dir: string;
     log: (line: string) => void;
+    services: SoakServices;
   }): Promise<SoakCluster> {
-    const [postgres, redis, railPort, ...apiPorts] = await Promise.all([
-      PrivatePostgres.start(),
-      PrivateRedis.start(),
+    const services = options.services;
+    const [railPort, ...apiPorts] = await Promise.all([
       freePort(),
       ...Array.from({ length: options.apis }, () => freePort()),
     ]);
     const railUrl = `http://127.0.0.1:${railPort}`;
     const stateFile = path.join(options.dir, 'bank.jsonl');
     const shared = {
-      DATABASE_URL: postgres.databaseUrl,
-      REDIS_URL: redis.url,
+      ...services.appEnv(),
       QUEUE_PREFIX: 'soak',
       NODE_ENV: 'test',
       LOG_LEVEL: 'info',
@@ -102,15 +106,24 @@ export class SoakCluster {
       RAIL_SIM_LATENCY_MS: '20',
       RAIL_SIM_SETTLE_AFTER_MS: '1000',
       RAIL_SIM_LOST_REPLY_MS: '5000',
+      RAIL_SIM_DEEMED_SUCCESS_MS: '4000',
+      RAIL_SIM_STATUS_LAG_MS: '3000',
+      RAIL_SIM_REVERSE_AFTER_MS: '5000',
       RAIL_SIM_STATE_FILE: stateFile,
     });
     const apis = apiPorts.map((port, i) =>
-      slot(`api ${i + 1}`, 'api', { PORT: String(port), HOST: '127.0.0.1', DATABASE_CONNECT_TIMEOUT_MS: '1000' }),
+      // Each API's admin listener takes a free port of its own (several run at once).
+      slot(`api ${i + 1}`, 'api', {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        ADMIN_PORT: '0',
+        DATABASE_CONNECT_TIMEOUT_MS: '1000',
+      }),
     );
     const workers = Array.from({ length: options.workers }, (_, i) =>
       slot(`worker ${i + 1}`, 'worker', { ...WORKER_ENV, RAIL_BASE_URL: railUrl }),
     );
-    const cluster = new SoakCluster(postgres, redis, railUrl, stateFile, apis, workers, rail, options.log);
+    const cluster = new SoakCluster(services, railUrl, stateFile, apis, workers, rail, options.log);
     try {
       await Promise.all([rail, ...apis, ...workers].map((s) => cluster.launch(s)));
     } catch (error) {
@@ -124,30 +137,29 @@ export class SoakCluster {
     return this.apis.map((s) => `http://127.0.0.1:${s.env.PORT}`);
   }
 
-  /** Takes the fault's target down, waits out its down time, brings it back and waits until it is ready. */
+  /**
+   * Takes the fault's target down, waits out its down time, brings it back and waits until it is ready.
+   * The apps' faults are handled here, PostgreSQL's and Redis's by the services.
+   */
   async inject(fault: PlannedFault): Promise<void> {
     const down = () => new Promise((resolve) => setTimeout(resolve, fault.downMs));
-    const byKind: Record<FaultKind, () => Promise<void>> = {
-      'kill-worker': () => this.bounce(this.workers[fault.target]!, down),
-      'kill-api': () => this.bounce(this.apis[fault.target]!, down),
-      'restart-rail-sim': () => this.bounce(this.rail, down),
-      'restart-redis': async () => {
-        await this.redis.stop();
-        await down();
-        await this.redis.resume();
-      },
-      'restart-postgres': async () => {
-        await this.postgres.stop('immediate');
-        await down();
-        await this.postgres.resume();
-      },
-    };
-    await byKind[fault.kind]();
+    switch (fault.kind) {
+      case 'kill-worker':
+        return this.bounce(this.workers[fault.target]!, down);
+      case 'kill-api':
+        return this.bounce(this.apis[fault.target]!, down);
+      case 'restart-rail-sim':
+        return this.bounce(this.rail, down);
+      case 'strict-bank':
+        return this.bounce(this.rail, down, { RAIL_SIM_DUPLICATES: 'refuse' });
+      default:
+        if (!(await this.services.inject(fault))) throw new Error(`no part here takes the fault ${fault.kind}`);
+    }
   }
 
   /** Starts again anything that is not running (a crashed process, say), so the drain has every part. */
   async ensureAllUp(): Promise<void> {
-    await this.postgres.resume();
+    await this.services.ensureAllUp();
     await Promise.all([this.rail, ...this.apis, ...this.workers].filter((s) => !alive(s)).map((s) => this.launch(s)));
   }
 
@@ -163,23 +175,23 @@ export class SoakCluster {
         clearTimeout(deadline);
       }),
     );
-    await this.redis.destroy();
-    await this.postgres.destroy();
+    await this.services.destroy();
   }
 
-  private async bounce(slot: Slot, down: () => Promise<unknown>): Promise<void> {
+  /** Kills the slot's process and starts it again after `down`, with `env` on top of its own for this run. */
+  private async bounce(slot: Slot, down: () => Promise<unknown>, env: Record<string, string> = {}): Promise<void> {
     if (alive(slot)) {
       slot.expectedExit = true;
       slot.process!.kill('SIGKILL');
       await slot.process!.exited;
     }
     await down();
-    await this.launch(slot);
+    await this.launch(slot, env);
   }
 
-  private async launch(slot: Slot): Promise<void> {
+  private async launch(slot: Slot, env: Record<string, string> = {}): Promise<void> {
     slot.expectedExit = false;
-    const child = AppProcess.start(slot.app, slot.env);
+    const child = AppProcess.start(slot.app, { ...slot.env, ...env });
     slot.process = child;
     slot.running = true;
     void child.exited.then(({ code, signal }) => {

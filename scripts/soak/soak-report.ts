@@ -1,8 +1,9 @@
 import type { PrismaClient } from '@payout/db';
 import { auditPayouts } from '../../test/faults/payout-audit.js';
 import type { BankBook } from './bank-journal.js';
-import { FAULT_KINDS, type FaultKind, type PlannedFault } from './fault-schedule.js';
+import type { FaultKind, PlannedFault } from './fault-schedule.js';
 import type { SentPayout } from './merchant-client.js';
+import type { StatementRun } from './statement-run.js';
 
 export interface FaultRecord extends PlannedFault {
   /** When it actually began and when the part was back, after the load started. */
@@ -13,13 +14,20 @@ export interface FaultRecord extends PlannedFault {
 export interface SoakReport {
   seed: number;
   short: boolean;
+  /** What the apps ran on: one PostgreSQL and one Redis, or the distributed topology. */
+  topology: 'single' | 'distributed';
   payouts: number;
   merchants: number;
   accepted: number;
   /** Never got a definitive answer however often they were sent (not accepted; each is checked absent or settled). */
   unanswered: number;
-  settled: { success: number; failed: number; pendingOnPurpose: number };
-  faultsByKind: Record<FaultKind, number>;
+  settled: { success: number; failed: number; reversed: number; pendingOnPurpose: number };
+  /** Reversals the bank made, those returned to the merchant by our books, and ledger reversals beyond one per payout. */
+  reversals: { atBank: number; returned: number; returnedTwice: number };
+  /** Each `recon statement --apply` run: the second run of a file must apply nothing. */
+  statements: StatementRun[];
+  /** Every kind the schedule planned, with how often it struck. */
+  faultsByKind: Partial<Record<FaultKind, number>>;
   /** Every HTTP status the merchants saw, retries included ("network": no answer at all). */
   answers: Record<string, number>;
   lost: number;
@@ -40,6 +48,7 @@ export interface SoakReport {
 
 interface DbPayout {
   transaction_id: string;
+  state: string;
   merchant_id: number;
   ack_no: string;
   status: 'SUCCESS' | 'FAILED' | 'PENDING';
@@ -57,6 +66,7 @@ export async function buildReport(input: {
   db: PrismaClient;
   seed: number;
   short: boolean;
+  topology: SoakReport['topology'];
   merchantIds: readonly number[];
   sent: readonly SentPayout[];
   bank: BankBook;
@@ -67,10 +77,11 @@ export async function buildReport(input: {
   lastSettledMs: number;
   totalMs: number;
   crashes: string[];
+  statements: StatementRun[];
 }): Promise<SoakReport> {
   const audit = await auditPayouts(input.db, input.bank.records, { stuckAfterMs: input.stuckAfterMs });
   const rows = await input.db.$queryRaw<DbPayout[]>`
-    SELECT transaction_id, merchant_id, ack_no, status::text AS status, bank_reference FROM payouts`;
+    SELECT transaction_id, merchant_id, ack_no, state::text AS state, status::text AS status, bank_reference FROM payouts`;
   const byKey = new Map(rows.map((r) => [`${r.merchant_id}/${r.transaction_id}`, r]));
 
   const lost = [...audit.lost];
@@ -105,10 +116,11 @@ export async function buildReport(input: {
         `payout ${sent.planned.index}: the merchant holds Ack_no ${sent.final.ackNo}, the database ${row.ack_no}`,
       );
     }
-    if (row.status !== sent.planned.expected) {
+    const ended = row.state === 'REVERSED' ? 'REVERSED' : row.status;
+    if (ended !== sent.planned.expected) {
       breachCount++;
       breaches.push(
-        `payout ${sent.planned.index} (${sent.planned.flavour}) ended ${row.status}, expected ${sent.planned.expected}`,
+        `payout ${sent.planned.index} (${sent.planned.flavour}) ended ${ended}, expected ${sent.planned.expected}`,
       );
     }
   }
@@ -119,17 +131,43 @@ export async function buildReport(input: {
   }
 
   const paidTwice = [...audit.paidTwice, ...input.bank.paidTwice];
+  // Every reversal returned exactly once: each bank reversal is REVERSED here, and no payout's money came
+  // back through the ledger more than once.
+  const [twice] = await input.db.$queryRaw<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM (
+      SELECT payout_id FROM ledger_entries WHERE kind = 'PAYOUT_REVERSAL' GROUP BY payout_id HAVING count(*) > 2) t`;
+  const reversals = {
+    atBank: input.bank.records.filter((r) => r.status === 'REVERSED').length,
+    returned: audit.reversed,
+    returnedTwice: twice?.n ?? 0,
+  };
+  for (const unreturned of audit.unreturnedReversals) breaches.push(`reversal not returned: ${unreturned}`);
+  breachCount += audit.unreturnedReversals.length + reversals.returnedTwice;
+  if (reversals.returnedTwice)
+    breaches.push(`${reversals.returnedTwice} payouts reversed more than once in the ledger`);
+  for (const run of input.statements.filter((r, i) => i % 2 === 1 && r.applied > 0)) {
+    breachCount++;
+    breaches.push(`statement ${run.date} run again applied ${run.applied} more`);
+  }
   const faultsByKind = Object.fromEntries(
-    FAULT_KINDS.map((k) => [k, input.faults.filter((f) => f.kind === k).length]),
-  ) as Record<FaultKind, number>;
+    [...new Set(input.schedule.map((f) => f.kind))].map((k) => [k, input.faults.filter((f) => f.kind === k).length]),
+  ) as Partial<Record<FaultKind, number>>;
   return {
     seed: input.seed,
     short: input.short,
+    topology: input.topology,
     payouts: input.sent.length,
     merchants: input.merchantIds.length,
     accepted,
     unanswered,
-    settled: { success: audit.success, failed: audit.failed, pendingOnPurpose: audit.deliberatelyPending },
+    settled: {
+      success: audit.success,
+      failed: audit.failed,
+      reversed: audit.reversed,
+      pendingOnPurpose: audit.deliberatelyPending,
+    },
+    reversals,
+    statements: input.statements,
     faultsByKind,
     answers,
     lost: lost.length,
@@ -151,17 +189,23 @@ export async function buildReport(input: {
 
 export function formatReport(report: SoakReport): string {
   const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-  const faults = FAULT_KINDS.map((k) => `${k} ${report.faultsByKind[k]}`).join(', ');
+  const faults = Object.entries(report.faultsByKind)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
   const answers = Object.entries(report.answers)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([status, n]) => `${status} ×${n}`)
     .join(', ');
   const lines = [
+    `topology                 ${report.topology === 'single' ? 'single box' : 'distributed (Redis Cluster, PgBouncer, read replica)'}`,
     `payouts                  ${report.payouts} from ${report.merchants} merchants`,
     `accepted                 ${report.accepted}${report.unanswered ? ` (${report.unanswered} never answered)` : ''}`,
     `settled SUCCESS          ${report.settled.success}`,
     `settled FAILED           ${report.settled.failed}`,
+    `reversed (.99)           ${report.settled.reversed}`,
     `left PENDING on purpose  ${report.settled.pendingOnPurpose} (.55)`,
+    `reversals                ${report.reversals.atBank} at the bank, ${report.reversals.returned} returned to the wallet, ${report.reversals.returnedTwice} returned twice`,
+    `statement recon          ${report.statements.map((r) => `${r.date}: applied ${r.applied} (exit ${r.exitCode})`).join('; ')}`,
     `faults injected          ${Object.values(report.faultsByKind).reduce((a, b) => a + b, 0)}: ${faults}`,
     `answers seen             ${answers}`,
     `lost                     ${report.lost}`,

@@ -6,10 +6,11 @@ import type { RunningApi } from '@payout/api';
 import { createPrismaClient, type PrismaClient } from '@payout/db';
 import { PAYOUT_QUEUE, payoutJobs } from '@payout/queue';
 import { createHttpRailAdapter } from '@payout/rails';
-import { PayoutDriver, type PayoutDriverOptions } from '@payout/worker';
+import { inquirySchedulesOf, PayoutDriver, type PayoutDriverOptions } from '@payout/worker';
 import { call, impsBody, upiBody } from '../support/api.js';
 import { eventually } from '../support/eventually.js';
 import { makeMerchant } from '../support/factories.js';
+import { workerConfig } from '../support/stack.js';
 import { expectAllClear, useFaultStack, type FaultStack } from './fault-stack.js';
 
 // The same job run by two workers at the same moment: two drivers racing on purpose, and a real worker
@@ -58,8 +59,9 @@ function driver(s: FaultStack, name: string): PayoutDriver {
     inquiries,
     logger: pino({ level: 'silent' }),
     actor: `test:${name}`,
-    schedule: { firstDelayMs: 100, maxDelayMs: 400 },
+    schedules: inquirySchedulesOf(workerConfig()),
     deadlineMs: 60_000,
+    notFoundTrustedAfterMs: 1_500,
     railWindowMs: 4_000 + 5_000,
   });
 }

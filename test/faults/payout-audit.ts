@@ -3,7 +3,8 @@ import { reconcile, type InvariantCheck, type PrismaClientOrTransaction } from '
 /** What the bank holds for one reference (the rail simulator's book, or its state file). */
 export interface BankRecord {
   reference: string;
-  status: 'SUCCESS' | 'FAILED' | 'PENDING';
+  /** REVERSED: the bank paid it and the money came back. */
+  status: 'SUCCESS' | 'FAILED' | 'PENDING' | 'REVERSED';
   utr?: string | undefined;
 }
 
@@ -14,6 +15,10 @@ export interface PayoutAudit {
   payouts: number;
   success: number;
   failed: number;
+  /** Payouts paid and come back (REVERSED here: FAILED to the merchant, the amount back in the wallet). */
+  reversed: number;
+  /** Reversals the bank made that our books have not returned to the merchant (SUCCESS here). */
+  unreturnedReversals: string[];
   /** PENDING on purpose: `.55` amounts the bank itself still holds as PENDING. */
   deliberatelyPending: number;
   /** Money that went missing: settled SUCCESS without the bank paying, or paid by the bank without a payout. */
@@ -54,6 +59,8 @@ export async function auditPayouts(
     payouts: rows.length,
     success: 0,
     failed: 0,
+    reversed: 0,
+    unreturnedReversals: [],
     deliberatelyPending: 0,
     lost: [],
     paidTwice: [],
@@ -68,15 +75,27 @@ export async function auditPayouts(
     switch (payout.status) {
       case 'SUCCESS':
         audit.success++;
-        if (record?.status !== 'SUCCESS')
+        if (record?.status === 'REVERSED') {
+          audit.unreturnedReversals.push(`${label}: the bank reversed it, our books still show it paid`);
+        } else if (record?.status !== 'SUCCESS')
           audit.lost.push(`${label}: settled SUCCESS but the bank says ${record?.status ?? 'nothing'}`);
         else if (record.utr !== payout.bank_reference) {
           audit.lost.push(`${label}: Bankriff ${payout.bank_reference} is not the bank's UTR ${record.utr}`);
         }
         break;
       case 'FAILED':
+        if (payout.state === 'REVERSED') {
+          // Paid and come back: the bank must say so, under the UTR we recorded.
+          audit.reversed++;
+          if (record?.status !== 'REVERSED') {
+            audit.lost.push(`${label}: reversed here but the bank says ${record?.status ?? 'nothing'}`);
+          } else if (record.utr !== payout.bank_reference) {
+            audit.lost.push(`${label}: Bankriff ${payout.bank_reference} is not the bank's UTR ${record.utr}`);
+          }
+          break;
+        }
         audit.failed++;
-        if (record?.status === 'SUCCESS')
+        if (record?.status === 'SUCCESS' || record?.status === 'REVERSED')
           audit.paidTwice.push(`${label}: returned to the merchant but paid by the bank`);
         if (record && payout.failure_reason === 'INSUFFICIENT_BALANCE') {
           audit.lost.push(`${label}: refused for balance, yet sent to the bank`);
@@ -93,7 +112,8 @@ export async function auditPayouts(
   }
   // What is left at the bank belongs to no payout of ours.
   for (const record of atBank.values()) {
-    if (record.status === 'SUCCESS') audit.lost.push(`bank paid reference ${record.reference}, which no payout has`);
+    if (record.status === 'SUCCESS' || record.status === 'REVERSED')
+      audit.lost.push(`bank paid reference ${record.reference}, which no payout has`);
   }
 
   const report = await reconcile(db, { stuckAfterMs: options.stuckAfterMs });
@@ -107,6 +127,7 @@ export function auditProblems(audit: PayoutAudit): string[] {
     ...audit.lost.map((p) => `lost: ${p}`),
     ...audit.paidTwice.map((p) => `paid twice: ${p}`),
     ...audit.unfinished.map((p) => `unfinished: ${p}`),
+    ...audit.unreturnedReversals.map((p) => `reversal not returned: ${p}`),
     ...audit.breaches.map(
       (b) =>
         `invariant ${b.name}: ${b.breaches} breach(es), e.g. ${JSON.stringify(b.examples.slice(0, 3), (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))}`,

@@ -4,7 +4,7 @@ import type { RunningWorker } from '@payout/worker';
 import { call, impsBody, losslessBody, upiBody, type ApiResponse } from '../support/api.js';
 import { eventually } from '../support/eventually.js';
 import { makeMerchant, type TestMerchant } from '../support/factories.js';
-import { expectAllClear, useFaultStack } from './fault-stack.js';
+import { expectAllClear, PATIENT_STATEMENTS, useFaultStack } from './fault-stack.js';
 import { TcpProxy } from './tcp-proxy.js';
 
 // PostgreSQL is the source of truth, so it crashing must cost availability only: requests answered 503
@@ -16,7 +16,9 @@ let api: RunningApi;
 let worker: RunningWorker;
 
 beforeAll(async () => {
-  api = await stack.current.startApi({ DATABASE_CONNECT_TIMEOUT_MS: '1000' });
+  // Statements held behind a test's lock stay there until the test acts, however slow the machine: the
+  // API's own lock and statement time-outs are shown in test/faults/hung-dependencies.test.ts.
+  api = await stack.current.startApi({ ...PATIENT_STATEMENTS, DATABASE_CONNECT_TIMEOUT_MS: '1000' });
   // Short rail time-outs: a payout whose settlement was lost is due for its inquiry a few seconds later.
   worker = await stack.current.startWorker({ RAIL_CONNECT_TIMEOUT_MS: '200', RAIL_RESPONSE_TIMEOUT_MS: '1000' });
 });
@@ -136,7 +138,11 @@ describe('PostgreSQL faults', () => {
     const proxy = await TcpProxy.start(s.postgres.port);
     const proxied = new URL(s.postgres.databaseUrl);
     proxied.port = String(proxy.port);
-    const viaProxy = await s.startApi({ DATABASE_URL: proxied.toString(), DATABASE_CONNECT_TIMEOUT_MS: '1000' });
+    const viaProxy = await s.startApi({
+      ...PATIENT_STATEMENTS,
+      DATABASE_URL: proxied.toString(),
+      DATABASE_CONNECT_TIMEOUT_MS: '1000',
+    });
     const merchant = await makeMerchant(s.prisma, { balance: '100.00' });
     const body = upiBody({ Amount: '6.00' });
     const blocker = await s.pool.connect();

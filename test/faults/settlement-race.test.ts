@@ -48,7 +48,7 @@ describe('settlement races', () => {
     );
 
     // Every in-flight state a verdict can meet: claimed, waiting for the bank, unknown, under review.
-    const states: Exclude<PayoutState, 'SUCCESS' | 'FAILED' | 'ACCEPTED'>[] = [
+    const states: Exclude<PayoutState, 'SUCCESS' | 'FAILED' | 'REVERSED' | 'ACCEPTED'>[] = [
       'SUBMITTING',
       'AWAITING_RAIL',
       'OUTCOME_UNKNOWN',

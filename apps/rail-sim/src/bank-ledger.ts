@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { PayoutInstruction } from '@payout/rails';
 import type { BankPayout } from './bank-payout.js';
-import { scenarioFor, UNAVAILABLE_SUBMITS } from './magic-values.js';
+import { scenarioFor, UNAVAILABLE_SUBMITS, type Garbage } from './magic-values.js';
 import type { StateJournal } from './state-journal.js';
 
 export interface BankStats {
@@ -13,15 +13,33 @@ export interface BankStats {
   submitRequests: number;
   /** Submits of a reference already accepted with the same details. */
   duplicateSubmits: number;
+  /** References paid whose money came back (REVERSED); each at most once. */
+  reversals: number;
 }
 
+/** How the reply to an accepted submit travels: as it is, held back (lost), or garbled. */
+export type ReplyManner = 'normal' | 'lose' | Garbage;
+
 export type SubmitOutcome =
-  | { kind: 'accepted'; payout: BankPayout; duplicate: boolean; loseReply: boolean }
+  | { kind: 'accepted'; payout: BankPayout; duplicate: boolean; reply: ReplyManner }
   | { kind: 'unavailable' }
-  | { kind: 'conflict'; payout: BankPayout };
+  | { kind: 'conflict'; payout: BankPayout }
+  /** A known reference submitted again to a strict bank (or a `.88` one): 400 DUPLICATE_REFERENCE. */
+  | { kind: 'duplicate-refused'; payout: BankPayout };
+
+/** How a strict bank and a lenient one treat a reference they already hold, submitted again. */
+export type DuplicateManner = 'echo' | 'refuse';
 
 export interface BankLedgerOptions {
   settleAfterMs: number;
+  /** `.66`: how long a deemed-successful payout stays PENDING. */
+  deemedSuccessMs?: number;
+  /** `.99`: how long after its payment the money comes back. */
+  reverseAfterMs?: number;
+  /** `.88`: how long the status API says NOT_FOUND after the payment. */
+  statusLagMs?: number;
+  /** Default `echo`: a repeated submit answers the reference's current state. */
+  duplicates?: DuplicateManner;
   journal?: StateJournal;
 }
 
@@ -37,6 +55,7 @@ export class BankLedger {
   #payments = 0;
   #submitRequests = 0;
   #duplicateSubmits = 0;
+  #reversals = 0;
 
   constructor(private readonly options: BankLedgerOptions) {
     for (const payout of options.journal?.replay() ?? []) this.#apply(payout);
@@ -50,7 +69,10 @@ export class BankLedger {
       this.#commit(seen);
       if (!sameDestination(existing, instruction)) return { kind: 'conflict', payout: { ...seen } };
       this.#duplicateSubmits++;
-      return { kind: 'accepted', payout: { ...seen }, duplicate: true, loseReply: false };
+      if (this.options.duplicates === 'refuse' || seen.refuseDuplicates) {
+        return { kind: 'duplicate-refused', payout: { ...seen } };
+      }
+      return { kind: 'accepted', payout: { ...seen }, duplicate: true, reply: 'normal' };
     }
 
     const scenario = scenarioFor(instruction);
@@ -74,26 +96,41 @@ export class BankLedger {
       case 'pending-forever':
         payout.status = 'PENDING';
         break;
+      case 'deemed-success':
+        payout.status = 'PENDING';
+        payout.settleAt = now + (this.options.deemedSuccessMs ?? 300_000);
+        break;
+      case 'lost-reply-lagging-status':
+        payout.utr = this.#newUtr();
+        payout.visibleAt = now + (this.options.statusLagMs ?? 30_000);
+        payout.refuseDuplicates = true;
+        break;
+      case 'pay-then-reverse':
+        payout.utr = this.#newUtr();
+        payout.reverseAt = now + (this.options.reverseAfterMs ?? 60_000);
+        break;
       default:
         payout.utr = this.#newUtr();
     }
     this.#commit(payout);
     this.#refusedSubmits.delete(instruction.reference);
-    return {
-      kind: 'accepted',
-      payout: { ...payout },
-      duplicate: false,
-      loseReply: scenario.kind === 'pay-but-lose-reply' || scenario.kind === 'fail-but-lose-reply',
-    };
+    return { kind: 'accepted', payout: { ...payout }, duplicate: false, reply: replyManner(scenario) };
   }
 
-  /** The bank's current word on a reference; asking is what lets a due `.22` payout settle. */
+  /** The bank's current word on a reference; asking is what lets a due `.22`, `.66` or `.99` payout move. */
   lookup(reference: string, now = Date.now()): BankPayout | undefined {
     const existing = this.#payouts.get(reference);
     if (!existing) return undefined;
     const current = this.#settleIfDue(existing, now);
     if (current !== existing) this.#commit(current);
     return { ...current };
+  }
+
+  /** What the status API shows: the bank's word, except while it lags behind a `.88` payment. */
+  statusOf(reference: string, now = Date.now()): BankPayout | undefined {
+    const payout = this.lookup(reference, now);
+    if (payout?.visibleAt !== undefined && now < payout.visibleAt) return undefined;
+    return payout;
   }
 
   all(): BankPayout[] {
@@ -106,13 +143,18 @@ export class BankLedger {
       payments: this.#payments,
       submitRequests: this.#submitRequests,
       duplicateSubmits: this.#duplicateSubmits,
+      reversals: this.#reversals,
     };
   }
 
   #settleIfDue(payout: BankPayout, now: number): BankPayout {
+    if (payout.status === 'SUCCESS' && payout.reverseAt !== undefined && now >= payout.reverseAt) {
+      const { reverseAt, ...rest } = payout;
+      return { ...rest, status: 'REVERSED', reversedAt: reverseAt };
+    }
     if (payout.status !== 'PENDING' || payout.settleAt === undefined || now < payout.settleAt) return payout;
-    const { settleAt: _settled, ...rest } = payout;
-    return { ...rest, status: 'SUCCESS', utr: this.#newUtr() };
+    const { settleAt, ...rest } = payout;
+    return { ...rest, status: 'SUCCESS', utr: this.#newUtr(), paidAt: settleAt };
   }
 
   #commit(payout: BankPayout): void {
@@ -122,7 +164,9 @@ export class BankLedger {
 
   #apply(payout: BankPayout): void {
     const before = this.#payouts.get(payout.reference);
-    if (before?.status !== 'SUCCESS' && payout.status === 'SUCCESS') this.#payments++;
+    // A reversed payout was paid first: replaying a journal whose last line is REVERSED counts both.
+    if (!paid(before?.status) && paid(payout.status)) this.#payments++;
+    if (before?.status !== 'REVERSED' && payout.status === 'REVERSED') this.#reversals++;
     if (payout.utr !== undefined) this.#utrs.add(payout.utr);
     this.#payouts.set(payout.reference, payout);
   }
@@ -134,6 +178,23 @@ export class BankLedger {
       const utr = randomInt(0, 1e12).toString().padStart(12, '0');
       if (!this.#utrs.has(utr)) return utr;
     }
+  }
+}
+
+function paid(status: BankPayout['status'] | undefined): boolean {
+  return status === 'SUCCESS' || status === 'REVERSED';
+}
+
+function replyManner(scenario: ReturnType<typeof scenarioFor>): ReplyManner {
+  switch (scenario.kind) {
+    case 'pay-but-lose-reply':
+    case 'fail-but-lose-reply':
+    case 'lost-reply-lagging-status':
+      return 'lose';
+    case 'pay-but-garble-reply':
+      return scenario.garbage;
+    default:
+      return 'normal';
   }
 }
 

@@ -19,7 +19,12 @@ describe('scenarioFor', () => {
     [10044n, 'unavailable-twice'],
     [10055n, 'pending-forever'],
     [10077n, 'fail-but-lose-reply'],
-    [10066n, 'pay'],
+    [10066n, 'deemed-success'],
+    [10088n, 'lost-reply-lagging-status'],
+    [10091n, 'pay-but-garble-reply'],
+    [10094n, 'pay-but-garble-reply'],
+    [10099n, 'pay-then-reverse'],
+    [10050n, 'pay'],
     [11n, 'fail'],
     [100n, 'pay'],
   ])('when the amount is %i paise, then the scenario is %s', (amountPaise, kind) => {

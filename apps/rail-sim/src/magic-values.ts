@@ -8,7 +8,22 @@ export type Scenario =
   | { kind: 'pay-but-lose-reply' }
   | { kind: 'fail-but-lose-reply'; reason: RailFailureReason }
   | { kind: 'unavailable-twice' }
-  | { kind: 'pending-forever' };
+  | { kind: 'pending-forever' }
+  /** PENDING for RAIL_SIM_DEEMED_SUCCESS_MS, then SUCCESS (NPCI's deemed success). */
+  | { kind: 'deemed-success' }
+  /**
+   * The bank of issue 10: pays, loses the reply, its status API says NOT_FOUND for RAIL_SIM_STATUS_LAG_MS,
+   * and a resubmit is refused with 400 DUPLICATE_REFERENCE.
+   */
+  | { kind: 'lost-reply-lagging-status' }
+  /** SUCCESS, then REVERSED RAIL_SIM_REVERSE_AFTER_MS after the payment (the credit bounced). */
+  | { kind: 'pay-then-reverse' }
+  /** Pays, but the reply to the first submit is garbled; the status API answers properly. */
+  | { kind: 'pay-but-garble-reply'; garbage: Garbage };
+
+/** The garbled replies a bank's front end sends now and then. */
+export const GARBAGE = ['html-502', 'truncated-json', 'long-utr', 'nul-in-json'] as const;
+export type Garbage = (typeof GARBAGE)[number];
 
 /** How many submits of a `.44` reference are answered 503 before one is accepted. */
 export const UNAVAILABLE_SUBMITS = 2;
@@ -32,8 +47,19 @@ export function scenarioFor(instruction: PayoutInstruction): Scenario {
       return { kind: 'pay-but-lose-reply' };
     case 55n:
       return { kind: 'pending-forever' };
+    case 66n:
+      return { kind: 'deemed-success' };
     case 77n:
       return { kind: 'fail-but-lose-reply', reason: 'DECLINED_BY_BENEFICIARY_BANK' };
+    case 88n:
+      return { kind: 'lost-reply-lagging-status' };
+    case 91n:
+    case 92n:
+    case 93n:
+    case 94n:
+      return { kind: 'pay-but-garble-reply', garbage: GARBAGE[Number(paise - 91n)]! };
+    case 99n:
+      return { kind: 'pay-then-reverse' };
     default:
       return { kind: 'pay' };
   }

@@ -10,6 +10,10 @@ const sim = createRailSim({
   latencyMs: config.RAIL_SIM_LATENCY_MS,
   settleAfterMs: config.RAIL_SIM_SETTLE_AFTER_MS,
   lostReplyMs: config.RAIL_SIM_LOST_REPLY_MS,
+  deemedSuccessMs: config.RAIL_SIM_DEEMED_SUCCESS_MS,
+  reverseAfterMs: config.RAIL_SIM_REVERSE_AFTER_MS,
+  statusLagMs: config.RAIL_SIM_STATUS_LAG_MS,
+  duplicates: config.RAIL_SIM_DUPLICATES,
   ...(config.RAIL_SIM_STATE_FILE === undefined ? {} : { stateFile: config.RAIL_SIM_STATE_FILE }),
   logger,
 });
@@ -20,6 +24,7 @@ logger.info(
     latencyMs: config.RAIL_SIM_LATENCY_MS,
     settleAfterMs: config.RAIL_SIM_SETTLE_AFTER_MS,
     lostReplyMs: config.RAIL_SIM_LOST_REPLY_MS,
+    duplicates: config.RAIL_SIM_DUPLICATES,
     stateFile: config.RAIL_SIM_STATE_FILE ?? null,
   },
   'rail simulator listening',

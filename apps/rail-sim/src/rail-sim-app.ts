@@ -1,9 +1,12 @@
-import express, { type ErrorRequestHandler, type Express } from 'express';
+import express, { type ErrorRequestHandler, type Express, type Response } from 'express';
 import type { Logger } from 'pino';
 import type { BankLedger } from './bank-ledger.js';
 import type { BankPayout } from './bank-payout.js';
 import { parseInstruction } from './instruction-schema.js';
+import type { Garbage } from './magic-values.js';
 import type { ReplyScheduler } from './reply-scheduler.js';
+import { statementHandler } from './statement-export.js';
+import { validationRoutes } from './validation-routes.js';
 
 export interface RailSimAppDeps {
   ledger: BankLedger;
@@ -46,23 +49,43 @@ export function createRailSimApp({ ledger, replies, lostReplyMs, logger }: RailS
           message: 'reference already used with a different mode, amount or account',
         });
         return;
+      case 'duplicate-refused':
+        logger.info(context, 'known reference submitted again: refused as a duplicate (strict bank)');
+        replies.answer(res, 400, {
+          error: 'DUPLICATE_REFERENCE',
+          reference: instruction.reference,
+          message: 'reference already received',
+        });
+        return;
       case 'accepted': {
         const { payout } = outcome;
         if (outcome.duplicate) logger.debug({ ...context, status: payout.status }, 'duplicate submit');
         else logger.info({ ...context, amountPaise: payout.amountPaise.toString(), status: payout.status }, 'payout');
-        if (outcome.loseReply) replies.holdBack(res, 200, payoutBody(payout), lostReplyMs);
-        else replies.answer(res, 200, payoutBody(payout));
-        return;
+        switch (outcome.reply) {
+          case 'normal':
+            replies.answer(res, 200, payoutBody(payout));
+            return;
+          case 'lose':
+            replies.holdBack(res, 200, payoutBody(payout), lostReplyMs);
+            return;
+          default:
+            logger.info({ ...context, garbage: outcome.reply }, 'paid, but the reply is garbled');
+            answerGarbled(replies, res, outcome.reply, payout);
+            return;
+        }
       }
     }
   });
 
   app.get('/v1/payouts/:reference', (req, res) => {
     const { reference } = req.params;
-    const payout = ledger.lookup(reference);
+    const payout = ledger.statusOf(reference);
     if (!payout) replies.answer(res, 404, { reference, status: 'NOT_FOUND' });
     else replies.answer(res, 200, payoutBody(payout));
   });
+
+  app.get('/v1/statement', statementHandler(ledger));
+  app.use(validationRoutes({ replies, lostReplyMs, logger }));
 
   app.get('/v1/stats', (_req, res) => replies.now(res, 200, ledger.stats()));
   app.get('/health', (_req, res) => replies.now(res, 200, { status: 'ok' }));
@@ -93,6 +116,25 @@ function payoutBody(payout: BankPayout): Record<string, unknown> {
     ...(payout.reason === undefined ? {} : { reason: payout.reason }),
     submissions: payout.submissions,
   };
+}
+
+// The replies of a bank front end having a bad moment (docs/rail-sim.md, `.91`–`.94`).
+function answerGarbled(replies: ReplyScheduler, res: Response, garbage: Garbage, payout: BankPayout): void {
+  const json = JSON.stringify(payoutBody(payout));
+  switch (garbage) {
+    case 'html-502':
+      replies.answerText(res, 502, 'text/html', '<html><body><h1>502 Bad Gateway</h1></body></html>');
+      break;
+    case 'truncated-json':
+      replies.answerText(res, 200, 'application/json', json.slice(0, 40));
+      break;
+    case 'long-utr':
+      replies.answer(res, 200, { ...payoutBody(payout), utr: `${payout.utr ?? ''}${'7'.repeat(68)}`.slice(0, 80) });
+      break;
+    case 'nul-in-json':
+      replies.answerText(res, 200, 'application/json', json.replace('"status":"', '"status":"\u0000'));
+      break;
+  }
 }
 
 function httpStatusOf(error: unknown): number | undefined {

@@ -186,7 +186,7 @@ describe('rail simulator through the HTTP rail adapter', () => {
     const utrs = new Set(answers.map((a) => (a.outcome === 'SUCCESS' ? a.bankReference : a.outcome)));
     expect(utrs.size).toBe(1);
     expect([...utrs][0]).toMatch(/^[0-9]{12}$/);
-    expect(sim.stats()).toEqual({ references: 1, payments: 1, submitRequests: 5, duplicateSubmits: 4 });
+    expect(sim.stats()).toEqual({ references: 1, payments: 1, submitRequests: 5, duplicateSubmits: 4, reversals: 0 });
 
     const status = await rail.status(instruction.reference);
     expect(status.outcome === 'SUCCESS' && status.raw).toMatchObject({ submissions: 5 });
@@ -214,18 +214,18 @@ describe('rail simulator through the HTTP rail adapter', () => {
   it('when an instruction is malformed, then the rail refuses it and records nothing', async () => {
     const noIfsc = imps(10000n, { ifsc: undefined });
     const answer = await rail.submit(noIfsc);
-    expect(answer).toMatchObject({ outcome: 'FAILED', reason: 'RAIL_REJECTED' });
-    expect(answer.outcome === 'FAILED' && answer.raw).toMatchObject({ errors: [{ field: 'ifsc' }] });
-    expect(await rail.submit(upi(10000n, { ifsc: 'HDFC0001234' }))).toMatchObject({ reason: 'RAIL_REJECTED' });
-    expect(await rail.submit(imps(0n))).toMatchObject({ reason: 'RAIL_REJECTED' });
+    expect(answer).toMatchObject({ outcome: 'REFUSED' });
+    expect(answer.outcome === 'REFUSED' && answer.raw).toMatchObject({ errors: [{ field: 'ifsc' }] });
+    expect(await rail.submit(upi(10000n, { ifsc: 'HDFC0001234' }))).toMatchObject({ outcome: 'REFUSED' });
+    expect(await rail.submit(imps(0n))).toMatchObject({ outcome: 'REFUSED' });
     expect(await rail.status(noIfsc.reference)).toMatchObject({ outcome: 'NOT_FOUND' });
     expect(sim.stats().references).toBe(0);
   });
 
   it('when an amount is past 2^53 paise, then the bank records it to the last paisa', async () => {
-    const instruction = imps(9007199254740993n);
+    const instruction = imps(9007199254741001n);
     expect(await rail.submit(instruction)).toMatchObject({ outcome: 'SUCCESS' });
-    expect(sim.payout(instruction.reference)?.amountPaise).toBe(9007199254740993n);
+    expect(sim.payout(instruction.reference)?.amountPaise).toBe(9007199254741001n);
   });
 
   it('when latency is set, then every answer takes at least that long', async () => {
@@ -257,6 +257,109 @@ describe('rail simulator through the HTTP rail adapter', () => {
     expect(await slowAnswer).toMatchObject({ outcome: 'SUCCESS' });
     expect(sim.payout(held.reference)).toMatchObject({ status: 'SUCCESS' });
   });
+});
+
+describe('rail simulator: real banks’ manners', () => {
+  const running: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const thing of running.splice(0).reverse()) await thing.close();
+  });
+
+  async function bank(options: RailSimOptions = {}, responseTimeoutMs = 2_000) {
+    const sim = createRailSim({ settleAfterMs: SETTLE_AFTER_MS, lostReplyMs: 60_000, ...options });
+    const server = await sim.listen(0);
+    const rail = createHttpRailAdapter({ baseUrl: server.url, connectTimeoutMs: 1_000, responseTimeoutMs });
+    running.push(server, rail);
+    return { sim, rail, url: server.url };
+  }
+
+  it('when the bank is strict (duplicates: refuse), then a known reference submitted again gets 400 DUPLICATE_REFERENCE and is not paid again', async () => {
+    const { sim, rail } = await bank({ duplicates: 'refuse' });
+    const instruction = imps(10000n);
+    expect(await rail.submit(instruction)).toMatchObject({ outcome: 'SUCCESS' });
+    const again = await rail.submit(instruction);
+    expect(again).toMatchObject({ outcome: 'REFUSED', raw: { error: 'DUPLICATE_REFERENCE' } });
+    expect(await rail.status(instruction.reference)).toMatchObject({ outcome: 'SUCCESS' });
+    expect(sim.stats()).toMatchObject({ payments: 1, submitRequests: 2 });
+  });
+
+  it('when the amount ends in .88, then the bank pays, loses the reply, says NOT_FOUND for the lag, refuses the resubmit, and then shows SUCCESS', async () => {
+    const { sim, rail } = await bank({ statusLagMs: 300 }, 200);
+    const instruction = imps(10088n);
+    expect(await rail.submit(instruction)).toMatchObject({ outcome: 'UNKNOWN' });
+    expect(sim.payout(instruction.reference)).toMatchObject({ status: 'SUCCESS' });
+    expect(await rail.status(instruction.reference)).toMatchObject({ outcome: 'NOT_FOUND' });
+    expect(await rail.submit(instruction)).toMatchObject({ outcome: 'REFUSED', raw: { error: 'DUPLICATE_REFERENCE' } });
+    const shown = await waitFor(
+      () => rail.status(instruction.reference),
+      (a) => a.outcome !== 'NOT_FOUND',
+    );
+    expect(shown).toMatchObject({ outcome: 'SUCCESS', bankReference: sim.payout(instruction.reference)!.utr });
+    expect(sim.stats().payments).toBe(1);
+  });
+
+  it('when the amount ends in .66, then the payout is PENDING for the deemed-success time and SUCCESS after', async () => {
+    const { rail } = await bank({ deemedSuccessMs: 300 });
+    const instruction = upi(10066n);
+    expect(await rail.submit(instruction)).toMatchObject({ outcome: 'PENDING' });
+    expect(await rail.status(instruction.reference)).toMatchObject({ outcome: 'PENDING' });
+    const decided = await waitFor(
+      () => rail.status(instruction.reference),
+      (a) => a.outcome !== 'PENDING',
+    );
+    expect(decided).toMatchObject({ outcome: 'SUCCESS', bankReference: expect.stringMatching(/^[0-9]{12}$/) });
+  });
+
+  it('when the amount ends in .99, then the payout is paid and comes back: REVERSED under the same UTR, counted once', async () => {
+    const { sim, rail } = await bank({ reverseAfterMs: 200 });
+    const instruction = imps(10099n);
+    const paid = await rail.submit(instruction);
+    expect(paid).toMatchObject({ outcome: 'SUCCESS' });
+    const reversed = await waitFor(
+      () => rail.status(instruction.reference),
+      (a) => a.outcome === 'REVERSED',
+    );
+    expect(reversed).toMatchObject({ bankReference: paid.outcome === 'SUCCESS' ? paid.bankReference : 'none' });
+    expect(await rail.submit(instruction)).toMatchObject({ outcome: 'REVERSED' });
+    expect(sim.stats()).toMatchObject({ payments: 1, reversals: 1 });
+    expect(sim.payout(instruction.reference)).toMatchObject({ status: 'REVERSED', reversedAt: expect.any(Number) });
+  });
+
+  it.each<[bigint, number, RegExp | string]>([
+    [91n, 502, /502 Bad Gateway/],
+    [92n, 200, /^\{"reference"/],
+    [93n, 200, /"utr":"[0-9]{80}"/],
+    // A NUL character in the body (toMatch with a string looks for it as it is).
+    [94n, 200, '\u0000'],
+  ])(
+    'when the amount ends in .%i, then the bank pays but garbles the first reply (HTTP %i); the status API answers properly',
+    async (paise, status, body) => {
+      const { sim, rail, url } = await bank();
+      const instruction = imps(10000n + paise);
+      const reply = await fetch(`${url}/v1/payouts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          reference: instruction.reference,
+          mode: 'IMPS',
+          amount_paise: instruction.amountPaise.toString(),
+          account: instruction.account,
+          ifsc: instruction.ifsc,
+          beneficiary_name: instruction.beneficiaryName,
+        }),
+      });
+      expect(reply.status).toBe(status);
+      expect(await reply.text()).toMatch(body);
+      expect(await rail.status(instruction.reference)).toMatchObject({
+        outcome: 'SUCCESS',
+        bankReference: sim.payout(instruction.reference)!.utr,
+      });
+      // Through the adapter the first reply would have been UNKNOWN, never a settlement.
+      const fresh = imps(10000n + paise);
+      expect(await rail.submit(fresh)).toMatchObject({ outcome: 'UNKNOWN' });
+      expect(sim.stats().payments).toBe(2);
+    },
+  );
 });
 
 describe('rail simulator endpoints', () => {

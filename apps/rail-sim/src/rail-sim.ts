@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino, type Logger } from 'pino';
-import { BankLedger, type BankStats } from './bank-ledger.js';
+import { BankLedger, type BankStats, type DuplicateManner } from './bank-ledger.js';
 import type { BankPayout } from './bank-payout.js';
 import { createRailSimApp } from './rail-sim-app.js';
 import { ReplyScheduler } from './reply-scheduler.js';
@@ -14,6 +14,14 @@ export interface RailSimOptions {
   settleAfterMs?: number;
   /** How long the reply to a `.33` submit is held back. Default 60 000. */
   lostReplyMs?: number;
+  /** How long a `.66` payout stays PENDING before it is deemed successful. Default 300 000. */
+  deemedSuccessMs?: number;
+  /** How long after its payment a `.99` payout comes back (REVERSED). Default 60 000. */
+  reverseAfterMs?: number;
+  /** How long the status API says NOT_FOUND for a `.88` payout it has paid. Default 30 000. */
+  statusLagMs?: number;
+  /** `refuse`: the strict bank, answering 400 DUPLICATE_REFERENCE to a repeated submit. Default `echo`. */
+  duplicates?: DuplicateManner;
   /** Journal every change here and replay it now, so the bank remembers references across restarts. */
   stateFile?: string;
   /** Default: silent. */
@@ -56,6 +64,10 @@ export function createRailSim(options: RailSimOptions = {}): RailSim {
   const journal = options.stateFile === undefined ? undefined : new StateJournal(options.stateFile);
   const ledger = new BankLedger({
     settleAfterMs: options.settleAfterMs ?? 2_000,
+    deemedSuccessMs: options.deemedSuccessMs ?? 300_000,
+    reverseAfterMs: options.reverseAfterMs ?? 60_000,
+    statusLagMs: options.statusLagMs ?? 30_000,
+    duplicates: options.duplicates ?? 'echo',
     ...(journal ? { journal } : {}),
   });
   if (journal) logger.info({ stateFile: journal.path, ...ledger.stats() }, 'state file replayed');

@@ -24,6 +24,11 @@ export class ReplyScheduler {
     this.#schedule(response, this.latencyMs, false, statusCode, body);
   }
 
+  /** Answers a body that is not (or not quite) JSON after the simulated latency: a garbled reply. */
+  answerText(response: Response, statusCode: number, contentType: string, text: string): void {
+    this.#schedule(response, this.latencyMs, false, statusCode, new RawText(contentType, text));
+  }
+
   /** Holds the answer back for `holdMs` (plus the latency); a client that waits less never sees it. */
   holdBack(response: Response, statusCode: number, body: unknown, holdMs: number): void {
     this.#schedule(response, this.latencyMs + holdMs, true, statusCode, body);
@@ -75,6 +80,15 @@ export class ReplyScheduler {
     if (response.headersSent || response.destroyed) return;
     // While closing, each answer ends its keep-alive connection so the server can finish closing.
     if (this.#closing) response.setHeader('connection', 'close');
-    response.status(statusCode).json(body);
+    if (body instanceof RawText) response.status(statusCode).type(body.contentType).send(body.text);
+    else response.status(statusCode).json(body);
   }
+}
+
+/** A reply body sent exactly as written. */
+class RawText {
+  constructor(
+    readonly contentType: string,
+    readonly text: string,
+  ) {}
 }

@@ -11,11 +11,16 @@ const lineSchema = z.object({
   account: z.string(),
   ifsc: z.string().optional(),
   beneficiary_name: z.string(),
-  status: z.enum(['SUCCESS', 'FAILED', 'PENDING']),
+  status: z.enum(['SUCCESS', 'FAILED', 'PENDING', 'REVERSED']),
   utr: z.string().optional(),
   reason: z.enum(RAIL_FAILURE_REASONS).optional(),
   accepted_at: z.iso.datetime(),
   settle_at: z.iso.datetime().optional(),
+  reverse_at: z.iso.datetime().optional(),
+  paid_at: z.iso.datetime().optional(),
+  reversed_at: z.iso.datetime().optional(),
+  visible_at: z.iso.datetime().optional(),
+  refuse_duplicates: z.literal(true).optional(),
   submissions: z.number().int().positive(),
 });
 type JournalLine = z.infer<typeof lineSchema>;
@@ -88,6 +93,11 @@ function toLine(payout: BankPayout): JournalLine {
     reason: payout.reason,
     accepted_at: new Date(payout.acceptedAt).toISOString(),
     settle_at: payout.settleAt === undefined ? undefined : new Date(payout.settleAt).toISOString(),
+    reverse_at: payout.reverseAt === undefined ? undefined : new Date(payout.reverseAt).toISOString(),
+    paid_at: payout.paidAt === undefined ? undefined : new Date(payout.paidAt).toISOString(),
+    reversed_at: payout.reversedAt === undefined ? undefined : new Date(payout.reversedAt).toISOString(),
+    visible_at: payout.visibleAt === undefined ? undefined : new Date(payout.visibleAt).toISOString(),
+    refuse_duplicates: payout.refuseDuplicates ? true : undefined,
     submissions: payout.submissions,
   };
 }
@@ -105,6 +115,11 @@ function fromLine(line: JournalLine): BankPayout {
     ...(line.reason === undefined ? {} : { reason: line.reason }),
     acceptedAt: Date.parse(line.accepted_at),
     ...(line.settle_at === undefined ? {} : { settleAt: Date.parse(line.settle_at) }),
+    ...(line.reverse_at === undefined ? {} : { reverseAt: Date.parse(line.reverse_at) }),
+    ...(line.paid_at === undefined ? {} : { paidAt: Date.parse(line.paid_at) }),
+    ...(line.reversed_at === undefined ? {} : { reversedAt: Date.parse(line.reversed_at) }),
+    ...(line.visible_at === undefined ? {} : { visibleAt: Date.parse(line.visible_at) }),
+    ...(line.refuse_duplicates === undefined ? {} : { refuseDuplicates: true }),
     submissions: line.submissions,
   };
 }

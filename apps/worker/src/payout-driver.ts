@@ -1,17 +1,29 @@
 import { UnrecoverableError } from 'bullmq';
 import {
   findPayoutForWork,
+  recordDiscrepancy,
+  reversePayout,
   settleFailure,
   settleSuccess,
   transitionPayout,
+  type PayoutDiscrepancyKind,
   type PayoutForWork,
   type PrismaClient,
+  type SettlementResult,
   type TransitionNote,
 } from '@payout/db';
-import { inquiryDelayMs, isTerminal, nextStep, type InquirySchedule } from '@payout/domain';
+import {
+  inquiryDelayMs,
+  isTerminal,
+  nextStep,
+  type Circumstances,
+  type InquirySchedules,
+  type PayoutState,
+} from '@payout/domain';
 import type { PayoutInstruction, RailAdapter, RailAnswer } from '@payout/rails';
 import { maskAccount, type Logger, type ServiceMetrics } from '@payout/telemetry';
 import type { InquiryScheduler } from './inquiry-scheduler.js';
+import { firstRefusalAt } from './rail-refusals.js';
 
 export interface PayoutDriverOptions {
   db: PrismaClient;
@@ -20,22 +32,36 @@ export interface PayoutDriverOptions {
   logger: Logger;
   /** Recorded as the actor of every event this driver writes. */
   actor: string;
-  schedule: InquirySchedule;
+  /** When, how often and how many times each mode's payouts may be asked about. */
+  schedules: InquirySchedules;
   /** After this long since acceptance an undecided payout goes to manual review. */
   deadlineMs: number;
+  /** A NOT_FOUND is believed only this long after the rail refused the payout's submit. */
+  notFoundTrustedAfterMs: number;
   /** How long a submit or an inquiry may take, rail time-out included: the payout's next check is after it. */
   railWindowMs: number;
   metrics?: ServiceMetrics;
-  /** Called after this driver settled a payout, with the webhook delivery the settlement recorded (if any). */
+  /** Called after this driver settled or reversed a payout, with the webhook delivery it recorded (if any). */
   onSettled?: (payoutId: bigint, webhookDeliveryId: bigint | null) => void;
   now?: () => number;
 }
 
+/** Who asked the rail: the answer to a submit acts only on a payout still being submitted. */
+interface Asked {
+  by: 'submit' | 'inquiry';
+  /** For the event log: "submit 2", "inquiry 3". */
+  label: string;
+}
+
+const SUBMITTING_ONLY: PayoutState[] = ['SUBMITTING'];
+
 /**
- * Drives a payout from ACCEPTED to SUCCESS or FAILED. Every step starts from what PostgreSQL says and
- * changes it with a guarded statement, so a job delivered twice, or run by two workers at once, finds
- * nothing to do the second time; and the rail is only ever sent the payout's own Ack_no, so sending it
- * again never pays twice.
+ * Drives a payout from ACCEPTED to SUCCESS or FAILED (and a paid one to REVERSED if the rail says it came
+ * back). Every step starts from what PostgreSQL says and changes it with a guarded statement, so a job
+ * delivered twice, or run by two workers at once, finds nothing to do the second time; and the rail is only
+ * ever sent the payout's own Ack_no, so sending it again never pays twice. What the rail says is believed
+ * only when it is its definite word (domain's nextStep), and a word that contradicts a settled payout is
+ * recorded as a discrepancy for an operator, never dropped (docs/bank-boundary.md).
  */
 export class PayoutDriver {
   private readonly now: () => number;
@@ -71,6 +97,14 @@ export class PayoutDriver {
     if (isTerminal(payout.state) || payout.state === 'MANUAL_REVIEW') return `nothing to ask: ${payout.state}`;
     if (payout.state === 'ACCEPTED') return 'not sent yet: the execute job sends it';
     if (payout.inquiryAttempts !== attempt - 1) return `inquiry ${attempt} is stale (${payout.inquiryAttempts} made)`;
+    const { maxChecks } = this.o.schedules[payout.mode];
+    if (attempt > maxChecks) {
+      // Only a lost step can get here (the last check's answer hands the payout over itself).
+      return this.handOver(payout, `all ${maxChecks} status checks the ${payout.mode} rules allow are made`, {
+        by: 'inquiry',
+        label: `inquiry ${attempt}`,
+      });
+    }
 
     // Claiming the inquiry number makes a duplicate delivery of this job a no-op.
     const claim = await transitionPayout(
@@ -78,29 +112,11 @@ export class PayoutDriver {
       payout.id,
       payout.state,
       { claimInquiry: attempt, nextCheckAt: this.checkAfterRailCall() },
-      this.note(`asking the rail (inquiry ${attempt})`, attempt),
+      this.note(`asking the rail (inquiry ${attempt} of at most ${maxChecks})`, payout.submitAttempts),
     );
     if (!claim.moved) return `inquiry ${attempt} claimed elsewhere`;
-    const claimed = { ...payout, inquiryAttempts: attempt };
-
     const answer = await this.o.rail.status(payout.ackNo);
-    if (answer.outcome === 'NOT_FOUND' && !this.deadlinePassed(claimed)) {
-      // The rail never got it (the submit was lost before it arrived): send it again, same reference.
-      const resubmit = await transitionPayout(
-        this.o.db,
-        payout.id,
-        'SUBMITTING',
-        { incrementSubmitAttempts: true, nextCheckAt: this.checkAfterRailCall() },
-        this.note(
-          'the rail has no record of the instruction: sending it again under the same reference',
-          claimed.submitAttempts + 1,
-          answer,
-        ),
-      );
-      if (!resubmit.moved) return 'resubmission claimed elsewhere';
-      return this.submit({ ...claimed, state: 'SUBMITTING', submitAttempts: claimed.submitAttempts + 1 });
-    }
-    return this.apply(claimed, answer, `inquiry ${attempt}`);
+    return this.apply({ ...payout, inquiryAttempts: attempt }, answer, { by: 'inquiry', label: `inquiry ${attempt}` });
   }
 
   private async submit(payout: PayoutForWork): Promise<string> {
@@ -109,14 +125,18 @@ export class PayoutDriver {
       'submitting payout to the rail',
     );
     const answer = await this.o.rail.submit(instructionOf(payout));
-    return this.apply(payout, answer, `submit ${payout.submitAttempts}`);
+    return this.apply(payout, answer, { by: 'submit', label: `submit ${payout.submitAttempts}` });
   }
 
-  /** Acts on what the rail said: settle, wait and ask again, or hand over to a person. */
-  private async apply(payout: PayoutForWork, answer: RailAnswer, asked: string): Promise<string> {
-    const step = nextStep(answer, this.deadlinePassed(payout));
+  /** Acts on what the rail said: settle, reverse, wait and ask again, send again, or hand over to a person. */
+  private async apply(payout: PayoutForWork, answer: RailAnswer, asked: Asked): Promise<string> {
+    const step = nextStep(answer, await this.circumstances(payout, answer));
     const attempt = payout.submitAttempts;
-    const log = { ackNo: payout.ackNo, asked, outcome: answer.outcome };
+    // The answer to a submit settles only a payout still being submitted: if an inquiry (a sweeper's, while
+    // this submit was slow) or an operator has moved it on, their word stands and this answer is only
+    // compared with it.
+    const onlyFrom = asked.by === 'submit' ? SUBMITTING_ONLY : undefined;
+    const log = { ackNo: payout.ackNo, asked: asked.label, outcome: answer.outcome };
 
     switch (step.kind) {
       case 'settle-success': {
@@ -124,65 +144,184 @@ export class PayoutDriver {
           this.o.db,
           payout.id,
           step.bankReference,
-          this.note(`rail: SUCCESS (${asked})`, attempt, answer),
+          this.note(`rail: SUCCESS (${asked.label})`, attempt, answer),
+          { onlyFrom },
         );
         this.o.logger.info({ ...log, settled: result.moved }, 'payout settled SUCCESS');
-        if (result.moved) this.countSettlement(payout, 'SUCCESS');
-        if (result.moved) this.o.onSettled?.(payout.id, result.webhookDeliveryId);
-        return result.moved ? 'SUCCESS' : `already settled (${result.from})`;
+        if (result.moved) return this.settled(payout, 'SUCCESS', result);
+        return this.compare(payout, result, answer, asked);
       }
       case 'settle-failure': {
         const result = await settleFailure(
           this.o.db,
           payout.id,
           step.reason,
-          this.note(`rail: FAILED ${step.reason} (${asked})`, attempt, answer),
+          this.note(`rail: FAILED ${step.reason} (${asked.label})`, attempt, answer),
+          { onlyFrom },
         );
         this.o.logger.info({ ...log, reason: step.reason, settled: result.moved }, 'payout settled FAILED');
-        if (result.moved) this.countSettlement(payout, 'FAILED');
-        if (result.moved) this.o.onSettled?.(payout.id, result.webhookDeliveryId);
-        return result.moved ? `FAILED ${step.reason}` : `already settled (${result.from})`;
+        if (result.moved) return this.settled(payout, 'FAILED', result, step.reason);
+        return this.compare(payout, result, answer, asked);
       }
+      case 'reverse':
+        return this.reverse(payout, step.bankReference, answer, asked);
       case 'inquire-later': {
-        const inquiry = payout.inquiryAttempts + 1;
-        const delay = inquiryDelayMs(inquiry, this.o.schedule);
+        const check = payout.inquiryAttempts + 1;
+        const delay = inquiryDelayMs(check, this.o.schedules[payout.mode]);
         const moved = await transitionPayout(
           this.o.db,
           payout.id,
           step.state,
-          { nextCheckAt: new Date(this.now() + delay) },
-          this.note(`rail: ${answer.outcome} (${asked}); inquiry ${inquiry} in ${delay} ms`, attempt, answer),
-        );
-        if (!moved.moved) return `moved elsewhere (was ${moved.from})`;
-        await this.o.inquiries.scheduleInquiry(payout.id, inquiry, delay);
-        this.o.logger.info({ ...log, inquiry, delay }, 'payout undecided: inquiry scheduled');
-        return `${step.state}; inquiry ${inquiry} scheduled`;
-      }
-      case 'manual-review': {
-        const moved = await transitionPayout(
-          this.o.db,
-          payout.id,
-          'MANUAL_REVIEW',
-          { nextCheckAt: null },
+          { nextCheckAt: new Date(this.now() + delay), onlyFrom },
           this.note(
-            `still undecided after the ${Math.round(this.o.deadlineMs / 1000)} s deadline (${asked}: ${answer.outcome}); an operator must resolve it`,
+            `rail: ${describe(answer)} (${asked.label}); status check ${check} in ${delay} ms`,
             attempt,
             answer,
           ),
         );
-        this.o.logger.warn(log, 'payout flagged for manual review');
-        return moved.moved ? 'MANUAL_REVIEW' : `moved elsewhere (was ${moved.from})`;
+        if (!moved.moved) return `moved elsewhere (was ${moved.from})`;
+        await this.o.inquiries.scheduleInquiry(payout.id, check, delay);
+        this.o.logger.info({ ...log, inquiry: check, delay }, 'payout undecided: inquiry scheduled');
+        return `${step.state}; inquiry ${check} scheduled`;
       }
-      case 'resubmit':
-        // Only an inquiry can hear NOT_FOUND, and inquire() resubmits before calling apply.
-        throw new Error('unexpected NOT_FOUND after a submit');
+      case 'manual-review':
+        return this.handOver(
+          payout,
+          step.why === 'deadline'
+            ? `still undecided after the ${Math.round(this.o.deadlineMs / 1000)} s deadline (${asked.label}: ${describe(answer)})`
+            : `still undecided after all ${this.o.schedules[payout.mode].maxChecks} status checks the ${payout.mode} rules allow (${asked.label}: ${describe(answer)})`,
+          asked,
+          answer,
+        );
+      case 'resubmit': {
+        if (asked.by === 'submit') throw new Error('unexpected NOT_FOUND in answer to a submit');
+        const resubmit = await transitionPayout(
+          this.o.db,
+          payout.id,
+          'SUBMITTING',
+          { incrementSubmitAttempts: true, nextCheckAt: this.checkAfterRailCall() },
+          this.note(
+            'the rail has no record of the instruction: sending it again under the same reference',
+            attempt + 1,
+            answer,
+          ),
+        );
+        if (!resubmit.moved) return 'resubmission claimed elsewhere';
+        return this.submit({ ...payout, state: 'SUBMITTING', submitAttempts: attempt + 1 });
+      }
     }
   }
 
-  private countSettlement(payout: PayoutForWork, outcome: 'SUCCESS' | 'FAILED'): void {
+  /**
+   * The rail says a payout it paid came back. One we had not settled yet is settled SUCCESS first — the
+   * payment did happen — so the ledger shows the money leaving and returning; then the reversal returns it
+   * to the main wallet, once.
+   */
+  private async reverse(
+    payout: PayoutForWork,
+    bankReference: string,
+    answer: RailAnswer,
+    asked: Asked,
+  ): Promise<string> {
+    const note = this.note(`rail: REVERSED (${asked.label})`, payout.submitAttempts, answer);
+    const paid = await settleSuccess(this.o.db, payout.id, bankReference, note, {
+      onlyFrom: asked.by === 'submit' ? SUBMITTING_ONLY : undefined,
+    });
+    if (paid.moved) this.settled(payout, 'SUCCESS', paid);
+    const result = await reversePayout(this.o.db, payout.id, { source: 'rail', bankReference, note });
+    this.o.logger.info(
+      { ackNo: payout.ackNo, asked: asked.label, outcome: 'REVERSED', reversed: result.moved },
+      'payout reversed: the amount is back in the main wallet',
+    );
+    if (result.moved) {
+      this.o.metrics?.payoutsSettled.inc({ mode: payout.mode, outcome: 'REVERSED' });
+      this.o.onSettled?.(payout.id, result.webhookDeliveryId);
+      return 'REVERSED';
+    }
+    return this.compare(payout, result, answer, asked);
+  }
+
+  /**
+   * The rail's word did not move the payout: someone settled it first, or it moved on. Agreement is fine;
+   * a contradiction of a settled payout is recorded as a discrepancy — an error log, a metric, and a row an
+   * operator resolves through the ledger (`pnpm cli discrepancy …`) — and never dropped.
+   */
+  private async compare(
+    payout: PayoutForWork,
+    result: SettlementResult,
+    answer: RailAnswer,
+    asked: Asked,
+  ): Promise<string> {
+    const here = result.from;
+    const kind = contradiction(answer, here);
+    if (kind) {
+      const recorded = await recordDiscrepancy(this.o.db, {
+        payoutId: payout.id,
+        kind,
+        source: 'rail',
+        railAnswer: answer,
+        note: `${asked.label}: the rail said ${answer.outcome} of a payout that is ${here} here`,
+      });
+      this.o.metrics?.railDiscrepancies.inc({ kind });
+      this.o.logger.error(
+        {
+          ackNo: payout.ackNo,
+          asked: asked.label,
+          rail: answer.outcome,
+          here,
+          kind,
+          discrepancy: recorded.id.toString(),
+        },
+        'the rail contradicts a settled payout: discrepancy recorded for an operator',
+      );
+      return `discrepancy ${kind} (${here} here)`;
+    }
+    if (here !== null && !isTerminal(here)) {
+      // A late submit answer for a payout an inquiry has taken over: that inquiry asks the rail itself.
+      this.o.logger.info({ ackNo: payout.ackNo, asked: asked.label, here }, 'rail answer for a payout that moved on');
+      return `moved on (${here}); left to its inquiry`;
+    }
+    return `already settled (${here})`;
+  }
+
+  /** Hands an undecided payout to the statement or an operator: MANUAL_REVIEW, still PENDING outside. */
+  private async handOver(payout: PayoutForWork, why: string, asked: Asked, answer?: RailAnswer): Promise<string> {
+    const moved = await transitionPayout(
+      this.o.db,
+      payout.id,
+      'MANUAL_REVIEW',
+      { nextCheckAt: null, onlyFrom: asked.by === 'submit' ? SUBMITTING_ONLY : undefined },
+      this.note(`${why}; the daily statement or an operator must resolve it`, payout.submitAttempts, answer),
+    );
+    this.o.logger.warn({ ackNo: payout.ackNo, asked: asked.label, why }, 'payout flagged for manual review');
+    return moved.moved ? 'MANUAL_REVIEW' : `moved elsewhere (was ${moved.from})`;
+  }
+
+  private settled(
+    payout: PayoutForWork,
+    outcome: 'SUCCESS' | 'FAILED',
+    result: SettlementResult,
+    reason?: string,
+  ): string {
     const labels = { mode: payout.mode, outcome };
     this.o.metrics?.payoutsSettled.inc(labels);
     this.o.metrics?.acceptToSettle.observe(labels, (this.now() - payout.createdAt.getTime()) / 1000);
+    this.o.onSettled?.(payout.id, result.webhookDeliveryId);
+    return reason ? `${outcome} ${reason}` : outcome;
+  }
+
+  /** What besides the answer the rule book needs. The refusal is looked up only for a NOT_FOUND. */
+  private async circumstances(payout: PayoutForWork, answer: RailAnswer): Promise<Circumstances> {
+    let refused: Circumstances['refused'] = 'never';
+    if (answer.outcome === 'NOT_FOUND') {
+      const at = await firstRefusalAt(this.o.db, payout.id);
+      if (at) refused = this.now() - at.getTime() >= this.o.notFoundTrustedAfterMs ? 'long-ago' : 'recently';
+    }
+    return {
+      deadlinePassed: this.now() - payout.createdAt.getTime() > this.o.deadlineMs,
+      checksLeft: this.o.schedules[payout.mode].maxChecks - payout.inquiryAttempts,
+      refused,
+    };
   }
 
   private async load(payoutId: bigint): Promise<PayoutForWork> {
@@ -195,10 +334,6 @@ export class PayoutDriver {
     return { reason, actor: this.o.actor, attempt, railAnswer: answer };
   }
 
-  private deadlinePassed(payout: PayoutForWork): boolean {
-    return this.now() - payout.createdAt.getTime() > this.o.deadlineMs;
-  }
-
   private checkAfterRailCall(): Date {
     return new Date(this.now() + this.o.railWindowMs);
   }
@@ -206,6 +341,21 @@ export class PayoutDriver {
   private msUntilCheck(payout: PayoutForWork): number {
     return Math.max(0, (payout.nextCheckAt?.getTime() ?? this.now()) - this.now());
   }
+}
+
+/** Which discrepancy the rail's word makes with the payout's state here, if any. */
+function contradiction(answer: RailAnswer, here: PayoutState | null): PayoutDiscrepancyKind | null {
+  const paidHere = here === 'SUCCESS' || here === 'REVERSED';
+  if (answer.outcome === 'SUCCESS' && here === 'FAILED') return 'SUCCESS_AFTER_FAILED';
+  if (answer.outcome === 'FAILED' && paidHere) return 'FAILED_AFTER_SUCCESS';
+  if (answer.outcome === 'REVERSED' && here === 'FAILED') return 'REVERSAL_OF_UNPAID';
+  return null;
+}
+
+function describe(answer: RailAnswer): string {
+  return answer.outcome === 'UNKNOWN' || answer.outcome === 'REFUSED'
+    ? `${answer.outcome}: ${answer.detail}`
+    : answer.outcome;
 }
 
 function instructionOf(payout: PayoutForWork): PayoutInstruction {

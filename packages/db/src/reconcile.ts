@@ -1,4 +1,4 @@
-import type { PrismaClientOrTransaction } from './client.js';
+import type { PrismaClient, PrismaClientOrTransaction } from './client.js';
 
 /** One invariant and the rows that break it (at most `sampleSize` shown). */
 export interface InvariantCheck {
@@ -12,6 +12,10 @@ export interface ReconcileReport {
   ok: boolean;
   checkedAt: Date;
   checks: InvariantCheck[];
+  /** Discrepancies still waiting for an operator (young ones are not breaches; see attentionAfterMs). */
+  openDiscrepancies: number;
+  /** The isolation level the checks ran under: "repeatable read" unless the caller's transaction says otherwise. */
+  isolation: string;
 }
 
 export interface ReconcileOptions {
@@ -21,15 +25,25 @@ export interface ReconcileOptions {
    */
   stuckAfterMs: number;
   sampleSize?: number;
+  /**
+   * How long an open discrepancy or a payout under manual review may wait for a person before reconcile
+   * reports it (default 24 h: the daily statement run should have dealt with it).
+   */
+  attentionAfterMs?: number;
   /** Checks to leave out by name (a system with no worker running has only stuck payouts, say). */
   skip?: readonly string[];
+}
+
+interface Thresholds {
+  stuckAfterSeconds: number;
+  attentionAfterSeconds: number;
 }
 
 interface Invariant {
   name: string;
   description: string;
   /** Returns one row per breach. */
-  sql: (stuckAfterSeconds: number) => string;
+  sql: (t: Thresholds) => string;
 }
 
 // Every check is a query for the rows that break it, so an empty result is the proof.
@@ -71,26 +85,77 @@ const INVARIANTS: Invariant[] = [
   {
     name: 'payout-ledger-matches-status',
     description:
-      'every payout has one reservation (none if refused for balance) and at most one terminal entry, matching its status',
+      'every payout has exactly the entries its state implies: a reservation (none if refused for balance), then one settlement or release, a reversal only if REVERSED, a late debit only on a FAILED payout',
     sql: () => `
       WITH effects AS (
-        SELECT p.id, p.status::text AS status, p.failure_reason::text AS failure_reason, p.amount_paise,
-               count(*) FILTER (WHERE l.kind = 'PAYOUT_RESERVE' AND l.account = 'RESERVED') AS reserves,
-               count(*) FILTER (WHERE l.kind = 'PAYOUT_SETTLE' AND l.account = 'RESERVED') AS settles,
-               count(*) FILTER (WHERE l.kind = 'PAYOUT_RELEASE' AND l.account = 'RESERVED') AS releases,
-               coalesce(sum(l.amount_paise) FILTER (WHERE l.account = 'RESERVED' AND l.kind = 'PAYOUT_RESERVE'), 0) AS reserved_paise
-          FROM payouts p LEFT JOIN ledger_entries l ON l.payout_id = p.id
+        SELECT p.id, p.state::text AS state, p.failure_reason::text AS failure_reason,
+               count(*) FILTER (WHERE l.kind = 'PAYOUT_RESERVE') AS reserves,
+               count(*) FILTER (WHERE l.kind = 'PAYOUT_SETTLE') AS settles,
+               count(*) FILTER (WHERE l.kind = 'PAYOUT_RELEASE') AS releases,
+               count(*) FILTER (WHERE l.kind = 'PAYOUT_REVERSAL') AS reversals,
+               count(*) FILTER (WHERE l.kind = 'PAYOUT_LATE_DEBIT') AS late_debits
+          FROM payouts p
+          -- Each entry has one positive leg: counting those counts entries.
+          LEFT JOIN ledger_entries l ON l.payout_id = p.id AND l.amount_paise > 0
          GROUP BY p.id
       )
-      SELECT id::text AS payout_id, status, failure_reason, reserves::int, settles::int, releases::int
+      SELECT id::text AS payout_id, state, failure_reason, reserves::int, settles::int, releases::int,
+             reversals::int, late_debits::int
         FROM effects
        WHERE NOT CASE
-               WHEN failure_reason = 'INSUFFICIENT_BALANCE' THEN reserves = 0 AND settles = 0 AND releases = 0
-               WHEN status = 'PENDING' THEN reserves = 1 AND settles = 0 AND releases = 0
-               WHEN status = 'SUCCESS' THEN reserves = 1 AND settles = 1 AND releases = 0
-               ELSE reserves = 1 AND settles = 0 AND releases = 1
-             END
-          OR (reserves = 1 AND reserved_paise <> amount_paise)`,
+               WHEN failure_reason = 'INSUFFICIENT_BALANCE'
+                 THEN reserves = 0 AND settles = 0 AND releases = 0 AND reversals = 0 AND late_debits = 0
+               WHEN state = 'SUCCESS' THEN reserves = 1 AND settles = 1 AND releases = 0 AND reversals = 0 AND late_debits = 0
+               WHEN state = 'REVERSED' THEN reserves = 1 AND settles = 1 AND releases = 0 AND reversals = 1 AND late_debits = 0
+               WHEN state = 'FAILED' THEN reserves = 1 AND settles = 0 AND releases = 1 AND reversals = 0 AND late_debits <= 1
+               ELSE reserves = 1 AND settles = 0 AND releases = 0 AND reversals = 0 AND late_debits = 0
+             END`,
+  },
+  {
+    name: 'ledger-legs-match-their-source',
+    description:
+      "every leg of a payout's or collection's entry moves exactly that payout's or collection's amount, on its owner's books",
+    sql: () => `
+      SELECT l.id::text AS leg_id, l.kind::text AS kind, l.account::text AS account, l.merchant_id AS leg_merchant,
+             l.amount_paise::text AS leg_paise, coalesce(p.id, c.id)::text AS source_id,
+             coalesce(p.merchant_id, c.merchant_id) AS owner_merchant,
+             coalesce(p.amount_paise, c.amount_paise)::text AS source_paise
+        FROM ledger_entries l
+        LEFT JOIN payouts p ON p.id = l.payout_id
+        LEFT JOIN collections c ON c.id = l.collection_id
+       WHERE (l.payout_id IS NOT NULL OR l.collection_id IS NOT NULL)
+         AND (abs(l.amount_paise) <> coalesce(p.amount_paise, c.amount_paise)
+              OR l.merchant_id <> coalesce(p.merchant_id, c.merchant_id))`,
+  },
+  {
+    name: 'utr-settles-one-payout',
+    description: 'a bank reference (UTR) is the proof of one payment: it settles at most one payout',
+    sql: () => `
+      SELECT bank_reference AS utr, count(*)::int AS payouts, string_agg(ack_no, ', ' ORDER BY id) AS ack_nos
+        FROM payouts
+       WHERE bank_reference IS NOT NULL
+       GROUP BY bank_reference
+      HAVING count(*) > 1`,
+  },
+  {
+    name: 'no-old-open-discrepancies',
+    description:
+      'no disagreement between the bank and our books has waited for an operator longer than the attention threshold (`pnpm cli discrepancy list`)',
+    sql: ({ attentionAfterSeconds }) => `
+      SELECT d.id::text AS discrepancy_id, d.kind::text AS kind, coalesce(p.ack_no, c.ack_no) AS ack_no,
+             d.source, d.created_at
+        FROM discrepancies d
+        LEFT JOIN payouts p ON p.id = d.payout_id
+        LEFT JOIN collections c ON c.id = d.collection_id
+       WHERE d.status = 'OPEN' AND d.created_at < now() - make_interval(secs => ${attentionAfterSeconds})`,
+  },
+  {
+    name: 'no-old-manual-review',
+    description: 'no payout has waited under manual review longer than the attention threshold',
+    sql: ({ attentionAfterSeconds }) => `
+      SELECT id::text AS payout_id, ack_no, updated_at
+        FROM payouts
+       WHERE state = 'MANUAL_REVIEW' AND updated_at < now() - make_interval(secs => ${attentionAfterSeconds})`,
   },
   {
     name: 'reserved-equals-pending',
@@ -120,7 +185,7 @@ const INVARIANTS: Invariant[] = [
     name: 'no-stuck-payouts',
     description:
       'no pending payout (other than those waiting for an operator) has gone without its job or inquiry for longer than the sweeper interval',
-    sql: (stuckAfterSeconds) => `
+    sql: ({ stuckAfterSeconds }) => `
       SELECT id::text AS payout_id, state::text AS state, next_check_at
         FROM payouts
        WHERE status = 'PENDING' AND state <> 'MANUAL_REVIEW'
@@ -128,20 +193,44 @@ const INVARIANTS: Invariant[] = [
   },
 ];
 
-/**
- * Checks every money invariant against the database and reports each breach. Read-only; the queries see
- * committed data as of each query, so run it on a quiet system (or accept that money in motion between
- * two queries may show up as a transient breach of the cross-table checks).
- */
 /** The names of every check `reconcile` runs. */
 export const INVARIANT_NAMES: readonly string[] = INVARIANTS.map((i) => i.name);
 
-export async function reconcile(db: PrismaClientOrTransaction, options: ReconcileOptions): Promise<ReconcileReport> {
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Checks every money invariant against the database and reports each breach, with the number of open
+ * discrepancies. Read-only. Every check reads one REPEATABLE READ snapshot, so money in motion between two
+ * checks can never show up as a breach; given a transaction, the checks run in the caller's.
+ */
+export async function reconcile(
+  db: PrismaClient | PrismaClientOrTransaction,
+  options: ReconcileOptions,
+): Promise<ReconcileReport> {
+  if (isClient(db)) {
+    return db.$transaction((tx) => runChecks(tx, options), {
+      isolationLevel: 'RepeatableRead',
+      // A large database takes a while; the snapshot is read-only, so holding it costs no locks.
+      timeout: 10 * 60 * 1000,
+      maxWait: 30_000,
+    });
+  }
+  return runChecks(db, options);
+}
+
+function isClient(db: PrismaClient | PrismaClientOrTransaction): db is PrismaClient {
+  return '$transaction' in db && typeof db.$transaction === 'function';
+}
+
+async function runChecks(db: PrismaClientOrTransaction, options: ReconcileOptions): Promise<ReconcileReport> {
   const sampleSize = options.sampleSize ?? 10;
-  const stuckAfterSeconds = Math.max(0, options.stuckAfterMs / 1000);
+  const thresholds: Thresholds = {
+    stuckAfterSeconds: Math.max(0, options.stuckAfterMs / 1000),
+    attentionAfterSeconds: Math.max(0, (options.attentionAfterMs ?? DAY_MS) / 1000),
+  };
   const checks: InvariantCheck[] = [];
   for (const invariant of INVARIANTS.filter((i) => !options.skip?.includes(i.name))) {
-    const rows = await db.$queryRawUnsafe<Record<string, unknown>[]>(invariant.sql(stuckAfterSeconds));
+    const rows = await db.$queryRawUnsafe<Record<string, unknown>[]>(invariant.sql(thresholds));
     checks.push({
       name: invariant.name,
       description: invariant.description,
@@ -149,5 +238,14 @@ export async function reconcile(db: PrismaClientOrTransaction, options: Reconcil
       examples: rows.slice(0, sampleSize),
     });
   }
-  return { ok: checks.every((c) => c.breaches === 0), checkedAt: new Date(), checks };
+  const [open] = await db.$queryRaw<{ n: number; isolation: string }[]>`
+    SELECT count(*)::int AS n, current_setting('transaction_isolation') AS isolation
+      FROM discrepancies WHERE status = 'OPEN'`;
+  return {
+    ok: checks.every((c) => c.breaches === 0),
+    checkedAt: new Date(),
+    checks,
+    openDiscrepancies: open?.n ?? 0,
+    isolation: open?.isolation ?? 'unknown',
+  };
 }

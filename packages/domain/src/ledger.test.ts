@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ledgerLegs, walletDelta, type LedgerEntryKind } from './ledger.js';
+import { LEDGER_ENTRY_KINDS, ledgerLegs, walletDelta } from './ledger.js';
 
-const KINDS: LedgerEntryKind[] = [
-  'WALLET_CREDIT',
-  'COLLECTION_CREDIT',
-  'PAYOUT_RESERVE',
-  'PAYOUT_SETTLE',
-  'PAYOUT_RELEASE',
-];
+const KINDS = LEDGER_ENTRY_KINDS;
 
 describe('ledger rules', () => {
   it.each(KINDS)('when posting %s, then the two legs sum to zero on two different accounts', (kind) => {
@@ -31,6 +25,18 @@ describe('ledger rules', () => {
     const release = walletDelta('PAYOUT_RELEASE', 500n);
     expect(reserve.available + release.available).toBe(0n);
     expect(reserve.reserved + release.reserved).toBe(0n);
+  });
+
+  it('when a settled payout is reversed, then the amount returns to the available balance and nothing is reserved', () => {
+    expect(ledgerLegs('PAYOUT_REVERSAL', 500n)).toEqual([
+      { account: 'PAID_OUT', amountPaise: -500n },
+      { account: 'MAIN_WALLET', amountPaise: 500n },
+    ]);
+    expect(walletDelta('PAYOUT_REVERSAL', 500n)).toEqual({ available: 500n, reserved: 0n });
+  });
+
+  it('when a merchant is charged late for a payout the bank paid, then the available balance shrinks', () => {
+    expect(walletDelta('PAYOUT_LATE_DEBIT', 500n)).toEqual({ available: -500n, reserved: 0n });
   });
 
   it('when credited, then only the available balance grows', () => {

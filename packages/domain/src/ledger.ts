@@ -7,7 +7,13 @@ import type { Paise } from './money.js';
  */
 export type LedgerAccount = 'FUNDING' | 'MAIN_WALLET' | 'RESERVED' | 'PAID_OUT';
 export type LedgerEntryKind =
-  'WALLET_CREDIT' | 'COLLECTION_CREDIT' | 'PAYOUT_RESERVE' | 'PAYOUT_SETTLE' | 'PAYOUT_RELEASE';
+  | 'WALLET_CREDIT'
+  | 'COLLECTION_CREDIT'
+  | 'PAYOUT_RESERVE'
+  | 'PAYOUT_SETTLE'
+  | 'PAYOUT_RELEASE'
+  | 'PAYOUT_REVERSAL'
+  | 'PAYOUT_LATE_DEBIT';
 
 export interface LedgerLeg {
   account: LedgerAccount;
@@ -20,7 +26,14 @@ const MOVES: Record<LedgerEntryKind, { from: LedgerAccount; to: LedgerAccount }>
   PAYOUT_RESERVE: { from: 'MAIN_WALLET', to: 'RESERVED' },
   PAYOUT_SETTLE: { from: 'RESERVED', to: 'PAID_OUT' },
   PAYOUT_RELEASE: { from: 'RESERVED', to: 'MAIN_WALLET' },
+  // A paid payout came back from the beneficiary's bank: the money returns to the main wallet.
+  PAYOUT_REVERSAL: { from: 'PAID_OUT', to: 'MAIN_WALLET' },
+  // An operator resolves "paid at the bank but FAILED here" by charging the merchant after all.
+  PAYOUT_LATE_DEBIT: { from: 'MAIN_WALLET', to: 'PAID_OUT' },
 };
+
+/** Every kind of entry, in the order the ledger's rules list them. */
+export const LEDGER_ENTRY_KINDS = Object.keys(MOVES) as LedgerEntryKind[];
 
 /** The two legs of an entry of `kind` moving `amount` (which must be positive). */
 export function ledgerLegs(kind: LedgerEntryKind, amount: Paise): [LedgerLeg, LedgerLeg] {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { stringifyJson } from './json.js';
-import { payoutResult, type PayoutResultSource } from './payout-result.js';
+import { bankriff, payoutResult, type PayoutResultSource } from './payout-result.js';
 
 const imps: PayoutResultSource = {
   mode: 'IMPS',
@@ -41,6 +41,21 @@ describe('payout result (spec 2.6)', () => {
       TransactionID: '12345678901234567890123',
       message: 'MP007 - Transaction failed: invalid UPI address',
     });
+  });
+
+  it('when a paid payout was reversed, then it is a FAILED result that keeps its UTR, and only then does a FAILED one', () => {
+    const reversed = { ...upi, status: 'FAILED' as const, failureReason: 'REVERSED_BY_BENEFICIARY_BANK' as const };
+    const { httpStatus, body } = payoutResult({ ...reversed, bankReference: '412345678901' });
+    expect(httpStatus).toBe(400);
+    expect(body).toMatchObject({
+      error: true,
+      status: 'FAILED',
+      Amount: '101.00',
+      Bankriff: '412345678901',
+      message: 'MP007 - Transaction failed: reversed by beneficiary bank',
+    });
+    expect(bankriff({ status: 'FAILED', failureReason: 'RAIL_REJECTED', bankReference: '412345678901' })).toBe('');
+    expect(bankriff({ status: 'PENDING', failureReason: null, bankReference: '412345678901' })).toBe('');
   });
 
   it('when a UPI TransactionID has a leading zero, then it stays a string rather than lose digits', () => {

@@ -16,6 +16,15 @@ export interface PayoutResultSource {
   failureReason: FailureReason | null;
 }
 
+/**
+ * The `Bankriff` of a result or lookup: the rail's UTR for a SUCCESS, and for a reversed payout too, which
+ * keeps the reference of the payment that came back (CONTRACT.md, "Reversal after success"); "" otherwise.
+ */
+export function bankriff(p: Pick<PayoutResultSource, 'status' | 'failureReason' | 'bankReference'>): string {
+  const paidAtSomePoint = p.status === 'SUCCESS' || p.failureReason === 'REVERSED_BY_BENEFICIARY_BANK';
+  return paidAtSomePoint ? (p.bankReference ?? '') : '';
+}
+
 /** The HTTP status of a payout result by status (spec section 3). */
 export const PAYOUT_RESULT_HTTP_STATUS: Record<PayoutStatus, number> = { PENDING: 202, SUCCESS: 200, FAILED: 400 };
 
@@ -44,7 +53,7 @@ export function payoutResult(p: PayoutResultSource): { httpStatus: number; body:
   };
   if (p.mode === 'IMPS') body.ifsc = p.ifsc ?? '';
   body.Amount = numeric ? jsonNumber(amount) : amount;
-  body.Bankriff = p.status === 'SUCCESS' ? (p.bankReference ?? '') : '';
+  body.Bankriff = bankriff(p);
   body.Ack_no = p.ackNo;
   body.TransactionID = numeric ? digitsAsNumber(p.transactionId) : p.transactionId;
   body.message = payoutMessage(p.status, p.failureReason);

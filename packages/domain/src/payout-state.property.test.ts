@@ -7,34 +7,40 @@ import {
   IN_FLIGHT_STATES,
   isTerminal,
   PAYOUT_STATES,
+  SETTLED_STATES,
   statesAllowedBefore,
   TERMINAL_STATES,
   type PayoutState,
 } from './payout-state.js';
-import { inquiryDelayMs, nextStep, type NextStep, type RailVerdict } from './rail-outcome.js';
+import { inquiryDelayMs, nextStep, type Circumstances, type NextStep, type RailVerdict } from './rail-outcome.js';
 
 // The payout state machine as every writer uses it: a move is attempted, and made only if the table
 // allows it from the current state (the database guard runs the same check in the UPDATE). Whatever
 // sequence of moves anyone attempts — workers, sweeper, operators, in any order and any number of
-// times — a payout reaches at most one terminal state, once, and shows the merchant a status that
-// never goes back.
+// times — a payout is settled at most once, SUCCESS or FAILED, and shows the merchant a status that never
+// goes back to PENDING; the one later change is a reversal of a SUCCESS (FAILED outside), once.
 
 const state = fc.constantFrom(...PAYOUT_STATES);
 
 interface Life {
   states: PayoutState[];
-  /** How many attempted moves entered a terminal state: the number of terminal ledger effects. */
-  terminalEntries: number;
+  /** How many attempted moves settled the payout: the number of settlement ledger effects. */
+  settlements: number;
+  /** How many attempted moves reversed it: the number of reversal ledger effects. */
+  reversals: number;
 }
+
+const isSettled = (s: PayoutState) => SETTLED_STATES.includes(s);
 
 function live(attempts: readonly PayoutState[]): Life {
   let current: PayoutState = 'ACCEPTED';
-  const life: Life = { states: [current], terminalEntries: 0 };
+  const life: Life = { states: [current], settlements: 0, reversals: 0 };
   for (const to of attempts) {
     if (!canTransition(current, to)) continue;
     current = to;
     life.states.push(current);
-    if (isTerminal(to)) life.terminalEntries++;
+    if (isSettled(to)) life.settlements++;
+    if (to === 'REVERSED') life.reversals++;
   }
   return life;
 }
@@ -47,7 +53,21 @@ const verdict: fc.Arbitrary<RailVerdict> = fc.oneof(
   fc.constant({ outcome: 'PENDING' as const }),
   fc.string({ maxLength: 10 }).map((detail) => ({ outcome: 'UNKNOWN' as const, detail })),
   fc.constant({ outcome: 'NOT_FOUND' as const }),
+  fc.stringMatching(/^[0-9]{12}$/).map((bankReference) => ({ outcome: 'REVERSED' as const, bankReference })),
+  fc.string({ maxLength: 10 }).map((detail) => ({ outcome: 'REFUSED' as const, detail })),
 );
+
+const circumstances: fc.Arbitrary<Circumstances> = fc.record({
+  deadlinePassed: fc.boolean(),
+  checksLeft: fc.integer({ min: -1, max: 6 }),
+  refused: fc.constantFrom('never' as const, 'recently' as const, 'long-ago' as const),
+});
+
+/** Whether the rail's answer is its definite word on the money under these circumstances. */
+function definite(answer: RailVerdict, c: Circumstances): boolean {
+  if (answer.outcome === 'NOT_FOUND') return c.refused === 'long-ago';
+  return answer.outcome === 'SUCCESS' || answer.outcome === 'FAILED' || answer.outcome === 'REVERSED';
+}
 
 /** The state the worker moves a payout to for each step of its rule book (apps/worker payout-driver.ts). */
 function targetOf(step: NextStep): PayoutState {
@@ -56,6 +76,9 @@ function targetOf(step: NextStep): PayoutState {
       return 'SUCCESS';
     case 'settle-failure':
       return 'FAILED';
+    case 'reverse':
+      // An unsettled payout is settled SUCCESS first; the reversal follows from SUCCESS.
+      return 'SUCCESS';
     case 'inquire-later':
       return step.state;
     case 'resubmit':
@@ -71,40 +94,51 @@ function targetOf(step: NextStep): PayoutState {
 const CONSULTED_IN: readonly PayoutState[] = ['SUBMITTING', 'AWAITING_RAIL', 'OUTCOME_UNKNOWN'];
 
 describe('payout state machine: properties', () => {
-  it('when any sequence of moves is attempted, then at most one terminal state is ever entered, at most once', () => {
+  it('when any sequence of moves is attempted, then a payout is settled at most once and reversed at most once, only after SUCCESS', () => {
     assertProperty(
       fc.property(fc.array(state, { maxLength: 60 }), (attempts) => {
         const life = live(attempts);
-        expect(life.terminalEntries).toBeLessThanOrEqual(1);
-        expect(new Set(life.states.filter(isTerminal)).size).toBe(life.terminalEntries);
+        expect(life.settlements).toBeLessThanOrEqual(1);
+        expect(life.reversals).toBeLessThanOrEqual(1);
+        expect(new Set(life.states.filter(isSettled)).size).toBe(life.settlements);
+        const reversed = life.states.indexOf('REVERSED');
+        if (reversed >= 0) expect(life.states[reversed - 1]).toBe('SUCCESS');
       }),
       2000,
       import.meta.url,
     );
   });
 
-  it('when a payout is terminal, then every later move is refused (terminal states are absorbing)', () => {
+  it('when a payout is terminal, then every later move is refused but the reversal of a SUCCESS', () => {
     assertProperty(
       fc.property(fc.array(state, { maxLength: 60 }), (attempts) => {
         const { states } = live(attempts);
         const firstTerminal = states.findIndex(isTerminal);
-        if (firstTerminal >= 0) expect(firstTerminal).toBe(states.length - 1);
-        for (const from of TERMINAL_STATES) for (const to of attempts) expect(canTransition(from, to)).toBe(false);
+        if (firstTerminal >= 0) {
+          const after = states.slice(firstTerminal + 1);
+          expect(after).toEqual(states[firstTerminal] === 'SUCCESS' && after.length > 0 ? ['REVERSED'] : []);
+        }
+        for (const from of TERMINAL_STATES) {
+          for (const to of attempts) expect(canTransition(from, to)).toBe(from === 'SUCCESS' && to === 'REVERSED');
+        }
       }),
       1000,
       import.meta.url,
     );
   });
 
-  it('when a payout moves, then its external status is PENDING until its one terminal state and never changes after', () => {
+  it('when a payout moves, then its external status is PENDING until it is settled, never PENDING again, and changes after only by a reversal', () => {
     assertProperty(
       fc.property(fc.array(state, { maxLength: 60 }), (attempts) => {
-        const statuses = live(attempts).states.map(externalStatus);
+        const { states } = live(attempts);
+        const statuses = states.map(externalStatus);
         const firstFinal = statuses.findIndex((s) => s !== 'PENDING');
         const expected =
           firstFinal < 0
             ? statuses.map(() => 'PENDING')
-            : statuses.map((_, i) => (i < firstFinal ? 'PENDING' : statuses[firstFinal]));
+            : statuses.map((_, i) =>
+                i < firstFinal ? 'PENDING' : states[i] === 'REVERSED' ? 'FAILED' : statuses[firstFinal],
+              );
         expect(statuses).toEqual(expected);
       }),
       1000,
@@ -117,7 +151,8 @@ describe('payout state machine: properties', () => {
       fc.property(state, (s) => {
         const status = externalStatus(s);
         expect(status === 'PENDING').toBe(!isTerminal(s));
-        if (isTerminal(s)) expect(status).toBe(s);
+        if (isSettled(s)) expect(status).toBe(s);
+        if (s === 'REVERSED') expect(status).toBe('FAILED');
         expect(TERMINAL_STATES.includes(s)).toBe(isTerminal(s));
         if (IN_FLIGHT_STATES.includes(s)) expect(status).toBe('PENDING');
       }),
@@ -138,31 +173,34 @@ describe('payout state machine: properties', () => {
     );
   });
 
-  it('when the database guard asks which states may precede a move, then it gets exactly the allowed non-terminal ones', () => {
+  it('when the database guard asks which states may precede a move, then it gets exactly the allowed ones, and a terminal state only before a reversal', () => {
     assertProperty(
       fc.property(state, state, (from, to) => {
         expect(statesAllowedBefore(to).includes(from)).toBe(canTransition(from, to));
-        if (isTerminal(from)) expect(statesAllowedBefore(to)).not.toContain(from);
+        // The one move out of a terminal state: a SUCCESS whose money came back (docs/reconciliation.md).
+        const reversal = from === 'SUCCESS' && to === 'REVERSED';
+        if (isTerminal(from) && !reversal) expect(statesAllowedBefore(to)).not.toContain(from);
       }),
       200,
       import.meta.url,
     );
   });
 
-  it("when the rail's answers arrive in any order, then the first definite answer decides the payout and an unknown outcome never fails it", () => {
+  it("when the rail's answers arrive in any order, then the first definite answer decides the payout and nothing else — a time-out, a refusal, an early NOT_FOUND — ever settles it", () => {
     assertProperty(
-      fc.property(fc.array(fc.tuple(verdict, fc.boolean()), { maxLength: 30 }), (answers) => {
+      fc.property(fc.array(fc.tuple(verdict, circumstances), { maxLength: 30 }), (answers) => {
         let current: PayoutState = 'SUBMITTING';
-        for (const [answer, deadlinePassed] of answers) {
-          const to = targetOf(nextStep(answer, deadlinePassed));
-          if (answer.outcome === 'UNKNOWN' || answer.outcome === 'PENDING' || answer.outcome === 'NOT_FOUND') {
-            expect(isTerminal(to), `${answer.outcome} must not settle a payout`).toBe(false);
-          }
+        for (const [answer, c] of answers) {
+          const to = targetOf(nextStep(answer, c));
+          if (!definite(answer, c)) expect(isTerminal(to), `${answer.outcome} must not settle a payout`).toBe(false);
           if (canTransition(current, to)) current = to;
         }
-        const firstDefinite = answers.find(([a]) => a.outcome === 'SUCCESS' || a.outcome === 'FAILED');
+        const firstDefinite = answers.find(([a, c]) => definite(a, c));
         if (!firstDefinite) expect(isTerminal(current)).toBe(false);
-        else expect(current).toBe(firstDefinite[0].outcome);
+        else {
+          const [answer] = firstDefinite;
+          expect(current).toBe(answer.outcome === 'FAILED' || answer.outcome === 'NOT_FOUND' ? 'FAILED' : 'SUCCESS');
+        }
       }),
       1000,
       import.meta.url,
@@ -174,8 +212,8 @@ describe('payout state machine: properties', () => {
     // was: e.g. past the inquiry deadline a payout still in SUBMITTING cannot go to MANUAL_REVIEW, so it
     // is never handed to an operator and is polled for ever instead.
     assertProperty(
-      fc.property(fc.constantFrom(...CONSULTED_IN), verdict, fc.boolean(), (from, answer, deadlinePassed) => {
-        const step = nextStep(answer, deadlinePassed);
+      fc.property(fc.constantFrom(...CONSULTED_IN), verdict, circumstances, (from, answer, c) => {
+        const step = nextStep(answer, c);
         expect(canTransition(from, targetOf(step)), `${from} → ${step.kind} (rail: ${answer.outcome})`).toBe(true);
       }),
       500,
@@ -183,21 +221,22 @@ describe('payout state machine: properties', () => {
     );
   });
 
-  it('when inquiries are scheduled, then each waits between its capped doubling and 20 % more, and never less than the one before', () => {
-    const schedule = fc
-      .tuple(fc.integer({ min: 1, max: 60_000 }), fc.integer({ min: 1, max: 3_600_000 }))
-      .map(([firstDelayMs, extra]) => ({ firstDelayMs, maxDelayMs: firstDelayMs + extra }));
+  it('when status checks are scheduled, then each waits at least what the schedule says and at most a tenth more', () => {
+    const schedule = fc.record({
+      firstDelayMs: fc.integer({ min: 1, max: 600_000 }),
+      spacingMs: fc.integer({ min: 1, max: 7_200_000 }),
+      maxChecks: fc.integer({ min: 1, max: 10 }),
+    });
     assertProperty(
       fc.property(
         schedule,
         fc.integer({ min: 1, max: 200 }),
         fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
-        (s, attempt, r) => {
-          const base = Math.min(s.firstDelayMs * 2 ** Math.min(attempt - 1, 30), s.maxDelayMs);
-          const delay = inquiryDelayMs(attempt, s, () => r);
+        (s, check, r) => {
+          const base = check === 1 ? s.firstDelayMs : s.spacingMs;
+          const delay = inquiryDelayMs(check, s, () => r);
           expect(delay).toBeGreaterThanOrEqual(base);
-          expect(delay).toBeLessThanOrEqual(Math.round(base * 1.2));
-          expect(inquiryDelayMs(attempt + 1, s, () => r)).toBeGreaterThanOrEqual(delay);
+          expect(delay).toBeLessThanOrEqual(Math.round(base * 1.1));
         },
       ),
       1000,

@@ -9,14 +9,19 @@ import {
 } from './payout-state.js';
 
 describe('payout state machine', () => {
-  it('when a payout is terminal, then no transition leaves it', () => {
+  it('when a payout is FAILED or REVERSED, then no transition leaves it; SUCCESS may only be reversed', () => {
     for (const to of PAYOUT_STATES) {
-      expect(canTransition('SUCCESS', to)).toBe(false);
+      expect(canTransition('SUCCESS', to)).toBe(to === 'REVERSED');
       expect(canTransition('FAILED', to)).toBe(false);
+      expect(canTransition('REVERSED', to)).toBe(false);
     }
   });
 
-  it('when mapped outside, then only SUCCESS and FAILED are not PENDING', () => {
+  it('when a payout is reversed, then only a SUCCESS could have been', () => {
+    expect(statesAllowedBefore('REVERSED')).toEqual(['SUCCESS']);
+  });
+
+  it('when mapped outside, then SUCCESS is SUCCESS, FAILED and REVERSED are FAILED, and the rest PENDING', () => {
     expect(PAYOUT_STATES.map(externalStatus)).toEqual([
       'PENDING',
       'PENDING',
@@ -25,8 +30,9 @@ describe('payout state machine', () => {
       'PENDING',
       'SUCCESS',
       'FAILED',
+      'FAILED',
     ]);
-    expect(PAYOUT_STATES.filter(isTerminal)).toEqual(['SUCCESS', 'FAILED']);
+    expect(PAYOUT_STATES.filter(isTerminal)).toEqual(['SUCCESS', 'FAILED', 'REVERSED']);
   });
 
   it('when settling, then every non-terminal state but ACCEPTED may reach SUCCESS', () => {
@@ -47,6 +53,9 @@ describe('payoutMessage', () => {
     );
     expect(payoutMessage('FAILED', 'DECLINED_BY_BENEFICIARY_BANK')).toBe(
       'MP007 - Transaction failed: declined by beneficiary bank',
+    );
+    expect(payoutMessage('FAILED', 'REVERSED_BY_BENEFICIARY_BANK')).toBe(
+      'MP007 - Transaction failed: reversed by beneficiary bank',
     );
   });
 });

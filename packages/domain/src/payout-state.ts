@@ -1,6 +1,7 @@
 /**
  * The payout state machine. Inside, a payout passes through more states than the merchant sees; each
- * maps to one of the spec's three statuses. SUCCESS and FAILED are terminal and reached at most once.
+ * maps to one of the spec's three statuses. A payout is settled once, SUCCESS or FAILED; a SUCCESS may
+ * later come back from the beneficiary's bank (REVERSED, shown to the merchant as FAILED), once.
  */
 export const PAYOUT_STATES = [
   'ACCEPTED',
@@ -10,13 +11,20 @@ export const PAYOUT_STATES = [
   'MANUAL_REVIEW',
   'SUCCESS',
   'FAILED',
+  'REVERSED',
 ] as const;
 export type PayoutState = (typeof PAYOUT_STATES)[number];
 
 export type PayoutStatus = 'PENDING' | 'SUCCESS' | 'FAILED';
 export type PayoutMode = 'IMPS' | 'UPI';
 
-export const TERMINAL_STATES: readonly PayoutState[] = ['SUCCESS', 'FAILED'];
+/** The two outcomes a payout is settled with, each reached at most once and never both. */
+export const SETTLED_STATES: readonly PayoutState[] = ['SUCCESS', 'FAILED'];
+/**
+ * States the rail's ordinary flow never leaves. SUCCESS is one of them although a reversal may still
+ * follow it: only a report that the money came back moves it (docs/reconciliation.md).
+ */
+export const TERMINAL_STATES: readonly PayoutState[] = ['SUCCESS', 'FAILED', 'REVERSED'];
 /** States in which the rail may hold our instruction, so only asking the rail can settle the payout. */
 export const IN_FLIGHT_STATES: readonly PayoutState[] = [
   'SUBMITTING',
@@ -25,12 +33,14 @@ export const IN_FLIGHT_STATES: readonly PayoutState[] = [
   'MANUAL_REVIEW',
 ];
 
-export function isTerminal(state: PayoutState): state is 'SUCCESS' | 'FAILED' {
-  return state === 'SUCCESS' || state === 'FAILED';
+export function isTerminal(state: PayoutState): state is 'SUCCESS' | 'FAILED' | 'REVERSED' {
+  return state === 'SUCCESS' || state === 'FAILED' || state === 'REVERSED';
 }
 
+/** What the merchant sees: a reversed payout failed after all (CONTRACT.md, "Reversal after success"). */
 export function externalStatus(state: PayoutState): PayoutStatus {
   if (state === 'SUCCESS' || state === 'FAILED') return state;
+  if (state === 'REVERSED') return 'FAILED';
   return 'PENDING';
 }
 
@@ -43,8 +53,10 @@ const TRANSITIONS: Record<PayoutState, readonly PayoutState[]> = {
   OUTCOME_UNKNOWN: ['OUTCOME_UNKNOWN', 'AWAITING_RAIL', 'SUBMITTING', 'MANUAL_REVIEW', 'SUCCESS', 'FAILED'],
   // An operator (or a late answer from the rail) settles a payout under review.
   MANUAL_REVIEW: ['SUCCESS', 'FAILED', 'AWAITING_RAIL', 'OUTCOME_UNKNOWN', 'SUBMITTING'],
-  SUCCESS: [],
+  // The money came back after the rail said it was paid (a bounce, a return): once, and only from SUCCESS.
+  SUCCESS: ['REVERSED'],
   FAILED: [],
+  REVERSED: [],
 };
 
 export function canTransition(from: PayoutState, to: PayoutState): boolean {
@@ -61,7 +73,8 @@ export type FailureReason =
   | 'INVALID_BENEFICIARY_ACCOUNT'
   | 'INVALID_UPI_ADDRESS'
   | 'DECLINED_BY_BENEFICIARY_BANK'
-  | 'RAIL_REJECTED';
+  | 'RAIL_REJECTED'
+  | 'REVERSED_BY_BENEFICIARY_BANK';
 
 /** The short reasons of the contract's fixed list, as they follow "MP007 - Transaction failed: ". */
 export const FAILURE_REASON_TEXT: Record<FailureReason, string> = {
@@ -70,6 +83,7 @@ export const FAILURE_REASON_TEXT: Record<FailureReason, string> = {
   INVALID_UPI_ADDRESS: 'invalid UPI address',
   DECLINED_BY_BENEFICIARY_BANK: 'declined by beneficiary bank',
   RAIL_REJECTED: 'rail rejected',
+  REVERSED_BY_BENEFICIARY_BANK: 'reversed by beneficiary bank',
 };
 
 /** The message of a payout result, beginning with its result code (spec section 3). */

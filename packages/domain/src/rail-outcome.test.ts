@@ -1,31 +1,64 @@
 import { describe, expect, it } from 'vitest';
-import { inquiryDelayMs, nextStep } from './rail-outcome.js';
+import { inquiryDelayMs, nextStep, type Circumstances, type RailVerdict } from './rail-outcome.js';
+
+const fresh: Circumstances = { deadlinePassed: false, checksLeft: 3, refused: 'never' };
 
 describe('nextStep', () => {
-  it('when the rail says SUCCESS or FAILED, then the payout settles that way, even past the deadline', () => {
-    expect(nextStep({ outcome: 'SUCCESS', bankReference: '123' }, true)).toEqual({
-      kind: 'settle-success',
-      bankReference: '123',
-    });
-    expect(nextStep({ outcome: 'FAILED', reason: 'INVALID_UPI_ADDRESS' }, false)).toEqual({
-      kind: 'settle-failure',
-      reason: 'INVALID_UPI_ADDRESS',
+  it('when the rail says SUCCESS, FAILED or REVERSED, then that is acted on, even past the deadline or out of checks', () => {
+    for (const c of [
+      fresh,
+      { ...fresh, deadlinePassed: true },
+      { ...fresh, checksLeft: 0, refused: 'recently' as const },
+    ]) {
+      expect(nextStep({ outcome: 'SUCCESS', bankReference: '123' }, c)).toEqual({
+        kind: 'settle-success',
+        bankReference: '123',
+      });
+      expect(nextStep({ outcome: 'FAILED', reason: 'INVALID_UPI_ADDRESS' }, c)).toEqual({
+        kind: 'settle-failure',
+        reason: 'INVALID_UPI_ADDRESS',
+      });
+      expect(nextStep({ outcome: 'REVERSED', bankReference: '123' }, c)).toEqual({
+        kind: 'reverse',
+        bankReference: '123',
+      });
+    }
+  });
+
+  it('when a submit is refused with a 4xx, then nothing is settled: the status API is asked', () => {
+    const refused: RailVerdict = { outcome: 'REFUSED', detail: 'HTTP 400 DUPLICATE_REFERENCE' };
+    expect(nextStep(refused, fresh)).toEqual({ kind: 'inquire-later', state: 'OUTCOME_UNKNOWN' });
+    expect(nextStep(refused, { ...fresh, refused: 'long-ago' })).toEqual({
+      kind: 'inquire-later',
+      state: 'OUTCOME_UNKNOWN',
     });
   });
 
   it('when the outcome is unknown, then it is never settled as FAILED: it waits for an inquiry', () => {
-    expect(nextStep({ outcome: 'UNKNOWN', detail: 'time-out' }, false)).toEqual({
+    expect(nextStep({ outcome: 'UNKNOWN', detail: 'time-out' }, fresh)).toEqual({
       kind: 'inquire-later',
       state: 'OUTCOME_UNKNOWN',
     });
   });
 
   it('when the rail is still deciding, then it waits', () => {
-    expect(nextStep({ outcome: 'PENDING' }, false)).toEqual({ kind: 'inquire-later', state: 'AWAITING_RAIL' });
+    expect(nextStep({ outcome: 'PENDING' }, fresh)).toEqual({ kind: 'inquire-later', state: 'AWAITING_RAIL' });
   });
 
-  it('when the rail never saw the instruction, then it is sent again', () => {
-    expect(nextStep({ outcome: 'NOT_FOUND' }, false)).toEqual({ kind: 'resubmit' });
+  it('when the rail has no record and never refused it, then it is sent again under the same reference', () => {
+    expect(nextStep({ outcome: 'NOT_FOUND' }, fresh)).toEqual({ kind: 'resubmit' });
+    expect(nextStep({ outcome: 'NOT_FOUND' }, { ...fresh, checksLeft: 0 })).toEqual({ kind: 'resubmit' });
+  });
+
+  it('when the rail refused it and then has no record, then NOT_FOUND is believed only once the refusal is old enough', () => {
+    expect(nextStep({ outcome: 'NOT_FOUND' }, { ...fresh, refused: 'recently' })).toEqual({
+      kind: 'inquire-later',
+      state: 'OUTCOME_UNKNOWN',
+    });
+    expect(nextStep({ outcome: 'NOT_FOUND' }, { ...fresh, refused: 'long-ago' })).toEqual({
+      kind: 'settle-failure',
+      reason: 'RAIL_REJECTED',
+    });
   });
 
   it('when still undecided past the deadline, then a person must resolve it', () => {
@@ -33,23 +66,44 @@ describe('nextStep', () => {
       { outcome: 'PENDING' },
       { outcome: 'UNKNOWN', detail: 'x' },
       { outcome: 'NOT_FOUND' },
+      { outcome: 'REFUSED', detail: 'x' },
     ] as const) {
-      expect(nextStep(verdict, true)).toEqual({ kind: 'manual-review' });
+      expect(nextStep(verdict, { ...fresh, deadlinePassed: true })).toEqual({ kind: 'manual-review', why: 'deadline' });
     }
+  });
+
+  it('when the status checks the rules allow are used up, then the statement or a person decides', () => {
+    const spent = { ...fresh, checksLeft: 0 };
+    expect(nextStep({ outcome: 'PENDING' }, spent)).toEqual({ kind: 'manual-review', why: 'checks-used-up' });
+    expect(nextStep({ outcome: 'UNKNOWN', detail: 'x' }, spent)).toEqual({
+      kind: 'manual-review',
+      why: 'checks-used-up',
+    });
+    expect(nextStep({ outcome: 'NOT_FOUND' }, { ...spent, refused: 'recently' })).toEqual({
+      kind: 'manual-review',
+      why: 'checks-used-up',
+    });
   });
 });
 
 describe('inquiryDelayMs', () => {
-  const schedule = { firstDelayMs: 1_000, maxDelayMs: 60_000 };
+  const upi = { firstDelayMs: 90_000, spacingMs: 2_700_000, maxChecks: 3 };
 
-  it('when attempts go on, then the delay doubles up to the cap', () => {
+  it('when checks go on, then the first waits the first delay and every later one the spacing', () => {
     const noJitter = () => 0;
-    expect([1, 2, 3, 4, 7, 8, 50].map((n) => inquiryDelayMs(n, schedule, noJitter))).toEqual([
-      1_000, 2_000, 4_000, 8_000, 60_000, 60_000, 60_000,
+    expect([1, 2, 3, 7].map((n) => inquiryDelayMs(n, upi, noJitter))).toEqual([
+      90_000, 2_700_000, 2_700_000, 2_700_000,
     ]);
   });
 
-  it('when jitter is drawn, then it adds at most a fifth', () => {
-    expect(inquiryDelayMs(1, schedule, () => 0.999)).toBe(1_200);
+  it('when jitter is drawn, then it adds at most a tenth and never shortens the wait', () => {
+    expect(inquiryDelayMs(1, upi, () => 0.999)).toBe(98_991);
+    expect(inquiryDelayMs(1, upi, () => 0)).toBe(90_000);
+  });
+
+  it('when the UPI defaults are followed, then the three checks fall within two hours of the payment', () => {
+    const worst = () => 0.999_999;
+    const lastCheckAt = inquiryDelayMs(1, upi, worst) + inquiryDelayMs(2, upi, worst) + inquiryDelayMs(3, upi, worst);
+    expect(lastCheckAt).toBeLessThan(2 * 60 * 60 * 1000);
   });
 });

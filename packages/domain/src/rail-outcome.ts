@@ -1,55 +1,117 @@
-import type { FailureReason } from './payout-state.js';
+import type { FailureReason, PayoutMode } from './payout-state.js';
+
+/** Why a rail failed a payout: any failure reason but our own balance check and a later reversal. */
+export type RailFailureReason = Exclude<FailureReason, 'INSUFFICIENT_BALANCE' | 'REVERSED_BY_BENEFICIARY_BANK'>;
 
 /** What the rail told us about a payout, as the worker sees it (see @payout/rails). */
 export type RailVerdict =
   | { outcome: 'SUCCESS'; bankReference: string }
-  | { outcome: 'FAILED'; reason: Exclude<FailureReason, 'INSUFFICIENT_BALANCE'> }
+  | { outcome: 'FAILED'; reason: RailFailureReason }
   | { outcome: 'PENDING' }
+  /** The rail paid it, and the money came back: `bankReference` is the original payment's. */
+  | { outcome: 'REVERSED'; bankReference: string }
   | { outcome: 'UNKNOWN'; detail: string }
-  | { outcome: 'NOT_FOUND' };
+  | { outcome: 'NOT_FOUND' }
+  /** The rail turned a submit away with a 4xx. Not a failure: a bank holding the reference refuses it too. */
+  | { outcome: 'REFUSED'; detail: string };
+
+/** What else the worker knows about the payout when the answer comes. */
+export interface Circumstances {
+  /** Undecided for longer than the inquiry deadline. */
+  deadlinePassed: boolean;
+  /** Status checks the payout's mode still allows it ({@link InquirySchedule.maxChecks} less those made). */
+  checksLeft: number;
+  /**
+   * Whether the rail has refused a submit of this payout, and if so whether long enough ago that a
+   * NOT_FOUND from its status API is to be believed (its status API lags the payment; the age is
+   * configured, RAIL_NOT_FOUND_TRUSTED_AFTER_MS).
+   */
+  refused: 'never' | 'recently' | 'long-ago';
+}
 
 /** What to do with a payout after hearing from the rail. */
 export type NextStep =
   | { kind: 'settle-success'; bankReference: string }
-  | { kind: 'settle-failure'; reason: Exclude<FailureReason, 'INSUFFICIENT_BALANCE'> }
+  | { kind: 'settle-failure'; reason: RailFailureReason }
+  /** It was paid and came back: settle it SUCCESS if it is not yet, then return the money (a reversal). */
+  | { kind: 'reverse'; bankReference: string }
   /** Undecided: ask again later. The state says whether the rail has it (AWAITING_RAIL) or we cannot tell. */
   | { kind: 'inquire-later'; state: 'AWAITING_RAIL' | 'OUTCOME_UNKNOWN' }
   /** The rail never saw the instruction: send it again, under the same reference. */
   | { kind: 'resubmit' }
-  /** Undecided past the deadline: an operator must resolve it. Still PENDING to the merchant. */
-  | { kind: 'manual-review' };
+  /**
+   * Undecided past the deadline, or after every status check the rail's rules allow: the daily statement
+   * or an operator decides. Still PENDING to the merchant.
+   */
+  | { kind: 'manual-review'; why: 'deadline' | 'checks-used-up' };
 
 /**
- * The worker's rule book. A definite answer settles; an undecided one waits; an unknown outcome is never
- * treated as a failure (the money may have moved) and never resubmitted under a new reference; past the
- * deadline an undecided payout goes to a person instead of being guessed.
+ * The worker's rule book (docs/bank-boundary.md). Only the rail's definite word settles: SUCCESS, FAILED,
+ * or REVERSED. Nothing the rail failed to say is taken as a failure — not a time-out, not a garbled reply,
+ * not a 4xx refusal of a submit (a bank that already paid the reference refuses its resubmit as a
+ * duplicate) — and a NOT_FOUND fails a payout only once the rail has refused it and its status API has had
+ * long enough to catch up. Until then an undecided payout is asked about again, as often as its mode's
+ * rules allow, and then left to the statement or a person.
  */
-export function nextStep(verdict: RailVerdict, deadlinePassed: boolean): NextStep {
+export function nextStep(verdict: RailVerdict, circumstances: Circumstances): NextStep {
   switch (verdict.outcome) {
     case 'SUCCESS':
       return { kind: 'settle-success', bankReference: verdict.bankReference };
     case 'FAILED':
       return { kind: 'settle-failure', reason: verdict.reason };
+    case 'REVERSED':
+      return { kind: 'reverse', bankReference: verdict.bankReference };
     case 'NOT_FOUND':
-      return deadlinePassed ? { kind: 'manual-review' } : { kind: 'resubmit' };
+      return afterNotFound(circumstances);
     case 'PENDING':
-      return deadlinePassed ? { kind: 'manual-review' } : { kind: 'inquire-later', state: 'AWAITING_RAIL' };
+      return undecided('AWAITING_RAIL', circumstances);
     case 'UNKNOWN':
-      return deadlinePassed ? { kind: 'manual-review' } : { kind: 'inquire-later', state: 'OUTCOME_UNKNOWN' };
+    case 'REFUSED':
+      return undecided('OUTCOME_UNKNOWN', circumstances);
   }
 }
 
-export interface InquirySchedule {
-  firstDelayMs: number;
-  maxDelayMs: number;
+function afterNotFound(circumstances: Circumstances): NextStep {
+  switch (circumstances.refused) {
+    case 'long-ago':
+      // Refused, and still unknown to the rail long after: nothing was paid.
+      return { kind: 'settle-failure', reason: 'RAIL_REJECTED' };
+    case 'recently':
+      // Sending it again would only be refused again, and the status API may not show the payment yet.
+      return undecided('OUTCOME_UNKNOWN', circumstances);
+    case 'never':
+      // The rail never got it (the submit was lost before it arrived): send it again, same reference.
+      return circumstances.deadlinePassed ? { kind: 'manual-review', why: 'deadline' } : { kind: 'resubmit' };
+  }
+}
+
+function undecided(state: 'AWAITING_RAIL' | 'OUTCOME_UNKNOWN', circumstances: Circumstances): NextStep {
+  if (circumstances.deadlinePassed) return { kind: 'manual-review', why: 'deadline' };
+  if (circumstances.checksLeft <= 0) return { kind: 'manual-review', why: 'checks-used-up' };
+  return { kind: 'inquire-later', state };
 }
 
 /**
- * How long to wait before inquiry number `attempt` (1, 2, …): doubling from the first delay up to the cap,
- * with up to 20 % random jitter so many payouts that went undecided together do not ask together.
+ * When and how often a payout of one mode may be asked about. The defaults follow NPCI's rules for UPI
+ * status checks and the IMPS turnaround times; docs/bank-boundary.md gives them with their sources.
  */
-export function inquiryDelayMs(attempt: number, schedule: InquirySchedule, random: () => number = Math.random): number {
-  const exponential = schedule.firstDelayMs * 2 ** Math.max(0, Math.min(attempt - 1, 30));
-  const capped = Math.min(exponential, schedule.maxDelayMs);
-  return Math.round(capped * (1 + 0.2 * random()));
+export interface InquirySchedule {
+  /** Wait after a submit before the first status check. */
+  firstDelayMs: number;
+  /** Wait between one status check and the next. */
+  spacingMs: number;
+  /** Most status checks per payout; after them the statement or a person decides. */
+  maxChecks: number;
+}
+
+export type InquirySchedules = Record<PayoutMode, InquirySchedule>;
+
+/**
+ * How long to wait before status check number `check` (1, 2, …): the first delay, then the spacing, plus
+ * up to 10 % random jitter so payouts that went undecided together do not ask together. Jitter only ever
+ * lengthens the wait, so a check is never earlier than the rules allow.
+ */
+export function inquiryDelayMs(check: number, schedule: InquirySchedule, random: () => number = Math.random): number {
+  const base = check <= 1 ? schedule.firstDelayMs : schedule.spacingMs;
+  return Math.round(base * (1 + 0.1 * random()));
 }

@@ -113,13 +113,67 @@ describe('createHttpRailAdapter', () => {
     expect(await adapter.submit(instruction)).toMatchObject({ outcome: 'PENDING' });
   });
 
-  it.each([400, 422])('when the rail refuses a submit with %i, then it FAILED as RAIL_REJECTED', async (status) => {
-    const rail = await scriptedRail(json(status, { error: 'BAD_REQUEST' }));
-    expect(await adapterFor(rail.url).submit(instruction)).toEqual({
-      outcome: 'FAILED',
-      reason: 'RAIL_REJECTED',
-      raw: { error: 'BAD_REQUEST' },
+  it.each([400, 422])(
+    'when the rail refuses a submit with %i, then it is REFUSED, not FAILED: a refusal proves nothing was paid only once the status API agrees',
+    async (status) => {
+      const rail = await scriptedRail(json(status, { error: 'DUPLICATE_REFERENCE' }));
+      expect(await adapterFor(rail.url).submit(instruction)).toEqual({
+        outcome: 'REFUSED',
+        detail: `rail refused the submit with HTTP ${status}: {"error":"DUPLICATE_REFERENCE"}`,
+        raw: { error: 'DUPLICATE_REFERENCE' },
+      });
+    },
+  );
+
+  it('when the status API says REVERSED with the UTR, then the adapter says REVERSED with that bank reference', async () => {
+    const reply = { reference: instruction.reference, status: 'REVERSED', utr: '123456789012' };
+    const rail = await scriptedRail(json(200, reply));
+    expect(await adapterFor(rail.url).status(instruction.reference)).toEqual({
+      outcome: 'REVERSED',
+      bankReference: '123456789012',
+      raw: reply,
     });
+  });
+
+  it.each([
+    ['SUCCESS with an 80-character UTR', { status: 'SUCCESS', utr: '9'.repeat(80) }],
+    ['SUCCESS with a UTR holding a NUL', { status: 'SUCCESS', utr: '1234\u00005678' }],
+    ['SUCCESS with a UTR of punctuation', { status: 'SUCCESS', utr: '12-34 56' }],
+    ['REVERSED without a UTR', { status: 'REVERSED' }],
+  ])(
+    'when the rail says %s, then it is UNKNOWN: no settlement on a reference we cannot record',
+    async (_label, body) => {
+      const rail = await scriptedRail(json(200, { reference: instruction.reference, ...body }));
+      const answer = await adapterFor(rail.url).submit(instruction);
+      expect(answer).toMatchObject({ outcome: 'UNKNOWN', detail: expect.stringMatching(/bank reference/) });
+    },
+  );
+
+  it('when a reply carries NUL characters or broken Unicode, then what the adapter returns can be stored in PostgreSQL', async () => {
+    const replies: [number, string][] = [
+      // A raw NUL inside a JSON string: not JSON at all.
+      [200, `{"reference":"${instruction.reference}","status":"SUCCESS","utr":"1234\u0000"}`],
+      // JSON escapes that parse to a NUL and a lone surrogate, which jsonb refuses.
+      [200, `{"reference":"${instruction.reference}","status":"FAILED","reason":"BAD\\u0000\\ud800"}`],
+      [502, `<html>\u0000 502 bad gateway</html>`],
+    ];
+    const rail = await scriptedRail((request, response, body) => {
+      const [status, text] = replies.shift()!;
+      json(status, text)(request, response, body);
+    });
+    const adapter = adapterFor(rail.url);
+    const answers = [
+      await adapter.submit(instruction),
+      await adapter.submit(instruction),
+      await adapter.submit(instruction),
+    ];
+    expect(answers.map((a) => a.outcome)).toEqual(['UNKNOWN', 'FAILED', 'UNKNOWN']);
+    expect(answers[1]).toMatchObject({ reason: 'RAIL_REJECTED', raw: { reason: 'BAD\uFFFD\uFFFD' } });
+    for (const answer of answers) {
+      const stored = JSON.stringify(answer);
+      expect(stored).not.toMatch(/\\u0000|\\ud[89ab]/i);
+      expect(stored).not.toContain('\u0000');
+    }
   });
 
   it('when the rail answers 409, then it is UNKNOWN with a detail that asks for a person', async () => {
@@ -226,5 +280,54 @@ describe('createHttpRailAdapter', () => {
     expect(await adapter.submit(instruction)).toMatchObject({ outcome: 'UNKNOWN' });
     expect(await adapter.status(instruction.reference)).toMatchObject({ outcome: 'UNKNOWN' });
     expect(rail.requests).toHaveLength(0);
+  });
+});
+
+describe('beneficiary validation over HTTP', () => {
+  it('when an account or a UPI address is asked about, then the question travels as JSON and the verdict comes back', async () => {
+    const rail = await scriptedRail((request, response, body) => {
+      const asked = JSON.parse(body) as Record<string, string>;
+      const valid =
+        request.url === '/v1/validations/upi' ? asked.upi === 'asha@okhdfc' : asked.account === '123456789012';
+      json(200, valid ? { status: 'VALID', registered_name: 'ASHA KUMAR' } : { status: 'INVALID' })(
+        request,
+        response,
+        body,
+      );
+    });
+    const adapter = adapterFor(rail.url);
+
+    expect(await adapter.validateAccount({ account: '123456789012', ifsc: 'HDFC0001234' })).toEqual({
+      outcome: 'VALID',
+      registeredName: 'ASHA KUMAR',
+      raw: { status: 'VALID', registered_name: 'ASHA KUMAR' },
+    });
+    expect(await adapter.validateUpi('nobody@okhdfc')).toEqual({ outcome: 'INVALID', raw: { status: 'INVALID' } });
+    expect(rail.requests).toEqual([
+      { method: 'POST', path: '/v1/validations/account', body: '{"account":"123456789012","ifsc":"HDFC0001234"}' },
+      { method: 'POST', path: '/v1/validations/upi', body: '{"upi":"nobody@okhdfc"}' },
+    ]);
+  });
+
+  it.each([
+    ['VALID without the registered name', json(200, { status: 'VALID' })],
+    ['an unknown status', json(200, { status: 'PROBABLY' })],
+    ['a body that is not JSON', json(200, '<html>')],
+    ['a 502', json(502, { error: 'bad gateway' })],
+    ['a 400', json(400, { error: 'BAD_REQUEST' })],
+  ])('when the rail answers %s, then the verdict is UNKNOWN, never INVALID', async (_name, script) => {
+    const rail = await scriptedRail(script);
+    expect(await adapterFor(rail.url).validateUpi('asha@okhdfc')).toMatchObject({ outcome: 'UNKNOWN' });
+  });
+
+  it('when the rail never answers, then the validation is UNKNOWN once the response time-out has passed', async () => {
+    const rail = await scriptedRail(() => undefined);
+    const started = Date.now();
+    const answer = await adapterFor(rail.url, { responseTimeoutMs: 200 }).validateAccount({
+      account: '123456789012',
+      ifsc: 'HDFC0001234',
+    });
+    expect(answer).toMatchObject({ outcome: 'UNKNOWN', detail: expect.stringMatching(/within 200 ms/) });
+    expect(Date.now() - started).toBeLessThan(2_000);
   });
 });

@@ -1,12 +1,16 @@
 import { Pool } from 'undici';
 import { z } from 'zod';
 import {
+  isBankReference,
   isRailFailureReason,
+  type AccountToValidate,
+  type BeneficiaryValidation,
   type PayoutInstruction,
   type RailAdapter,
-  type RailAnswer,
+  type RailStatusAnswer,
   type RailSubmitAnswer,
 } from './rail-adapter.js';
+import { storable } from './storable.js';
 
 export interface HttpRailAdapterOptions {
   /** Where the rail listens, e.g. `http://127.0.0.1:4100`; a path prefix is kept. */
@@ -26,17 +30,23 @@ const DEFAULT_MAX_CONNECTIONS = 50;
 
 const replySchema = z.object({
   reference: z.string(),
-  status: z.enum(['SUCCESS', 'FAILED', 'PENDING']),
+  status: z.enum(['SUCCESS', 'FAILED', 'PENDING', 'REVERSED']),
   utr: z.string().min(1).optional(),
   reason: z.string().optional(),
+});
+
+const validationReplySchema = z.object({
+  status: z.enum(['VALID', 'INVALID']),
+  registered_name: z.string().trim().min(1).max(200).optional(),
 });
 
 type Exchange = { ok: true; statusCode: number; text: string } | { ok: false; detail: string };
 
 /**
  * A {@link RailAdapter} that speaks the rail's JSON-over-HTTP API (`POST /v1/payouts`,
- * `GET /v1/payouts/:reference`) over keep-alive connections. It never throws for network or HTTP trouble:
- * anything that leaves the payout's fate open is answered UNKNOWN with a detail for the logs.
+ * `GET /v1/payouts/:reference`, `POST /v1/validations/account` and `/upi`) over keep-alive connections. It
+ * never throws for network or HTTP trouble: anything that leaves the payout's fate open is answered UNKNOWN
+ * with a detail for the logs, and what it returns is always {@link storable}.
  */
 export function createHttpRailAdapter(options: HttpRailAdapterOptions): RailAdapter {
   const base = new URL(options.baseUrl);
@@ -64,39 +74,37 @@ export function createHttpRailAdapter(options: HttpRailAdapterOptions): RailAdap
     }
   }
 
-  return {
-    async submit(instruction: PayoutInstruction): Promise<RailSubmitAnswer> {
-      const reply = await exchange('POST', '/v1/payouts', wireInstruction(instruction));
-      if (!reply.ok) return { outcome: 'UNKNOWN', detail: reply.detail };
-      const { statusCode, text } = reply;
-      if (statusCode >= 200 && statusCode < 300) return readReply(instruction.reference, text);
-      // The rail looked at the instruction and refused it, so it was never executed and no money moved.
-      if (statusCode === 400 || statusCode === 422) {
-        return { outcome: 'FAILED', reason: 'RAIL_REJECTED', raw: parseOrText(text) };
-      }
-      if (statusCode === 409) {
-        return {
-          outcome: 'UNKNOWN',
-          detail:
-            `rail answered 409: it already holds reference ${instruction.reference} with a different ` +
-            'mode, amount or account; a person must compare the two before anything else is done',
-        };
-      }
+  // A validation moves no money, so anything but the rail's clear word (a time-out, a 5xx, an unreadable
+  // reply) is UNKNOWN: the caller answers 503 and the merchant may simply ask again.
+  async function validation(path: string, question: Record<string, string>): Promise<BeneficiaryValidation> {
+    const reply = await exchange('POST', path, JSON.stringify(question));
+    if (!reply.ok) return { outcome: 'UNKNOWN', detail: reply.detail };
+    const { statusCode, text } = reply;
+    if (statusCode < 200 || statusCode >= 300) {
       return { outcome: 'UNKNOWN', detail: `rail answered HTTP ${statusCode}${snippet(text)}` };
+    }
+    const raw = parseOrText(text);
+    const parsed = validationReplySchema.safeParse(raw);
+    if (!parsed.success)
+      return { outcome: 'UNKNOWN', detail: `unreadable validation reply from the rail${snippet(text)}` };
+    const answer = parsed.data;
+    if (answer.status === 'INVALID') return { outcome: 'INVALID', raw };
+    if (answer.registered_name === undefined) {
+      return { outcome: 'UNKNOWN', detail: 'rail said VALID without the registered name' };
+    }
+    return { outcome: 'VALID', registeredName: answer.registered_name, raw };
+  }
+
+  return {
+    submit: async (instruction) => storable(await submit(instruction)),
+    status: async (reference) => storable(await status(reference)),
+
+    validateAccount({ account, ifsc }: AccountToValidate): Promise<BeneficiaryValidation> {
+      return validation('/v1/validations/account', { account, ifsc });
     },
 
-    async status(reference: string): Promise<RailAnswer> {
-      const reply = await exchange('GET', `/v1/payouts/${encodeURIComponent(reference)}`);
-      if (!reply.ok) return { outcome: 'UNKNOWN', detail: reply.detail };
-      const { statusCode, text } = reply;
-      if (statusCode >= 200 && statusCode < 300) return readReply(reference, text);
-      if (statusCode === 404) {
-        // Only the rail's own "never seen it" counts: a bare 404 from a proxy or a wrong base URL says
-        // nothing about the payout, and taking it for NOT_FOUND could get a paid payout sent again.
-        const raw = parseOrText(text);
-        if (isNotFoundBody(raw, reference)) return { outcome: 'NOT_FOUND', raw };
-      }
-      return { outcome: 'UNKNOWN', detail: `rail answered HTTP ${statusCode}${snippet(text)}` };
+    validateUpi(upi: string): Promise<BeneficiaryValidation> {
+      return validation('/v1/validations/upi', { upi });
     },
 
     close(): Promise<void> {
@@ -104,6 +112,46 @@ export function createHttpRailAdapter(options: HttpRailAdapterOptions): RailAdap
       return closing;
     },
   };
+
+  async function submit(instruction: PayoutInstruction): Promise<RailSubmitAnswer> {
+    const reply = await exchange('POST', '/v1/payouts', wireInstruction(instruction));
+    if (!reply.ok) return { outcome: 'UNKNOWN', detail: reply.detail };
+    const { statusCode, text } = reply;
+    if (statusCode >= 200 && statusCode < 300) return readReply(instruction.reference, text);
+    // The rail turned the submit away. That is not proof that nothing was paid: a bank that already holds
+    // the reference (paid, its reply lost) may refuse the resubmit as a duplicate. Only its status API
+    // can tell, so this settles nothing (docs/bank-boundary.md).
+    if (statusCode === 400 || statusCode === 422) {
+      return {
+        outcome: 'REFUSED',
+        detail: `rail refused the submit with HTTP ${statusCode}${snippet(text)}`,
+        raw: parseOrText(text),
+      };
+    }
+    if (statusCode === 409) {
+      return {
+        outcome: 'UNKNOWN',
+        detail:
+          `rail answered 409: it already holds reference ${instruction.reference} with a different ` +
+          'mode, amount or account; a person must compare the two before anything else is done',
+      };
+    }
+    return { outcome: 'UNKNOWN', detail: `rail answered HTTP ${statusCode}${snippet(text)}` };
+  }
+
+  async function status(reference: string): Promise<RailStatusAnswer> {
+    const reply = await exchange('GET', `/v1/payouts/${encodeURIComponent(reference)}`);
+    if (!reply.ok) return { outcome: 'UNKNOWN', detail: reply.detail };
+    const { statusCode, text } = reply;
+    if (statusCode >= 200 && statusCode < 300) return readReply(reference, text);
+    if (statusCode === 404) {
+      // Only the rail's own "never seen it" counts: a bare 404 from a proxy or a wrong base URL says
+      // nothing about the payout, and taking it for NOT_FOUND could get a paid payout sent again.
+      const raw = parseOrText(text);
+      if (isNotFoundBody(raw, reference)) return { outcome: 'NOT_FOUND', raw };
+    }
+    return { outcome: 'UNKNOWN', detail: `rail answered HTTP ${statusCode}${snippet(text)}` };
+  }
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
@@ -119,7 +167,7 @@ function wireInstruction(instruction: PayoutInstruction): string {
   });
 }
 
-function readReply(reference: string, text: string): RailSubmitAnswer {
+function readReply(reference: string, text: string): Exclude<RailSubmitAnswer, { outcome: 'REFUSED' }> {
   const raw = parseOrText(text);
   const parsed = replySchema.safeParse(raw);
   if (!parsed.success) return { outcome: 'UNKNOWN', detail: `unreadable reply from the rail${snippet(text)}` };
@@ -129,9 +177,18 @@ function readReply(reference: string, text: string): RailSubmitAnswer {
   }
   switch (reply.status) {
     case 'SUCCESS':
-      // Success without the bank's reference cannot be reconciled, so it is not taken as success yet.
-      if (reply.utr === undefined) return { outcome: 'UNKNOWN', detail: 'rail said SUCCESS without a bank reference' };
-      return { outcome: 'SUCCESS', bankReference: reply.utr, raw };
+    case 'REVERSED':
+      // Without the bank's reference (or with a garbled one) it cannot be reconciled, so it is not taken
+      // as the rail's word yet: the next inquiry asks again.
+      if (reply.utr === undefined)
+        return { outcome: 'UNKNOWN', detail: `rail said ${reply.status} without a bank reference` };
+      if (!isBankReference(reply.utr)) {
+        return {
+          outcome: 'UNKNOWN',
+          detail: `rail said ${reply.status} with a malformed bank reference${snippet(reply.utr)}`,
+        };
+      }
+      return { outcome: reply.status, bankReference: reply.utr, raw };
     case 'FAILED':
       // The rail's word that it failed is final; a reason outside the contract's list is still a refusal.
       return { outcome: 'FAILED', reason: isRailFailureReason(reply.reason) ? reply.reason : 'RAIL_REJECTED', raw };

@@ -1,5 +1,7 @@
 import type { Paise } from '@payout/domain';
 import type { PrismaClient } from '../client.js';
+import { recordPayinConflict } from './discrepancy-repository.js';
+import { postLedgerEntry } from './ledger-posting.js';
 
 export interface CollectionReport {
   merchantId: number;
@@ -91,7 +93,16 @@ export async function recordCollection(db: PrismaClient, report: CollectionRepor
     const base = { id: current.id, ackNo: current.ack_no };
 
     const conflict = conflictOf(current, report);
-    if (conflict) return { ...base, outcome: 'conflict', conflict, credited: false, status: current.status };
+    if (conflict) {
+      // Kept for an operator, not only logged: `pnpm cli discrepancy list` shows it until resolved.
+      await recordPayinConflict(
+        tx,
+        current.id,
+        reportForTheRecord(report),
+        `the provider's report differs in ${conflict}`,
+      );
+      return { ...base, outcome: 'conflict', conflict, credited: false, status: current.status };
+    }
     if (current.status !== 'PENDING') return { ...base, outcome: 'unchanged', credited: false, status: current.status };
     if (report.status === 'PENDING') {
       return { ...base, outcome: current.created ? 'created' : 'unchanged', credited: false, status: 'PENDING' };
@@ -106,14 +117,13 @@ export async function recordCollection(db: PrismaClient, report: CollectionRepor
              credited_at = CASE WHEN ${report.status} = 'SUCCESS' THEN now() END, updated_at = now()
        WHERE id = ${current.id}`;
     if (report.status === 'SUCCESS') {
-      await tx.$executeRaw`
-        INSERT INTO ledger_entries (merchant_id, kind, account, amount_paise, collection_id)
-        VALUES (${report.merchantId}, 'COLLECTION_CREDIT', 'FUNDING', ${-report.amountPaise}, ${current.id}),
-               (${report.merchantId}, 'COLLECTION_CREDIT', 'MAIN_WALLET', ${report.amountPaise}, ${current.id})`;
-      await tx.$executeRaw`
-        INSERT INTO wallets (merchant_id, available_paise) VALUES (${report.merchantId}, ${report.amountPaise})
-        ON CONFLICT (merchant_id) DO UPDATE
-          SET available_paise = wallets.available_paise + EXCLUDED.available_paise, updated_at = now()`;
+      const posted = await postLedgerEntry(tx, {
+        merchantId: report.merchantId,
+        kind: 'COLLECTION_CREDIT',
+        amountPaise: report.amountPaise,
+        collectionId: current.id,
+      });
+      if (posted !== 'posted') throw new Error(`pay-in ${current.id} credit not posted: ${posted}`);
     }
     return {
       ...base,
@@ -122,4 +132,9 @@ export async function recordCollection(db: PrismaClient, report: CollectionRepor
       status: report.status,
     };
   });
+}
+
+/** What the provider said, as stored with a conflict (amounts as strings: JSON has no bigint). */
+function reportForTheRecord(report: CollectionReport): Record<string, unknown> {
+  return { ...report, amountPaise: report.amountPaise.toString() };
 }

@@ -1,4 +1,6 @@
+import type { Prisma } from '../generated/prisma/client.js';
 import type { PrismaClientOrTransaction } from '../client.js';
+import { listDiscrepancies, type DiscrepancyView } from './discrepancy-repository.js';
 import {
   toWebhookDeliveryView,
   WEBHOOK_DELIVERY_INCLUDE,
@@ -10,6 +12,7 @@ export interface PayoutStory {
   payout: {
     id: bigint;
     mid: string;
+    merchantName: string;
     transactionId: string;
     ackNo: string;
     mode: string;
@@ -37,31 +40,49 @@ export interface PayoutStory {
     actor: string;
     railAnswer: unknown;
   }[];
-  ledger: { at: Date; kind: string; account: string; amountPaise: bigint }[];
+  /** Each leg with the balance of its account (for this merchant) right after it: the running balance. */
+  ledger: { at: Date; kind: string; account: string; amountPaise: bigint; balanceAfterPaise: bigint }[];
   /** Notifications of the payout's result to the merchant, each with every attempt. */
   webhooks: WebhookDeliveryView[];
+  /** Where the bank contradicted this payout's settlement, open or resolved. */
+  discrepancies: DiscrepancyView[];
 }
 
 /** A merchant's payout by MID and TransactionID with its events, ledger legs and webhooks, oldest first. */
-export async function findPayoutStory(
+export function findPayoutStory(
   db: PrismaClientOrTransaction,
   mid: string,
   transactionId: string,
 ): Promise<PayoutStory | null> {
+  return loadStory(db, { transactionId, merchant: { mid } });
+}
+
+/** The same story found by our own reference, the Ack_no. */
+export function findPayoutStoryByAckNo(db: PrismaClientOrTransaction, ackNo: string): Promise<PayoutStory | null> {
+  return loadStory(db, { ackNo });
+}
+
+async function loadStory(db: PrismaClientOrTransaction, where: Prisma.PayoutWhereInput): Promise<PayoutStory | null> {
   const p = await db.payout.findFirst({
-    where: { transactionId, merchant: { mid } },
+    where,
     include: {
-      merchant: { select: { mid: true } },
+      merchant: { select: { mid: true, name: true } },
       events: { orderBy: { id: 'asc' } },
       ledgerEntries: { orderBy: { id: 'asc' } },
       webhookDeliveries: { orderBy: { id: 'asc' }, include: WEBHOOK_DELIVERY_INCLUDE },
     },
   });
   if (!p) return null;
+  const balances = await balancesAfter(
+    db,
+    p.merchantId,
+    p.ledgerEntries.map((l) => l.id),
+  );
   return {
     payout: {
       id: p.id,
       mid: p.merchant.mid,
+      merchantName: p.merchant.name,
       transactionId: p.transactionId,
       ackNo: p.ackNo,
       mode: p.mode,
@@ -94,7 +115,26 @@ export async function findPayoutStory(
       kind: l.kind,
       account: l.account,
       amountPaise: l.amountPaise,
+      balanceAfterPaise: balances.get(l.id) ?? 0n,
     })),
     webhooks: p.webhookDeliveries.map(toWebhookDeliveryView),
+    discrepancies: await listDiscrepancies(db, { payoutId: p.id, includeResolved: true }),
   };
+}
+
+/**
+ * The balance of each leg's account right after the leg: the sum of the merchant's entries on that account
+ * up to and including it (ids grow with commit order closely enough for support's reading).
+ */
+async function balancesAfter(
+  db: PrismaClientOrTransaction,
+  merchantId: number,
+  legIds: bigint[],
+): Promise<Map<bigint, bigint>> {
+  if (legIds.length === 0) return new Map();
+  const rows = await db.$queryRaw<{ id: bigint; balance: bigint }[]>`
+    SELECT l.id, (SELECT sum(e.amount_paise) FROM ledger_entries e
+                   WHERE e.merchant_id = ${merchantId} AND e.account = l.account AND e.id <= l.id)::bigint AS balance
+      FROM ledger_entries l WHERE l.id = ANY(${legIds}::bigint[])`;
+  return new Map(rows.map((r) => [r.id, r.balance]));
 }

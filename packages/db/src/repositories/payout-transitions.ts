@@ -1,5 +1,5 @@
 import type { FailureReason, Paise, PayoutMode, PayoutState } from '@payout/domain';
-import { ledgerLegs, statesAllowedBefore, walletDelta } from '@payout/domain';
+import { statesAllowedBefore } from '@payout/domain';
 import type { PrismaClientOrTransaction } from '../client.js';
 
 /** Everything the worker needs to drive one payout. */
@@ -98,7 +98,7 @@ export interface TransitionChanges {
 export async function transitionPayout(
   db: PrismaClientOrTransaction,
   payoutId: bigint,
-  to: Exclude<PayoutState, 'SUCCESS' | 'FAILED'>,
+  to: Exclude<PayoutState, 'SUCCESS' | 'FAILED' | 'REVERSED'>,
   changes: TransitionChanges,
   note: TransitionNote,
 ): Promise<TransitionResult> {
@@ -129,6 +129,11 @@ export async function transitionPayout(
   return { moved: row?.moved ?? false, from: row?.from_state ?? null };
 }
 
+/** Narrows the states a settlement is allowed from (never wider than the state machine allows). */
+export interface SettlementOptions {
+  onlyFrom?: readonly PayoutState[];
+}
+
 /**
  * Settles a payout as SUCCESS: records the bank reference and moves the reservation out of the merchant's
  * funds (ledger RESERVED → PAID_OUT, wallet reserved −amount). Happens at most once (see {@link settle}).
@@ -138,9 +143,9 @@ export function settleSuccess(
   payoutId: bigint,
   bankReference: string,
   note: TransitionNote,
-  onlyFrom?: readonly PayoutState[],
+  opts?: SettlementOptions,
 ): Promise<SettlementResult> {
-  return settle(db, payoutId, { outcome: 'SUCCESS', bankReference, failureReason: null }, note, onlyFrom);
+  return settle(db, payoutId, { outcome: 'SUCCESS', bankReference, failureReason: null }, note, opts?.onlyFrom);
 }
 
 /**
@@ -152,9 +157,9 @@ export function settleFailure(
   payoutId: bigint,
   reason: Exclude<FailureReason, 'INSUFFICIENT_BALANCE'>,
   note: TransitionNote,
-  onlyFrom?: readonly PayoutState[],
+  opts?: SettlementOptions,
 ): Promise<SettlementResult> {
-  return settle(db, payoutId, { outcome: 'FAILED', bankReference: null, failureReason: reason }, note, onlyFrom);
+  return settle(db, payoutId, { outcome: 'FAILED', bankReference: null, failureReason: reason }, note, opts?.onlyFrom);
 }
 
 type Settlement =
@@ -165,11 +170,11 @@ type Settlement =
 const SETTLEMENT_ENTRY = { SUCCESS: 'PAYOUT_SETTLE', FAILED: 'PAYOUT_RELEASE' } as const;
 
 /**
- * The one settlement statement: the terminal state, the ledger entry that ends the reservation (its legs
- * and accounts from the domain's ledger rules), the wallet columns, the event, and — when the merchant has
- * a webhook endpoint — the webhook delivery, so the notification can never be lost. Happens at most once:
- * only from a state that allows the outcome (checked in the statement, under the row lock), and the
- * ledger's unique constraints back that up.
+ * The one settlement statement: the terminal state, the ledger entry that ends the reservation (posted by
+ * the posting primitive, see ledger-posting.ts), the event, and — when the merchant has a webhook
+ * endpoint — the webhook delivery, so the notification can never be lost. Happens at most once: only from
+ * a state that allows the outcome (checked in the statement, under the row lock), and the ledger's unique
+ * constraints back that up; a posting that cannot be made aborts the whole statement.
  */
 async function settle(
   db: PrismaClientOrTransaction,
@@ -180,8 +185,6 @@ async function settle(
 ): Promise<SettlementResult> {
   const allowed = narrowed(settlement.outcome, onlyFrom);
   const kind = SETTLEMENT_ENTRY[settlement.outcome];
-  const [from, to] = ledgerLegs(kind, 1n);
-  const delta = walletDelta(kind, 1n);
   const [row] = await db.$queryRaw<SettlementRow[]>`
     WITH prev AS (
       SELECT id, state FROM payouts WHERE id = ${payoutId} FOR NO KEY UPDATE
@@ -193,17 +196,9 @@ async function settle(
         FROM prev
        WHERE p.id = prev.id AND prev.state = ANY(${allowed}::text[]::payout_state[])
       RETURNING p.id, p.merchant_id, p.amount_paise, prev.state AS from_state
-    ), legs AS (
-      INSERT INTO ledger_entries (merchant_id, kind, account, amount_paise, payout_id)
-      SELECT merchant_id, ${kind}::ledger_entry_kind, ${from.account}::ledger_account, -amount_paise, id FROM settled
-      UNION ALL
-      SELECT merchant_id, ${kind}::ledger_entry_kind, ${to.account}::ledger_account, amount_paise, id FROM settled
-    ), wallet AS (
-      UPDATE wallets w
-         SET reserved_paise = w.reserved_paise + ${delta.reserved}::bigint * settled.amount_paise,
-             available_paise = w.available_paise + ${delta.available}::bigint * settled.amount_paise,
-             updated_at = now()
-        FROM settled WHERE w.merchant_id = settled.merchant_id
+    ), posted AS (
+      SELECT post_ledger_entry_or_abort(merchant_id, ${kind}::ledger_entry_kind, amount_paise, id) AS posting
+        FROM settled
     ), event AS (
       INSERT INTO payout_events (payout_id, from_state, to_state, reason, attempt, rail_answer, actor)
       SELECT id, from_state, ${settlement.outcome}::payout_state, ${note.reason}, ${note.attempt ?? null}::int,
@@ -216,7 +211,62 @@ async function settle(
       RETURNING id
     )
     SELECT EXISTS (SELECT 1 FROM settled) AS moved, (SELECT state::text FROM prev) AS from_state,
-           (SELECT id FROM outbox) AS webhook_delivery_id`;
+           (SELECT id FROM outbox) AS webhook_delivery_id, (SELECT posting FROM posted) AS posting`;
+  return {
+    moved: row?.moved ?? false,
+    from: row?.from_state ?? null,
+    webhookDeliveryId: row?.webhook_delivery_id ?? null,
+  };
+}
+
+/** Who reported that a paid payout came back. */
+export type ReversalSource = 'rail' | 'statement' | 'operator';
+
+export interface ReversalReport {
+  source: ReversalSource;
+  /** The reference the reporter gave the return (the statement's UTR, the rail's), kept in the event. */
+  bankReference?: string;
+  note: TransitionNote;
+}
+
+/**
+ * A SUCCESS payout came back from the beneficiary's bank (CONTRACT.md, "Reversal after success"): it
+ * becomes REVERSED — FAILED to the merchant, its UTR kept — and the amount returns to the main wallet
+ * through the ledger (PAID_OUT → MAIN_WALLET), with its event and a REVERSAL webhook delivery, in one
+ * statement. Happens at most once: only from SUCCESS, under the row lock, and the ledger's and the outbox's
+ * unique constraints back that up. Any other state: not moved, `from` says which.
+ */
+export async function reversePayout(
+  db: PrismaClientOrTransaction,
+  payoutId: bigint,
+  report: ReversalReport,
+): Promise<SettlementResult> {
+  const railAnswer = report.note.railAnswer ?? (report.bankReference ? { bankReference: report.bankReference } : null);
+  const [row] = await db.$queryRaw<SettlementRow[]>`
+    WITH prev AS (
+      SELECT id, state FROM payouts WHERE id = ${payoutId} FOR NO KEY UPDATE
+    ), reversed AS (
+      UPDATE payouts p
+         SET state = 'REVERSED', status = 'FAILED', failure_reason = 'REVERSED_BY_BENEFICIARY_BANK',
+             next_check_at = NULL, updated_at = now()
+        FROM prev
+       WHERE p.id = prev.id AND prev.state = ANY(${statesAllowedBefore('REVERSED')}::text[]::payout_state[])
+      RETURNING p.id, p.merchant_id, p.amount_paise, prev.state AS from_state
+    ), posted AS (
+      SELECT post_ledger_entry_or_abort(merchant_id, 'PAYOUT_REVERSAL', amount_paise, id) AS posting FROM reversed
+    ), event AS (
+      INSERT INTO payout_events (payout_id, from_state, to_state, reason, attempt, rail_answer, actor)
+      SELECT id, from_state, 'REVERSED', ${`${report.note.reason} (reported by ${report.source})`},
+             ${report.note.attempt ?? null}::int, ${jsonOrNull(railAnswer)}::jsonb, ${report.note.actor}
+        FROM reversed
+    ), outbox AS (
+      INSERT INTO webhook_deliveries (merchant_id, payout_id, cause, next_attempt_at, requested_by)
+      SELECT reversed.merchant_id, reversed.id, 'REVERSAL', now(), ${`reversal:${report.source}`}
+        FROM reversed JOIN webhook_endpoints e ON e.merchant_id = reversed.merchant_id
+      RETURNING id
+    )
+    SELECT EXISTS (SELECT 1 FROM reversed) AS moved, (SELECT state::text FROM prev) AS from_state,
+           (SELECT id FROM outbox) AS webhook_delivery_id, (SELECT posting FROM posted) AS posting`;
   return {
     moved: row?.moved ?? false,
     from: row?.from_state ?? null,

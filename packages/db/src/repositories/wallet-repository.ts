@@ -1,5 +1,6 @@
 import type { Paise } from '@payout/domain';
 import type { PrismaClientOrTransaction } from '../client.js';
+import { postLedgerEntry } from './ledger-posting.js';
 
 export class CreditReferenceConflictError extends Error {
   override readonly name = 'CreditReferenceConflictError';
@@ -19,9 +20,9 @@ export interface WalletCreditResult {
 
 /**
  * Credits a merchant's main wallet through the ledger (FUNDING → MAIN_WALLET), idempotent on the
- * operator's reference: the same reference twice credits once. One statement, so the ledger legs and
- * the wallet move together or not at all; a concurrent duplicate waits on the unique index and finds
- * nothing to do.
+ * operator's reference: the same reference twice credits once. Posted by the posting primitive, so the
+ * ledger legs and the wallet move together or not at all; a concurrent duplicate waits on the wallet's
+ * row lock and finds the entry already there.
  */
 export async function creditWallet(
   db: PrismaClientOrTransaction,
@@ -29,23 +30,11 @@ export async function creditWallet(
   amountPaise: Paise,
   reference: string,
 ): Promise<WalletCreditResult> {
-  const [row] = await db.$queryRaw<{ credited: boolean; available_paise: bigint | null }[]>`
-    WITH legs AS (
-      INSERT INTO ledger_entries (merchant_id, kind, account, amount_paise, reference)
-      VALUES (${merchantId}, 'WALLET_CREDIT', 'FUNDING', ${-amountPaise}, ${reference}),
-             (${merchantId}, 'WALLET_CREDIT', 'MAIN_WALLET', ${amountPaise}, ${reference})
-      ON CONFLICT (merchant_id, reference, kind, account) DO NOTHING
-      RETURNING account
-    ), wallet AS (
-      INSERT INTO wallets (merchant_id, available_paise)
-      SELECT ${merchantId}, ${amountPaise} WHERE EXISTS (SELECT 1 FROM legs)
-      ON CONFLICT (merchant_id) DO UPDATE
-        SET available_paise = wallets.available_paise + EXCLUDED.available_paise, updated_at = now()
-      RETURNING available_paise
-    )
-    SELECT EXISTS (SELECT 1 FROM legs) AS credited, (SELECT available_paise FROM wallet) AS available_paise`;
-  if (!row) throw new Error('wallet credit returned no row');
-  if (row.credited) return { credited: true, availablePaise: row.available_paise ?? 0n };
+  const outcome = await postLedgerEntry(db, { merchantId, kind: 'WALLET_CREDIT', amountPaise, reference });
+  if (outcome === 'posted') {
+    const wallet = await db.wallet.findUnique({ where: { merchantId }, select: { availablePaise: true } });
+    return { credited: true, availablePaise: wallet?.availablePaise ?? 0n };
+  }
 
   // Already credited under this reference — possibly by a concurrent call that committed while this
   // statement waited, which its snapshot cannot see: read the earlier credit in a statement of its own.

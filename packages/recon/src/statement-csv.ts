@@ -1,0 +1,136 @@
+import { formatRupees, type Paise } from '@payout/domain';
+
+/**
+ * The canonical bank statement (docs/reconciliation.md): a CSV file with the header
+ * `reference,utr,amount,type,value_date`, one line per movement the bank made.
+ */
+export const STATEMENT_HEADER = ['reference', 'utr', 'amount', 'type', 'value_date'] as const;
+
+/** DEBIT: the bank executed a payout. RETURN: money of a payout came back (a bounce, a reversal). */
+export type StatementLineType = 'DEBIT' | 'RETURN';
+
+export interface StatementLine {
+  /** 1-based line number in the file (the header is line 1). */
+  lineNumber: number;
+  /** Our reference, the payout's Ack_no. */
+  reference: string;
+  /** The bank's reference of the movement. */
+  utr: string;
+  amountPaise: Paise;
+  type: StatementLineType;
+  /** YYYY-MM-DD, the bank's (IST) business date. */
+  valueDate: string;
+}
+
+export type ParsedStatement =
+  { ok: true; lines: StatementLine[]; valueDates: string[] } | { ok: false; lineNumber: number; message: string };
+
+// Wide enough for any bank's reference (an unknown reference is a break to report, not bad input); the
+// CSV's own punctuation is what makes a field malformed.
+const REFERENCE = /^[A-Za-z0-9_-]{1,64}$/;
+const UTR = /^[A-Za-z0-9]{1,64}$/;
+// Rupees with exactly two decimals, as statements write them; no sign (the type says the direction).
+const AMOUNT = /^(0|[1-9][0-9]{0,12})\.([0-9]{2})$/;
+const DATE = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
+
+/**
+ * Parses a statement whole or not at all: the first malformed line refuses the file, with its line
+ * number, so nothing of a damaged file is ever applied. Blank lines are allowed only at the end.
+ */
+export function parseStatement(text: string): ParsedStatement {
+  const rows = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  while (rows.length > 0 && rows[rows.length - 1]!.trim() === '') rows.pop();
+  if (rows.length === 0) return { ok: false, lineNumber: 1, message: 'the file is empty: expected the header line' };
+
+  const header = splitCsvLine(rows[0]!);
+  if (!header.ok || header.fields.map((f) => f.trim().toLowerCase()).join(',') !== STATEMENT_HEADER.join(',')) {
+    return { ok: false, lineNumber: 1, message: `the header must be exactly "${STATEMENT_HEADER.join(',')}"` };
+  }
+
+  const lines: StatementLine[] = [];
+  for (let i = 1; i < rows.length; i++) {
+    const lineNumber = i + 1;
+    const parsed = parseLine(rows[i]!, lineNumber);
+    if (!parsed.ok) return { ok: false, lineNumber, message: parsed.message };
+    lines.push(parsed.line);
+  }
+  const valueDates = [...new Set(lines.map((l) => l.valueDate))].sort();
+  return { ok: true, lines, valueDates };
+}
+
+function parseLine(
+  row: string,
+  lineNumber: number,
+): { ok: true; line: StatementLine } | { ok: false; message: string } {
+  if (row.trim() === '') return { ok: false, message: 'blank line inside the statement' };
+  const split = splitCsvLine(row);
+  if (!split.ok) return { ok: false, message: split.message };
+  const fields = split.fields.map((f) => f.trim());
+  if (fields.length !== STATEMENT_HEADER.length) {
+    return { ok: false, message: `expected ${STATEMENT_HEADER.length} fields, found ${fields.length}` };
+  }
+  const [reference, utr, amount, type, valueDate] = fields as [string, string, string, string, string];
+  if (!REFERENCE.test(reference)) return { ok: false, message: `reference "${reference}" is not a reference` };
+  if (!UTR.test(utr)) return { ok: false, message: `utr "${utr}" must be 1–64 letters and digits` };
+  const money = AMOUNT.exec(amount);
+  if (!money) return { ok: false, message: `amount "${amount}" must be rupees with two decimals, e.g. 101.00` };
+  const amountPaise = BigInt(money[1]!) * 100n + BigInt(money[2]!);
+  if (amountPaise === 0n) return { ok: false, message: 'amount must be more than 0.00' };
+  if (type !== 'DEBIT' && type !== 'RETURN') return { ok: false, message: `type "${type}" must be DEBIT or RETURN` };
+  if (!isCalendarDate(valueDate)) return { ok: false, message: `value_date "${valueDate}" must be a date YYYY-MM-DD` };
+  return { ok: true, line: { lineNumber, reference, utr, amountPaise, type, valueDate } };
+}
+
+function isCalendarDate(text: string): boolean {
+  const m = DATE.exec(text);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** RFC 4180 fields of one line: plain, or double-quoted with "" for a quote inside. */
+function splitCsvLine(row: string): { ok: true; fields: string[] } | { ok: false; message: string } {
+  const fields: string[] = [];
+  let i = 0;
+  for (;;) {
+    if (row[i] === '"') {
+      let value = '';
+      i++;
+      for (;;) {
+        if (i >= row.length) return { ok: false, message: 'a quoted field is not closed' };
+        if (row[i] === '"') {
+          if (row[i + 1] === '"') {
+            value += '"';
+            i += 2;
+            continue;
+          }
+          i++;
+          break;
+        }
+        value += row.charAt(i);
+        i++;
+      }
+      if (i < row.length && row[i] !== ',') return { ok: false, message: 'text after a closing quote' };
+      fields.push(value);
+    } else {
+      const end = row.indexOf(',', i);
+      const value = end < 0 ? row.slice(i) : row.slice(i, end);
+      if (value.includes('"')) return { ok: false, message: 'a quote inside an unquoted field' };
+      fields.push(value);
+      i = end < 0 ? row.length : end;
+    }
+    if (i >= row.length) return { ok: true, fields };
+    i++; // the comma
+    if (i === row.length) {
+      fields.push('');
+      return { ok: true, fields };
+    }
+  }
+}
+
+/** Writes statement lines as the canonical CSV (what rail-sim exports), header first, LF line ends. */
+export function formatStatement(lines: readonly Omit<StatementLine, 'lineNumber'>[]): string {
+  const body = lines.map((l) => [l.reference, l.utr, formatRupees(l.amountPaise), l.type, l.valueDate].join(','));
+  return [STATEMENT_HEADER.join(','), ...body].join('\n') + '\n';
+}

@@ -1,0 +1,187 @@
+import { formatRupees, IN_FLIGHT_STATES, type Paise, type PayoutState } from '@payout/domain';
+import type { StatementLine } from './statement-csv.js';
+
+/**
+ * How each statement line and each of our payouts of the statement's dates compares (docs/reconciliation.md):
+ * - matched: the bank and our books agree;
+ * - paid_but_failed_here: the bank paid a payout we settled FAILED (and refunded) — money lost, for a person;
+ * - success_here_missing_at_bank: SUCCESS here, settled on one of the statement's dates, and no DEBIT line;
+ * - pending_here_paid_at_bank: still PENDING here and the bank paid it — `--apply` settles it SUCCESS;
+ * - amount_mismatch: the line's amount is not the payout's;
+ * - unknown_reference: no payout of ours has the line's reference;
+ * - return: money of a payout came back — `--apply` reverses a SUCCESS payout;
+ * - duplicate_line: a second line of the same reference and type.
+ */
+export const RECON_CLASSES = [
+  'matched',
+  'paid_but_failed_here',
+  'success_here_missing_at_bank',
+  'pending_here_paid_at_bank',
+  'amount_mismatch',
+  'unknown_reference',
+  'return',
+  'duplicate_line',
+] as const;
+export type ReconClass = (typeof RECON_CLASSES)[number];
+
+/** A payout as our books hold it, for matching. */
+export interface BookPayout {
+  id: bigint;
+  ackNo: string;
+  state: PayoutState;
+  amountPaise: Paise;
+  bankReference: string | null;
+  /** The (IST) date the payout was settled, YYYY-MM-DD; null while pending. */
+  settledOn: string | null;
+}
+
+/** What `--apply` may do about an item: only the unambiguous. */
+export type ReconAction =
+  /** A PENDING payout the bank paid: settle it SUCCESS with the statement's UTR. */
+  | { kind: 'settle-success'; payoutId: bigint; utr: string }
+  /** A SUCCESS payout whose money came back: reverse it. */
+  | { kind: 'reverse'; payoutId: bigint; utr: string }
+  /** Not for a machine to settle: keep it as a discrepancy for an operator. */
+  | { kind: 'record-discrepancy'; payoutId: bigint; discrepancy: 'SUCCESS_AFTER_FAILED' | 'REVERSAL_OF_UNPAID' };
+
+export interface ReconItem {
+  class: ReconClass;
+  reference: string;
+  /** The statement's side (absent for a payout the statement does not mention). */
+  line?: StatementLine;
+  /** Our side (absent for an unknown reference). */
+  payout?: BookPayout;
+  /** What `--apply` would do. */
+  action?: ReconAction;
+  /** True when nothing is left to do: an agreement, or a return already reversed here. */
+  resolved: boolean;
+}
+
+const PAID_HERE: readonly PayoutState[] = ['SUCCESS', 'REVERSED'];
+
+/**
+ * Matches every statement line against our payouts and every payout of the statement's dates against
+ * the statement. `payouts` must hold every payout a line references and every payout settled on one of
+ * `valueDates`. Pure: the same statement and books always classify the same way, so a second run after
+ * `--apply` finds nothing left to apply.
+ */
+export function matchStatement(
+  lines: readonly StatementLine[],
+  valueDates: readonly string[],
+  payouts: readonly BookPayout[],
+): ReconItem[] {
+  const byReference = new Map(payouts.map((p) => [p.ackNo, p]));
+  const seen = new Set<string>();
+  const debited = new Set<string>();
+  const items: ReconItem[] = [];
+
+  for (const line of lines) {
+    const key = `${line.type}:${line.reference}`;
+    const payout = byReference.get(line.reference);
+    if (seen.has(key)) {
+      items.push({
+        class: 'duplicate_line',
+        reference: line.reference,
+        line,
+        ...(payout && { payout }),
+        resolved: false,
+      });
+      continue;
+    }
+    seen.add(key);
+    if (line.type === 'DEBIT') debited.add(line.reference);
+    if (!payout) {
+      items.push({ class: 'unknown_reference', reference: line.reference, line, resolved: false });
+      continue;
+    }
+    if (payout.amountPaise !== line.amountPaise) {
+      items.push({ class: 'amount_mismatch', reference: line.reference, line, payout, resolved: false });
+      continue;
+    }
+    items.push(line.type === 'DEBIT' ? classifyDebit(line, payout) : classifyReturn(line, payout));
+  }
+
+  const dates = new Set(valueDates);
+  for (const payout of payouts) {
+    if (debited.has(payout.ackNo) || !PAID_HERE.includes(payout.state)) continue;
+    if (payout.settledOn === null || !dates.has(payout.settledOn)) continue;
+    items.push({ class: 'success_here_missing_at_bank', reference: payout.ackNo, payout, resolved: false });
+  }
+  return items;
+}
+
+function classifyDebit(line: StatementLine, payout: BookPayout): ReconItem {
+  const base = { reference: line.reference, line, payout };
+  if (PAID_HERE.includes(payout.state)) return { ...base, class: 'matched', resolved: true };
+  if (payout.state === 'FAILED') {
+    return {
+      ...base,
+      class: 'paid_but_failed_here',
+      action: { kind: 'record-discrepancy', payoutId: payout.id, discrepancy: 'SUCCESS_AFTER_FAILED' },
+      resolved: false,
+    };
+  }
+  // Pending here. Only a payout that reached the rail can be settled; one still ACCEPTED is a break.
+  const settleable = IN_FLIGHT_STATES.includes(payout.state);
+  return {
+    ...base,
+    class: 'pending_here_paid_at_bank',
+    ...(settleable && { action: { kind: 'settle-success', payoutId: payout.id, utr: line.utr } as const }),
+    resolved: false,
+  };
+}
+
+function classifyReturn(line: StatementLine, payout: BookPayout): ReconItem {
+  const base = { class: 'return' as const, reference: line.reference, line, payout };
+  if (payout.state === 'REVERSED') return { ...base, resolved: true };
+  if (payout.state === 'SUCCESS') {
+    return { ...base, action: { kind: 'reverse', payoutId: payout.id, utr: line.utr }, resolved: false };
+  }
+  // Money came back for a payout not paid here (FAILED, or still pending): for a person.
+  return {
+    ...base,
+    action: { kind: 'record-discrepancy', payoutId: payout.id, discrepancy: 'REVERSAL_OF_UNPAID' },
+    resolved: false,
+  };
+}
+
+/** The counts of a run: one key per class, plus how many actions `--apply` carried out. */
+export type ReconCounts = Record<ReconClass, number> & { applied: number };
+
+export function countItems(items: readonly ReconItem[], applied: number): ReconCounts {
+  const counts = Object.fromEntries(RECON_CLASSES.map((c) => [c, 0])) as Record<ReconClass, number>;
+  for (const item of items) counts[item.class]++;
+  return { ...counts, applied };
+}
+
+/** One unresolved item as the report shows it: its kind, the reference, and what each side says. */
+export interface ReconBreak {
+  kind: ReconClass;
+  reference: string;
+  bank: { line: number; utr: string; amount: string; type: string; value_date: string } | null;
+  books: { state: PayoutState; amount: string; utr: string | null; settled_on: string | null } | null;
+}
+
+export function breakOf(item: ReconItem): ReconBreak {
+  return {
+    kind: item.class,
+    reference: item.reference,
+    bank: item.line
+      ? {
+          line: item.line.lineNumber,
+          utr: item.line.utr,
+          amount: formatRupees(item.line.amountPaise),
+          type: item.line.type,
+          value_date: item.line.valueDate,
+        }
+      : null,
+    books: item.payout
+      ? {
+          state: item.payout.state,
+          amount: formatRupees(item.payout.amountPaise),
+          utr: item.payout.bankReference,
+          settled_on: item.payout.settledOn,
+        }
+      : null,
+  };
+}

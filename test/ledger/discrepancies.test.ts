@@ -1,0 +1,193 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  listOpenDiscrepancies,
+  recordCollection,
+  recordDiscrepancy,
+  settleFailure,
+  settleSuccess,
+  type PayoutSummary,
+} from '@payout/db';
+import { newAckNo } from '@payout/domain';
+import { testPool, testPrisma } from '../support/database.js';
+import { makeMerchant, type TestMerchant } from '../support/factories.js';
+import { newTransactionId } from '../support/api.js';
+import { expectBooksBalanced, merchantBooks } from '../support/ledger-checks.js';
+import { cli, payoutAtTheRail } from '../webhooks/webhook-fixtures.js';
+
+// Where the bank and our books disagree about a settled payout (docs/reconciliation.md): recorded once
+// per payout and kind while open, shown by `discrepancy list`, `payout show` and reconcile, and resolved by
+// an operator through the ledger with `pnpm cli discrepancy resolve`.
+
+const prisma = testPrisma();
+const pool = testPool();
+afterAll(async () => {
+  await prisma.$disconnect();
+  await pool.end();
+});
+
+const note = { reason: 'test: the rail decided', actor: 'test' };
+
+async function settled(merchant: TestMerchant, outcome: 'SUCCESS' | 'FAILED'): Promise<PayoutSummary> {
+  const payout = await payoutAtTheRail(prisma, merchant, { amountPaise: 30_000n });
+  if (outcome === 'SUCCESS') await settleSuccess(prisma, payout.id, `UTR${payout.ackNo.slice(-9)}`, note);
+  else await settleFailure(prisma, payout.id, 'RAIL_REJECTED', note);
+  return payout;
+}
+
+const lateSuccess = (payout: PayoutSummary) =>
+  recordDiscrepancy(prisma, {
+    payoutId: payout.id,
+    kind: 'SUCCESS_AFTER_FAILED',
+    source: 'rail',
+    railAnswer: { status: 'SUCCESS', utr: '123412341234' },
+    note: 'inquiry after FAILED',
+  });
+
+async function resolve(id: bigint, resolution: string) {
+  return cli(
+    'discrepancy',
+    'resolve',
+    '--id',
+    String(id),
+    '--resolution',
+    resolution,
+    '--note',
+    'bank confirmed on ticket 42',
+    '--operator',
+    'ravi',
+    '--json',
+  );
+}
+
+describe('recordDiscrepancy', () => {
+  it('when the same contradiction is heard twice, then one open discrepancy counts it twice', async () => {
+    const merchant = await makeMerchant(prisma, { balance: '1000.00' });
+    const payout = await settled(merchant, 'FAILED');
+
+    const first = await lateSuccess(payout);
+    const second = await lateSuccess(payout);
+
+    expect(first.created).toBe(true);
+    expect(second).toEqual({ id: first.id, created: false });
+    const open = (await listOpenDiscrepancies(prisma)).filter((d) => d.payoutId === payout.id);
+    expect(open).toMatchObject([
+      {
+        id: first.id,
+        kind: 'SUCCESS_AFTER_FAILED',
+        status: 'OPEN',
+        source: 'rail',
+        ackNo: payout.ackNo,
+        stateHere: 'FAILED',
+        amountPaise: 30_000n,
+        timesSeen: 2,
+        report: { status: 'SUCCESS', utr: '123412341234' },
+      },
+    ]);
+  });
+
+  it('when a pay-in is reported FAILED and then SUCCESS, then the conflict is kept open, and credit-payin credits it once', async () => {
+    const merchant = await makeMerchant(prisma);
+    const report = {
+      merchantId: merchant.merchant.id,
+      transactionId: newTransactionId(),
+      mode: 'INTENT' as const,
+      payerAccount: '',
+      amountPaise: 5_000n,
+      bankReference: 'PAYIN77',
+      ackNo: newAckNo(),
+    };
+    await recordCollection(prisma, { ...report, status: 'FAILED' });
+    const later = await recordCollection(prisma, { ...report, ackNo: newAckNo(), status: 'SUCCESS' });
+
+    expect(later).toMatchObject({ outcome: 'conflict', conflict: 'outcome', credited: false });
+    const open = (await listOpenDiscrepancies(prisma)).filter((d) => d.collectionId === later.id);
+    expect(open).toMatchObject([
+      { kind: 'PAYIN_CONFLICT', source: 'callback', stateHere: 'FAILED', amountPaise: 5_000n },
+    ]);
+
+    const before = await merchantBooks(pool, merchant.merchant.id);
+    expect((await resolve(open[0]!.id, 'credit-payin')).status).toBe(0);
+    const after = await expectBooksBalanced(pool, merchant.merchant.id);
+    expect(after.available - before.available).toBe(5_000n);
+    expect((await resolve(open[0]!.id, 'credit-payin')).status).toBe(1);
+    const { rows } = await pool.query(
+      'SELECT status::text, credited_at IS NOT NULL AS credited FROM collections WHERE id = $1',
+      [later.id],
+    );
+    expect(rows).toEqual([{ status: 'SUCCESS', credited: true }]);
+  });
+});
+
+describe('pnpm cli discrepancy', () => {
+  it('when a payout the bank paid after we failed it is resolved by debit-merchant, then the merchant is charged once through the ledger', async () => {
+    const merchant = await makeMerchant(prisma, { balance: '1000.00' });
+    const payout = await settled(merchant, 'FAILED');
+    const { id } = await lateSuccess(payout);
+    const before = await merchantBooks(pool, merchant.merchant.id);
+
+    const listed = await cli('discrepancy', 'list', '--json');
+    expect(listed.status).toBe(0);
+    expect(JSON.parse(listed.stdout).discrepancies.map((d: { id: string }) => d.id)).toContain(String(id));
+
+    const result = await resolve(id, 'debit-merchant');
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      status: 'RESOLVED',
+      resolution: 'debit-merchant',
+      resolvedBy: 'operator:ravi',
+      ledgerPosted: true,
+    });
+    const after = await expectBooksBalanced(pool, merchant.merchant.id);
+    expect(before.available - after.available).toBe(30_000n);
+    expect(after.ledgerPaidOut - before.ledgerPaidOut).toBe(30_000n);
+
+    const again = await resolve(id, 'debit-merchant');
+    expect(again.status).toBe(1);
+    expect(again.stderr).toMatch(/already resolved/);
+    expect(await merchantBooks(pool, merchant.merchant.id)).toEqual(after);
+
+    const show = await cli('payout', 'show', '--mid', merchant.mid, '--TransactionID', payout.transactionId, '--json');
+    expect(JSON.parse(show.stdout).discrepancies).toMatchObject([{ kind: 'SUCCESS_AFTER_FAILED', status: 'RESOLVED' }]);
+  });
+
+  it('when the wallet cannot cover a late debit, then the resolution is refused and nothing changes', async () => {
+    const merchant = await makeMerchant(prisma, { balance: '300.00' });
+    const payout = await settled(merchant, 'FAILED');
+    await payoutAtTheRail(prisma, merchant, { amountPaise: 20_000n }); // 100.00 left available
+    const { id } = await lateSuccess(payout);
+    const before = await merchantBooks(pool, merchant.merchant.id);
+
+    const result = await resolve(id, 'debit-merchant');
+
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/cannot cover/);
+    expect(await merchantBooks(pool, merchant.merchant.id)).toEqual(before);
+    expect((await listOpenDiscrepancies(prisma)).map((d) => d.id)).toContain(id);
+  });
+
+  it('when a FAILED report after SUCCESS is resolved by reverse, then the payout is REVERSED and the amount is back', async () => {
+    const merchant = await makeMerchant(prisma, { balance: '1000.00' });
+    const payout = await settled(merchant, 'SUCCESS');
+    const { id } = await recordDiscrepancy(prisma, {
+      payoutId: payout.id,
+      kind: 'FAILED_AFTER_SUCCESS',
+      source: 'rail',
+      railAnswer: { status: 'FAILED' },
+    });
+    const before = await merchantBooks(pool, merchant.merchant.id);
+
+    expect((await resolve(id, 'recovered')).status).toBe(2);
+    const result = await resolve(id, 'reverse');
+
+    expect(result.status).toBe(0);
+    const after = await expectBooksBalanced(pool, merchant.merchant.id);
+    expect(after.available - before.available).toBe(30_000n);
+    const { rows } = await pool.query('SELECT state::text FROM payouts WHERE id = $1', [payout.id]);
+    expect(rows).toEqual([{ state: 'REVERSED' }]);
+  });
+
+  it('when the discrepancy does not exist or the resolution is unknown, then exit 1 or 2', async () => {
+    expect((await resolve(999_999_999n, 'no-change')).status).toBe(1);
+    expect((await resolve(1n, 'pay-twice')).status).toBe(2);
+  });
+});

@@ -1,0 +1,46 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { PayoutSummary } from '@payout/db';
+import type { RailSimServer } from '@payout/rail-sim';
+
+/** Sends a payout to the simulated bank as the worker would, and returns the bank's answer. */
+export async function sendToBank(
+  bank: RailSimServer,
+  payout: PayoutSummary,
+): Promise<{ status: string; utr?: string }> {
+  const response = await fetch(`${bank.url}/v1/payouts`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      reference: payout.ackNo,
+      mode: payout.mode,
+      amount_paise: payout.amountPaise.toString(),
+      beneficiary_name: 'Asha Kumar',
+      account: payout.account,
+      ...(payout.ifsc === null ? {} : { ifsc: payout.ifsc }),
+    }),
+  });
+  if (response.status !== 200) throw new Error(`bank answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as { status: string; utr?: string };
+}
+
+/** The bank's statement of a day (today, IST, without one), as GET /v1/statement exports it. */
+export async function bankStatement(bank: RailSimServer, date?: string): Promise<string> {
+  const response = await fetch(`${bank.url}/v1/statement${date ? `?date=${date}` : ''}`);
+  if (response.status !== 200) throw new Error(`statement: ${response.status} ${await response.text()}`);
+  return response.text();
+}
+
+/** Writes a statement file in a fresh temporary directory and returns its path. */
+export async function statementFile(text: string, name = 'statement.csv'): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'recon-'));
+  const path = join(dir, name);
+  await writeFile(path, text);
+  return path;
+}
+
+/** Today's date in India (the statement's business day). */
+export function istToday(): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata' }).format(new Date());
+}
