@@ -35,7 +35,7 @@ describe('health, readiness and metrics', () => {
     });
   });
 
-  it('when Redis is down, then /readyz answers 503 naming it while /healthz stays OK', async () => {
+  it('when Redis is down, then /readyz stays 200 and reports Redis as degraded, in its body and its metric', async () => {
     const redis = await PrivateRedis.start();
     const api = await startApi(
       loadConfig(apiConfigSchema, { ...process.env, PORT: '0', HOST: '127.0.0.1', REDIS_URL: redis.url }),
@@ -43,14 +43,18 @@ describe('health, readiness and metrics', () => {
     try {
       await redis.stop();
       const ready = await call(api, '/readyz');
-      expect(ready.status).toBe(503);
+      expect(ready.status).toBe(200);
       expect(ready.json).toMatchObject({
-        error: true,
-        status_code: 503,
-        status: 'SERVICE UNAVAILABLE',
+        error: false,
+        status_code: 200,
+        status: 'OK',
         checks: { postgres: 'ok' },
+        degraded: ['redis'],
       });
       expect((ready.json.checks as { redis: string }).redis).not.toBe('ok');
+      const metrics = await api.deps.metrics.registry.metrics();
+      expect(sample(metrics, 'dependency_up', { dependency: 'redis' })).toBe(0);
+      expect(metrics).toMatch(/dependency_up\{dependency="postgres",app="api"\} 1/);
       expect((await call(api, '/healthz')).status).toBe(200);
     } finally {
       await api.close();
@@ -59,13 +63,13 @@ describe('health, readiness and metrics', () => {
   });
 
   it('when payouts flow, then the API and worker metrics move', async () => {
-    const before = await (await fetch(`${stack.current.api.url}/metrics`)).text();
+    const before = await (await fetch(`${stack.current.api.adminUrl}/metrics`)).text();
     const merchant = await makeMerchant(prisma, { balance: '100.00' });
     await call(stack.current.api, '/api/impspayout', { merchant, body: impsBody({ Amount: '1.00' }) });
     await call(stack.current.api, '/api/payout', { merchant, body: upiBody({ Amount: '1.11' }) });
     await call(stack.current.api, '/api/payout', { merchant, body: upiBody({ Amount: '1000.00' }) });
 
-    const after = await (await fetch(`${stack.current.api.url}/metrics`)).text();
+    const after = await (await fetch(`${stack.current.api.adminUrl}/metrics`)).text();
     const accepted = (t: string, mode: string, outcome: string) =>
       sample(t, 'payouts_accepted_total', { mode, outcome });
     expect(accepted(after, 'IMPS', 'accepted') - accepted(before, 'IMPS', 'accepted')).toBe(1);

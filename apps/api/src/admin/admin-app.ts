@@ -1,0 +1,57 @@
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import type { Queue } from 'bullmq';
+import type { RedisConnection } from '@payout/queue';
+import type { PrismaClient } from '@payout/db';
+import type { RailAdapter } from '@payout/rails';
+import type { Logger, ServiceMetrics } from '@payout/telemetry';
+import { errorHandler, notFound } from '../http/error-handler.js';
+import { requestContext } from '../http/request-context.js';
+import { healthRoutes } from '../operations/health-routes.js';
+import { adminJsonRoutes } from './admin-json-routes.js';
+import { consoleRoutes, consoleSession } from './console/console-routes.js';
+import type { SignInLimiter } from './console/sign-in-limiter.js';
+import { metricsRoutes } from './metrics-routes.js';
+import { queueDashboard } from './queue-dashboard.js';
+
+/** Everything the admin listener needs; the merchant app and this one share services, never routes. */
+export interface AdminDependencies {
+  db: PrismaClient;
+  redis: RedisConnection;
+  logger: Logger;
+  metrics: ServiceMetrics;
+  adminToken: string;
+  payoutQueue: Queue;
+  webhookQueue: Queue;
+  rail: RailAdapter;
+  signIn: SignInLimiter;
+  sessionTtlMs: number;
+  /** Express's `trust proxy`, so a console behind a TLS-terminating proxy sets Secure cookies. */
+  trustProxy?: string | number;
+}
+
+/**
+ * The admin listener (docs/operations.md, "The admin listener"): the support console, /admin/… for
+ * scripts, the queue dashboard and /metrics, on ADMIN_HOST:ADMIN_PORT — never on the merchants' port.
+ */
+export function createAdminApp(deps: AdminDependencies): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+  if (deps.trustProxy !== undefined) app.set('trust proxy', deps.trustProxy);
+
+  app.use(requestContext(deps.logger));
+  // The default policy everywhere; the queue dashboard replaces its CSP with the looser one it needs.
+  app.use(helmet());
+  app.use(healthRoutes(deps));
+  app.use(metricsRoutes(deps));
+  app.use(consoleSession(deps.db));
+  app.use(queueDashboard({ queues: [deps.payoutQueue, deps.webhookQueue], adminToken: deps.adminToken }));
+  app.use(adminJsonRoutes(deps));
+  app.use(consoleRoutes(deps));
+  app.get('/', (_req, res) => res.redirect(303, '/console'));
+  app.use(notFound);
+  app.use(errorHandler);
+  return app;
+}

@@ -1,0 +1,457 @@
+import { Router, type Response } from 'express';
+import { findMerchantByMid, findPayoutStoryByAckNo, type PayoutStory } from '@payout/db';
+import { FAILURE_REASON_TEXT, formatRupees, parseRupees, type FailureReason } from '@payout/domain';
+import {
+  creditWallet,
+  replayWebhook,
+  requeueInquiry,
+  resolveManualReview,
+  revokeToken,
+  rotateToken,
+} from '@payout/operator-actions';
+import type { ConsoleDependencies } from './console-dependencies.js';
+import { formField, type Viewer } from './console-session.js';
+import { notFound, signedIn } from './find-routes.js';
+import { renderPage } from './render.js';
+import { ActionPage } from './views/action-page.js';
+import { rupees } from './views/format.js';
+import { MessagePage } from './views/layout.js';
+
+type SettleableReason = Exclude<FailureReason, 'INSUFFICIENT_BALANCE'>;
+const RESOLVABLE_REASONS = Object.keys(FAILURE_REASON_TEXT).filter(
+  (r): r is SettleableReason => r !== 'INSUFFICIENT_BALANCE',
+);
+
+/**
+ * The operator actions (console-routes.ts lets only operators, with a valid CSRF token, reach them). Each
+ * GET is the confirmation page; the POST calls the use case shared with the CLI (@payout/operator-actions),
+ * which writes the audit log.
+ */
+export function actionRoutes(deps: ConsoleDependencies): Router {
+  const router = Router();
+  const actor = (viewer: Viewer) => `console:${viewer.user.username}`;
+
+  // Resolve a payout under manual review: the rail is asked first (docs/operations.md).
+  const resolvePage = (res: Response, viewer: Viewer, story: PayoutStory, status = 200, error?: string) => {
+    const p = story.payout;
+    renderPage(
+      res,
+      status,
+      <ActionPage
+        viewer={viewer}
+        title={`Resolve payout ${p.ackNo}`}
+        action={`/console/payouts/${p.ackNo}/resolve`}
+        back={`/console/payouts/${p.ackNo}`}
+        error={error}
+        confirm="Ask the rail, then resolve"
+        explanation={
+          <p>
+            {rupees(p.amountPaise)} to {p.beneficiaryName} for {p.mid}, under manual review. The rail is asked for its
+            answer first: a resolution that disagrees with it is refused unless you override it, and the override and
+            its reason go to the audit log.
+          </p>
+        }
+        fields={
+          <>
+            <fieldset>
+              <legend>Resolve as</legend>
+              <label>
+                <input type="radio" name="outcome" value="success" required /> Success (paid)
+              </label>
+              <label>
+                <input type="radio" name="outcome" value="failed" /> Failed (the money returns to the wallet)
+              </label>
+            </fieldset>
+            <label for="utr">UTR, for a success (the rail's, if left empty)</label>
+            <input id="utr" name="utr" maxLength={64} />
+            <label for="reason">Failure reason, for a failure</label>
+            <select id="reason" name="reason">
+              {RESOLVABLE_REASONS.map((r) => (
+                <option value={r}>{FAILURE_REASON_TEXT[r]}</option>
+              ))}
+            </select>
+            <label>
+              <input type="checkbox" name="override" value="yes" /> Override: resolve even if the rail disagrees or
+              cannot be asked
+            </label>
+          </>
+        }
+      />,
+    );
+  };
+
+  router
+    .route('/console/payouts/:ackNo/resolve')
+    .get(async (req, res) => {
+      const viewer = signedIn(res);
+      const story = await findPayoutStoryByAckNo(deps.db, req.params.ackNo);
+      if (!story) {
+        notFound(res, viewer, `No payout has the Ack_no ${req.params.ackNo}.`);
+        return;
+      }
+      resolvePage(res, viewer, story);
+    })
+    .post(async (req, res) => {
+      const viewer = signedIn(res);
+      const story = await findPayoutStoryByAckNo(deps.db, req.params.ackNo);
+      if (!story) {
+        notFound(res, viewer, `No payout has the Ack_no ${req.params.ackNo}.`);
+        return;
+      }
+      const outcome = formField(req, 'outcome');
+      const utr = formField(req, 'utr')?.trim() ?? '';
+      const reason = formField(req, 'reason') as SettleableReason | undefined;
+      const why = reasonOf(formField(req, 'why'));
+      if ((outcome !== 'success' && outcome !== 'failed') || !why || utr.length > 64 || !/^[A-Za-z0-9]*$/.test(utr)) {
+        resolvePage(
+          res,
+          viewer,
+          story,
+          422,
+          'Choose success or failed, say why, and give a UTR of letters and digits.',
+        );
+        return;
+      }
+      if (outcome === 'failed' && !RESOLVABLE_REASONS.includes(reason!)) {
+        resolvePage(res, viewer, story, 422, 'Choose a failure reason.');
+        return;
+      }
+      const result = await resolveManualReview(deps, {
+        payout: { ackNo: story.payout.ackNo },
+        request:
+          outcome === 'success'
+            ? { outcome: 'SUCCESS', ...(utr && { bankReference: utr }) }
+            : { outcome: 'FAILED', reason: reason! },
+        actor: actor(viewer),
+        reason: why,
+        override: formField(req, 'override') === 'yes',
+      });
+      switch (result.kind) {
+        case 'resolved': {
+          res.redirect(303, `/console/payouts/${result.ackNo}`);
+          return;
+        }
+        case 'refused': {
+          resolvePage(res, viewer, story, 409, `Refused, nothing changed: ${result.why}.`);
+          return;
+        }
+        case 'no-payout': {
+          notFound(res, viewer, `No payout has the Ack_no ${req.params.ackNo}.`);
+          return;
+        }
+        case 'not-in-review':
+        case 'moved': {
+          resolvePage(
+            res,
+            viewer,
+            story,
+            409,
+            `The payout is ${result.state ?? 'elsewhere'} now, not under manual review; nothing changed.`,
+          );
+          return;
+        }
+      }
+    });
+
+  router
+    .route('/console/payouts/:ackNo/replay-webhook')
+    .get(async (req, res) => {
+      const viewer = signedIn(res);
+      const story = await findPayoutStoryByAckNo(deps.db, req.params.ackNo);
+      if (!story) {
+        notFound(res, viewer, `No payout has the Ack_no ${req.params.ackNo}.`);
+        return;
+      }
+      renderPage(
+        res,
+        200,
+        <ActionPage
+          viewer={viewer}
+          title={`Replay the webhook of ${story.payout.ackNo}`}
+          action={`/console/payouts/${story.payout.ackNo}/replay-webhook`}
+          back={`/console/payouts/${story.payout.ackNo}`}
+          confirm="Replay webhook"
+          explanation={
+            <p>
+              The payout's result ({story.payout.status}) is sent to {story.payout.mid}'s webhook endpoint again, as a
+              fresh delivery with its own retries.
+            </p>
+          }
+        />,
+      );
+    })
+    .post(async (req, res) => {
+      const viewer = signedIn(res);
+      const why = reasonOf(formField(req, 'why'));
+      if (!why) {
+        done(res, viewer, 422, 'Say why', 'The reason is required: it goes to the audit log.');
+        return;
+      }
+      const result = await replayWebhook(deps, {
+        payout: { ackNo: req.params.ackNo },
+        actor: actor(viewer),
+        reason: why,
+      });
+      switch (result.kind) {
+        case 'queued': {
+          res.redirect(303, `/console/payouts/${result.ackNo}`);
+          return;
+        }
+        case 'no-payout': {
+          notFound(res, viewer, `No payout has the Ack_no ${req.params.ackNo}.`);
+          return;
+        }
+        case 'not-settled': {
+          done(
+            res,
+            viewer,
+            409,
+            'Nothing to replay',
+            'The payout is still pending: its webhook is sent when it settles.',
+          );
+          return;
+        }
+        case 'no-endpoint': {
+          done(res, viewer, 409, 'Nothing to replay', 'The merchant has no webhook endpoint.');
+          return;
+        }
+      }
+    });
+
+  router
+    .route('/console/payouts/:ackNo/requeue-inquiry')
+    .get(async (req, res) => {
+      const viewer = signedIn(res);
+      const story = await findPayoutStoryByAckNo(deps.db, req.params.ackNo);
+      if (!story) {
+        notFound(res, viewer, `No payout has the Ack_no ${req.params.ackNo}.`);
+        return;
+      }
+      renderPage(
+        res,
+        200,
+        <ActionPage
+          viewer={viewer}
+          title={`Re-queue the inquiry of ${story.payout.ackNo}`}
+          action={`/console/payouts/${story.payout.ackNo}/requeue-inquiry`}
+          back={`/console/payouts/${story.payout.ackNo}`}
+          confirm="Ask the rail again now"
+          explanation={<p>A worker asks the rail about this payout now instead of at its next scheduled inquiry.</p>}
+        />,
+      );
+    })
+    .post(async (req, res) => {
+      const viewer = signedIn(res);
+      const why = reasonOf(formField(req, 'why'));
+      if (!why) {
+        done(res, viewer, 422, 'Say why', 'The reason is required: it goes to the audit log.');
+        return;
+      }
+      const result = await requeueInquiry(deps, {
+        payout: { ackNo: req.params.ackNo },
+        actor: actor(viewer),
+        reason: why,
+      });
+      switch (result.kind) {
+        case 'requeued': {
+          res.redirect(303, `/console/payouts/${result.ackNo}`);
+          return;
+        }
+        case 'no-payout': {
+          notFound(res, viewer, `No payout has the Ack_no ${req.params.ackNo}.`);
+          return;
+        }
+        case 'not-waiting': {
+          done(res, viewer, 409, 'Nothing to ask', `The payout is ${result.state}: it is not waiting on the rail.`);
+          return;
+        }
+        case 'queue-unavailable': {
+          done(
+            res,
+            viewer,
+            503,
+            'Queue unavailable',
+            'Redis did not answer; the sweeper re-queues overdue inquiries by itself.',
+          );
+          return;
+        }
+      }
+    });
+
+  router
+    .route('/console/merchants/:mid/credit')
+    .get(async (req, res) => {
+      const viewer = signedIn(res);
+      const merchant = await findMerchantByMid(deps.db, req.params.mid);
+      if (!merchant) {
+        notFound(res, viewer, `No merchant has the MID ${req.params.mid}.`);
+        return;
+      }
+      creditPage(res, viewer, merchant.mid);
+    })
+    .post(async (req, res) => {
+      const viewer = signedIn(res);
+      const mid = req.params.mid;
+      const amount = parseRupees(formField(req, 'amount')?.trim() ?? '');
+      const reference = formField(req, 'reference')?.trim() ?? '';
+      const why = reasonOf(formField(req, 'why'));
+      if (amount === undefined || amount <= 0n || !reference || reference.length > 100 || !why) {
+        creditPage(res, viewer, mid, 422, 'Give a positive amount (at most two decimals), a reference and a reason.');
+        return;
+      }
+      const result = await creditWallet(deps, {
+        mid,
+        amountPaise: amount,
+        reference,
+        actor: actor(viewer),
+        reason: why,
+      });
+      switch (result.kind) {
+        case 'credited': {
+          res.redirect(303, `/console/merchants/${encodeURIComponent(mid)}`);
+          return;
+        }
+        case 'already-credited': {
+          done(res, viewer, 200, 'Already credited', `Reference ${reference} was credited before; nothing changed.`);
+          return;
+        }
+        case 'reference-conflict': {
+          creditPage(
+            res,
+            viewer,
+            mid,
+            409,
+            `Reference ${reference} was already used for ${formatRupees(result.creditedPaise)}; nothing changed.`,
+          );
+          return;
+        }
+        case 'no-merchant': {
+          notFound(res, viewer, `No merchant has the MID ${mid}.`);
+          return;
+        }
+      }
+    });
+
+  const creditPage = (res: Response, viewer: Viewer, mid: string, status = 200, error?: string) =>
+    renderPage(
+      res,
+      status,
+      <ActionPage
+        viewer={viewer}
+        title={`Credit the wallet of ${mid}`}
+        action={`/console/merchants/${encodeURIComponent(mid)}/credit`}
+        back={`/console/merchants/${encodeURIComponent(mid)}`}
+        error={error}
+        confirm="Credit the wallet"
+        explanation={<p>The amount goes into the main wallet through the ledger, once per reference.</p>}
+        fields={
+          <>
+            <label for="amount">Amount in rupees (e.g. 1000.00)</label>
+            <input id="amount" name="amount" inputMode="decimal" required pattern="[0-9]+(\.[0-9]{1,2})?" />
+            <label for="reference">Reference (the bank transfer's id)</label>
+            <input id="reference" name="reference" required maxLength={100} />
+          </>
+        }
+      />,
+    );
+
+  router
+    .route('/console/merchants/:mid/tokens/rotate')
+    .get((req, res) => {
+      const viewer = signedIn(res);
+      const mid = req.params.mid;
+      renderPage(
+        res,
+        200,
+        <ActionPage
+          viewer={viewer}
+          title={`Issue another token to ${mid}`}
+          action={`/console/merchants/${encodeURIComponent(mid)}/tokens/rotate`}
+          back={`/console/merchants/${encodeURIComponent(mid)}`}
+          confirm="Issue a token"
+          explanation={
+            <p>
+              The new token is shown once, on the next page. The merchant's other tokens keep working until revoked.
+            </p>
+          }
+        />,
+      );
+    })
+    .post(async (req, res) => {
+      const viewer = signedIn(res);
+      const why = reasonOf(formField(req, 'why'));
+      if (!why) {
+        done(res, viewer, 422, 'Say why', 'The reason is required: it goes to the audit log.');
+        return;
+      }
+      const result = await rotateToken(deps, { mid: req.params.mid, actor: actor(viewer), reason: why });
+      if (result.kind === 'no-merchant') {
+        notFound(res, viewer, `No merchant has the MID ${req.params.mid}.`);
+        return;
+      }
+      renderPage(
+        res,
+        201,
+        <MessagePage title="New token" viewer={viewer}>
+          <p>Give this token to the merchant now: it is never shown again.</p>
+          <p>
+            <code class="secret">{result.token}</code>
+          </p>
+          <p>
+            <a href={`/console/merchants/${encodeURIComponent(req.params.mid)}`}>Back to {req.params.mid}</a>
+          </p>
+        </MessagePage>,
+      );
+    });
+
+  router
+    .route('/console/merchants/:mid/tokens/:id/revoke')
+    .get((req, res) => {
+      const viewer = signedIn(res);
+      const mid = req.params.mid;
+      renderPage(
+        res,
+        200,
+        <ActionPage
+          viewer={viewer}
+          title={`Revoke token ${req.params.id} of ${mid}`}
+          action={`/console/merchants/${encodeURIComponent(mid)}/tokens/${encodeURIComponent(req.params.id)}/revoke`}
+          back={`/console/merchants/${encodeURIComponent(mid)}`}
+          confirm="Revoke the token"
+          explanation={<p>Requests with this token are refused within a few seconds on every API process.</p>}
+        />,
+      );
+    })
+    .post(async (req, res) => {
+      const viewer = signedIn(res);
+      const why = reasonOf(formField(req, 'why'));
+      const tokenId = /^[1-9][0-9]{0,8}$/.test(req.params.id) ? Number(req.params.id) : undefined;
+      if (!why || tokenId === undefined) {
+        done(res, viewer, 422, 'Say why', 'The reason is required: it goes to the audit log.');
+        return;
+      }
+      const result = await revokeToken(deps, { mid: req.params.mid, tokenId, actor: actor(viewer), reason: why });
+      if (result.kind === 'revoked') {
+        res.redirect(303, `/console/merchants/${encodeURIComponent(req.params.mid)}`);
+        return;
+      }
+      notFound(res, viewer, `MID ${req.params.mid} has no active token ${req.params.id}.`);
+    });
+
+  return router;
+}
+
+function reasonOf(text: string | undefined): string | undefined {
+  const trimmed = text?.trim();
+  return trimmed && trimmed.length <= 400 ? trimmed : undefined;
+}
+
+function done(res: Response, viewer: Viewer, status: number, title: string, message: string): void {
+  renderPage(
+    res,
+    status,
+    <MessagePage title={title} viewer={viewer}>
+      <p>{message}</p>
+    </MessagePage>,
+  );
+}

@@ -1,0 +1,15 @@
+import type { Queue } from 'bullmq';
+import type { PrismaClient } from '@payout/db';
+import type { RailAdapter } from '@payout/rails';
+import type { SignInLimiter } from './sign-in-limiter.js';
+
+/** What the console's routes need, built once by api-server.ts (or a test). */
+export interface ConsoleDependencies {
+  db: PrismaClient;
+  payoutQueue: Queue;
+  webhookQueue: Queue;
+  /** Asked (status inquiry only) before a payout is resolved by hand. */
+  rail: RailAdapter;
+  signIn: SignInLimiter;
+  sessionTtlMs: number;
+}

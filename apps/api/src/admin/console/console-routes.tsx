@@ -1,0 +1,126 @@
+import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
+import { isAppError } from '@payout/domain';
+import { isDatabaseUnavailable } from '@payout/db';
+import { actionRoutes } from './action-routes.js';
+import type { ConsoleDependencies } from './console-dependencies.js';
+import { consoleSession, csrfMatches, viewerOf } from './console-session.js';
+import { CONSOLE_STYLESHEET } from './console-stylesheet.js';
+import { findRoutes } from './find-routes.js';
+import { merchantRoutes } from './merchant-routes.js';
+import { renderPage } from './render.js';
+import { signInRoutes } from './sign-in-routes.js';
+import { MessagePage } from './views/layout.js';
+
+export type { ConsoleDependencies } from './console-dependencies.js';
+
+/**
+ * The support console (docs/operations.md, "Support console"): server-rendered pages under /console that
+ * work without JavaScript. Everything but sign-in needs a session; every POST needs the session's CSRF
+ * token; actions need the operator role.
+ */
+export function consoleRoutes(deps: ConsoleDependencies): Router {
+  const router = Router();
+  router.get('/console/assets/console.css', (_req, res) => {
+    res.type('text/css').setHeader('Cache-Control', 'public, max-age=3600').send(CONSOLE_STYLESHEET);
+  });
+  router.use('/console', express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 }));
+  router.use(signInRoutes(deps));
+  router.use('/console', requireViewer, requireCsrfOnPost);
+  router.use(findRoutes(deps));
+  router.use(merchantRoutes(deps));
+  router.use(requireOperatorForActions, actionRoutes(deps));
+  router.use('/console', (_req, res) => {
+    renderPage(
+      res,
+      404,
+      <MessagePage title="Not found" viewer={viewerOf(res)}>
+        <p>There is no such console page.</p>
+      </MessagePage>,
+    );
+  });
+  router.use('/console', consoleErrors);
+  return router;
+}
+
+/** Loads the session (used by the console and the queue dashboard). */
+export { consoleSession };
+
+// Pages need a signed-in person: a browser is sent to sign in, anything else is told so.
+const requireViewer: RequestHandler = (req, res, next) => {
+  if (viewerOf(res)) {
+    next();
+    return;
+  }
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    res.redirect(303, '/console/login');
+    return;
+  }
+  renderPage(
+    res,
+    401,
+    <MessagePage title="Signed out">
+      <p>
+        Your session has ended. <a href="/console/login">Sign in</a> again.
+      </p>
+    </MessagePage>,
+  );
+};
+
+// Every form of the console carries the session's CSRF token; a post without it (another site's form,
+// a replayed request) is refused before anything reads it.
+const requireCsrfOnPost: RequestHandler = (req, res, next) => {
+  const viewer = viewerOf(res)!;
+  if (req.method !== 'POST' || csrfMatches(req, viewer)) {
+    next();
+    return;
+  }
+  req.log.warn({ consoleUser: viewer.user.username, path: req.path }, 'console post without a valid CSRF token');
+  renderPage(
+    res,
+    403,
+    <MessagePage title="Refused" viewer={viewer}>
+      <p>This form was not sent by the console (its CSRF token is missing or wrong). Nothing changed.</p>
+    </MessagePage>,
+  );
+};
+
+// Support reads; only operators reach the actions' confirmation pages and posts.
+const ACTION_PATH =
+  /^\/console\/(payouts\/[^/]+\/(resolve|replay-webhook|requeue-inquiry)|merchants\/[^/]+\/(credit|tokens\/.+))$/;
+const requireOperatorForActions: RequestHandler = (req, res, next) => {
+  if (!ACTION_PATH.test(req.path)) {
+    next();
+    return;
+  }
+  const viewer = viewerOf(res)!;
+  if (viewer.user.role === 'OPERATOR') {
+    next();
+    return;
+  }
+  renderPage(
+    res,
+    403,
+    <MessagePage title="Operators only" viewer={viewer}>
+      <p>Only operators can do this; you are signed in as {viewer.user.role.toLowerCase()}. Nothing changed.</p>
+    </MessagePage>,
+  );
+};
+
+const consoleErrors: ErrorRequestHandler = (error: unknown, req, res, _next) => {
+  const unavailable = isDatabaseUnavailable(error);
+  const status = isAppError(error) ? error.httpStatus : unavailable ? 503 : 500;
+  if (status >= 500) req.log.error({ err: error }, 'console page failed');
+  else req.log.warn({ err: error }, 'console request refused');
+  if (res.headersSent) return res.destroy();
+  renderPage(
+    res,
+    status,
+    <MessagePage title={unavailable ? 'Database unavailable' : 'Something went wrong'} viewer={viewerOf(res)}>
+      <p>
+        {unavailable
+          ? 'PostgreSQL did not answer. Try again in a moment.'
+          : 'The page could not be shown; the details are in the log.'}
+      </p>
+    </MessagePage>,
+  );
+};

@@ -1,0 +1,114 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Request, RequestHandler, Response } from 'express';
+import {
+  createConsoleSession,
+  deleteConsoleSession,
+  deleteExpiredConsoleSessions,
+  findConsoleSession,
+  type ConsoleUserView,
+  type PrismaClient,
+} from '@payout/db';
+
+/** The person signed in to the console, and the token each of their forms must carry back. */
+export interface Viewer {
+  user: ConsoleUserView;
+  csrfToken: string;
+}
+
+const SESSION_COOKIE = 'console_session';
+/** The sign-in form's CSRF token, before there is a session (double-submit: cookie and form field must match). */
+const SIGN_IN_COOKIE = 'console_signin';
+/** Every console form carries its CSRF token in this field. */
+export const CSRF_FIELD = '_csrf';
+
+/** Loads the viewer from the session cookie, if any, into `res.locals` (see {@link viewerOf}). */
+export function consoleSession(db: PrismaClient): RequestHandler {
+  return async (req, res, next) => {
+    const sessionId = readCookie(req, SESSION_COOKIE);
+    if (sessionId) {
+      const session = await findConsoleSession(db, sessionId);
+      if (session) (res.locals as { viewer?: Viewer }).viewer = { user: session.user, csrfToken: session.csrfToken };
+    }
+    next();
+  };
+}
+
+export function viewerOf(res: Response): Viewer | undefined {
+  return (res.locals as { viewer?: Viewer }).viewer;
+}
+
+/** Starts a session for `user`: a random id in an HttpOnly cookie, only its digest in PostgreSQL. */
+export async function startSession(
+  db: PrismaClient,
+  req: Request,
+  res: Response,
+  user: ConsoleUserView,
+  ttlMs: number,
+): Promise<void> {
+  const sessionId = randomBytes(32).toString('base64url');
+  await createConsoleSession(db, {
+    sessionId,
+    userId: user.id,
+    csrfToken: randomBytes(32).toString('base64url'),
+    expiresAt: new Date(Date.now() + ttlMs),
+  });
+  setCookie(req, res, SESSION_COOKIE, sessionId, ttlMs);
+  clearCookie(req, res, SIGN_IN_COOKIE);
+  // Sign-in is rare: a good moment to drop expired sessions, so the table needs no sweeper of its own.
+  await deleteExpiredConsoleSessions(db);
+}
+
+export async function endSession(db: PrismaClient, req: Request, res: Response): Promise<void> {
+  const sessionId = readCookie(req, SESSION_COOKIE);
+  if (sessionId) await deleteConsoleSession(db, sessionId);
+  clearCookie(req, res, SESSION_COOKIE);
+}
+
+/** The sign-in form's CSRF token: the one already in the browser's cookie, or a new one set now. */
+export function signInCsrfToken(req: Request, res: Response): string {
+  const existing = readCookie(req, SIGN_IN_COOKIE);
+  if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
+  const token = randomBytes(32).toString('base64url');
+  setCookie(req, res, SIGN_IN_COOKIE, token, 60 * 60 * 1000);
+  return token;
+}
+
+/** Whether a sign-in form post carries the same CSRF token as its cookie. */
+export function signInCsrfMatches(req: Request): boolean {
+  return sameSecret(readCookie(req, SIGN_IN_COOKIE), formField(req, CSRF_FIELD));
+}
+
+/** Whether a signed-in form post carries the session's CSRF token. */
+export function csrfMatches(req: Request, viewer: Viewer): boolean {
+  return sameSecret(viewer.csrfToken, formField(req, CSRF_FIELD));
+}
+
+export function formField(req: Request, name: string): string | undefined {
+  const body = req.body as Record<string, unknown> | undefined;
+  const value = body?.[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function sameSecret(expected: string | undefined, presented: string | undefined): boolean {
+  if (!expected || !presented) return false;
+  const digest = (v: string) => createHash('sha256').update(v, 'utf8').digest();
+  return timingSafeEqual(digest(expected), digest(presented));
+}
+
+function readCookie(req: Request, name: string): string | undefined {
+  for (const part of (req.get('Cookie') ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+// HttpOnly (no script reads it), SameSite=Strict (no other site's page sends it), Secure when the console
+// is served over TLS (directly, or behind a proxy Express is told to trust).
+function setCookie(req: Request, res: Response, name: string, value: string, maxAgeMs: number): void {
+  res.cookie(name, value, { httpOnly: true, sameSite: 'strict', secure: req.secure, path: '/', maxAge: maxAgeMs });
+}
+
+function clearCookie(req: Request, res: Response, name: string): void {
+  res.clearCookie(name, { httpOnly: true, sameSite: 'strict', secure: req.secure, path: '/' });
+}

@@ -1,0 +1,293 @@
+import { Router } from 'express';
+import {
+  findPayoutStoryByAckNo,
+  listDiscrepancies,
+  listFailedWebhookDeliveries,
+  listOperatorActions,
+  listPayouts,
+  listStatementRuns,
+  searchPayouts,
+  type DiscrepancyView,
+  type FailedWebhookRow,
+  type PayoutListRow,
+  type PayoutSearch,
+} from '@payout/db';
+import { ACK_NO_PATTERN, isMid, isTransactionId } from '@payout/domain';
+import { findPayoutJobs, type PayoutJobView } from '@payout/queue';
+import type { ConsoleDependencies } from './console-dependencies.js';
+import { viewerOf, type Viewer } from './console-session.js';
+import { payoutTimeline } from './payout-timeline.js';
+import { renderPage } from './render.js';
+import { AuditTable } from './views/audit-table.js';
+import { ist, rupees } from './views/format.js';
+import { ListPage, MessagePage, Page } from './views/layout.js';
+import { payoutColumns } from './views/payout-columns.js';
+import { PayoutPage } from './views/payout-page.js';
+import { SearchPage } from './views/search-page.js';
+
+const LIST_LIMIT = 200;
+
+/** Finding payouts: the search box, a payout's page, and the lists support works through. */
+export function findRoutes(deps: ConsoleDependencies): Router {
+  const router = Router();
+
+  router.get('/console', async (req, res) => {
+    const viewer = signedIn(res);
+    const query = typeof req.query.q === 'string' ? req.query.q.trim() : '';
+    if (!query) {
+      renderPage(res, 200, <SearchPage viewer={viewer} />);
+      return;
+    }
+    const keys = searchKeys(query);
+    if (!keys) {
+      renderPage(
+        res,
+        400,
+        <SearchPage
+          viewer={viewer}
+          query={query}
+          problem="Type a MID and a TransactionID (digits) separated by a space, an Ack_no, or a UTR."
+        />,
+      );
+      return;
+    }
+    let results: PayoutListRow[] = [];
+    for (const key of keys) {
+      results = await searchPayouts(deps.db, key);
+      if (results.length) break;
+    }
+    if (results.length === 1) {
+      res.redirect(303, `/console/payouts/${results[0]!.ackNo}`);
+      return;
+    }
+    renderPage(res, results.length ? 200 : 404, <SearchPage viewer={viewer} query={query} results={results} />);
+  });
+
+  router.get('/console/payouts/:ackNo', async (req, res) => {
+    const viewer = signedIn(res);
+    const ackNo = req.params.ackNo;
+    const story = ACK_NO_PATTERN.test(ackNo) ? await findPayoutStoryByAckNo(deps.db, ackNo) : null;
+    if (!story) {
+      notFound(res, viewer, `No payout has the Ack_no ${ackNo}.`);
+      return;
+    }
+    let jobs: PayoutJobView[] = [];
+    let jobsNote: string | undefined;
+    try {
+      jobs = await findPayoutJobs(deps.payoutQueue, story.payout.id, story.payout.inquiryAttempts);
+    } catch (error) {
+      jobsNote = `Queue jobs are not shown: the queue did not answer (${(error as Error).message}).`;
+    }
+    const actions = await listOperatorActions(deps.db, { payoutId: story.payout.id, limit: 50 });
+    const timeline = payoutTimeline(story, jobs, actions);
+    renderPage(
+      res,
+      200,
+      <PayoutPage viewer={viewer} story={story} timeline={timeline} actions={actions} jobsNote={jobsNote} />,
+    );
+  });
+
+  router.get('/console/lists/pending', async (req, res) => {
+    const viewer = signedIn(res);
+    const minutes = wholeNumber(req.query.minutes, 30);
+    const rows = await listPayouts(deps.db, { pendingForMinutes: minutes, limit: LIST_LIMIT });
+    renderPage(
+      res,
+      200,
+      <ListPage
+        title={`Pending longer than ${minutes} min`}
+        viewer={viewer}
+        filters={
+          <form method="get" class="filters">
+            <label>
+              Pending longer than <input type="number" name="minutes" min="0" max="100000" value={String(minutes)} />{' '}
+              min
+            </label>
+            <button type="submit">List</button>
+          </form>
+        }
+        columns={payoutColumns}
+        rows={rows}
+        empty="No payout has been pending that long."
+      />,
+    );
+  });
+
+  router.get('/console/lists/manual-review', async (_req, res) => {
+    const viewer = signedIn(res);
+    const rows = await listPayouts(deps.db, { state: 'MANUAL_REVIEW', limit: LIST_LIMIT });
+    renderPage(
+      res,
+      200,
+      <ListPage
+        title="Manual review"
+        viewer={viewer}
+        intro={<p>Payouts the worker stopped asking the rail about. Open one, check with the bank, then resolve it.</p>}
+        columns={payoutColumns}
+        rows={rows}
+        empty="No payout is waiting for manual review."
+      />,
+    );
+  });
+
+  router.get('/console/lists/failed-webhooks', async (_req, res) => {
+    const viewer = signedIn(res);
+    const rows = await listFailedWebhookDeliveries(deps.db, LIST_LIMIT);
+    renderPage(
+      res,
+      200,
+      <ListPage<FailedWebhookRow>
+        title="Failed webhook deliveries"
+        viewer={viewer}
+        intro={<p>Deliveries given up after their retry window. Replay one from its payout's page.</p>}
+        columns={[
+          { header: 'Payout', cell: (d) => <a href={`/console/payouts/${d.ackNo}`}>{d.ackNo}</a> },
+          { header: 'MID', cell: (d) => <a href={`/console/merchants/${encodeURIComponent(d.mid)}`}>{d.mid}</a> },
+          { header: 'TransactionID', cell: (d) => d.transactionId },
+          { header: 'Attempts', cell: (d) => d.attempts, numeric: true },
+          {
+            header: 'Last answer',
+            cell: (d) => (d.lastStatusCode === null ? (d.lastError ?? '') : `HTTP ${d.lastStatusCode}`),
+          },
+          { header: 'Given up', cell: (d) => (d.finishedAt ? ist(d.finishedAt) : '') },
+        ]}
+        rows={rows}
+        empty="No webhook delivery has been given up."
+      />,
+    );
+  });
+
+  router.get('/console/lists/discrepancies', async (_req, res) => {
+    const viewer = signedIn(res);
+    const rows = await listDiscrepancies(deps.db, { limit: LIST_LIMIT });
+    renderPage(
+      res,
+      200,
+      <ListPage<DiscrepancyView>
+        title="Open discrepancies"
+        viewer={viewer}
+        intro={
+          <p>
+            Where the bank contradicted a settled payout (or a pay-in report contradicted another). Each is resolved
+            through the ledger with <code>pnpm cli discrepancy resolve</code> (docs/reconciliation.md).
+          </p>
+        }
+        columns={[
+          { header: 'Kind', cell: (d) => d.kind },
+          {
+            header: 'Subject',
+            cell: (d) => (d.payoutId === null ? d.ackNo : <a href={`/console/payouts/${d.ackNo}`}>{d.ackNo}</a>),
+          },
+          { header: 'TransactionID', cell: (d) => d.transactionId },
+          { header: 'Amount', cell: (d) => rupees(d.amountPaise), numeric: true },
+          { header: 'State here', cell: (d) => d.stateHere },
+          { header: 'Source', cell: (d) => d.source },
+          { header: 'Seen', cell: (d) => d.timesSeen, numeric: true },
+          { header: 'First seen', cell: (d) => ist(d.createdAt) },
+        ]}
+        rows={rows}
+        empty="No discrepancy is open."
+      />,
+    );
+  });
+
+  router.get('/console/lists/statement-breaks', async (_req, res) => {
+    const viewer = signedIn(res);
+    const runs = await listStatementRuns(deps.db, 20);
+    const rows = runs.flatMap((run) => run.breaks.map((item) => ({ run, item })));
+    renderPage(
+      res,
+      200,
+      <ListPage<(typeof rows)[number]>
+        title="Statement breaks"
+        viewer={viewer}
+        intro={
+          <p>
+            What the last {runs.length} statement runs (<code>pnpm cli recon statement</code>) left for a person: the
+            bank and our books disagree and nothing was applied.
+          </p>
+        }
+        columns={[
+          { header: 'Run', cell: ({ run }) => `${run.id} (${ist(run.startedAt)}, ${run.fileName})` },
+          { header: 'Kind', cell: ({ item }) => item.kind },
+          {
+            header: 'Reference',
+            cell: ({ item }) =>
+              item.books ? <a href={`/console/payouts/${item.reference}`}>{item.reference}</a> : item.reference,
+          },
+          {
+            header: 'Bank says',
+            cell: ({ item }) =>
+              item.bank
+                ? `line ${item.bank.line}: ${item.bank.type} ₹ ${item.bank.amount}, UTR ${item.bank.utr}, ${item.bank.value_date}`
+                : 'nothing',
+          },
+          {
+            header: 'Books say',
+            cell: ({ item }) =>
+              item.books
+                ? `${item.books.state} ₹ ${item.books.amount}${item.books.utr ? `, UTR ${item.books.utr}` : ''}`
+                : 'nothing',
+          },
+        ]}
+        rows={rows}
+        empty="No statement run has left a break."
+      />,
+    );
+  });
+
+  router.get('/console/audit', async (_req, res) => {
+    const viewer = signedIn(res);
+    const actions = await listOperatorActions(deps.db, { limit: LIST_LIMIT });
+    renderPage(
+      res,
+      200,
+      <Page title="Audit log" viewer={viewer}>
+        <p>Every operator action, from the console and the CLI, newest first.</p>
+        <AuditTable actions={actions} empty="No operator action yet." />
+      </Page>,
+    );
+  });
+
+  return router;
+}
+
+/**
+ * What a search box entry names: "MID TransactionID" (two words), or one word that is an Ack_no and then
+ * a UTR (an Ack_no-shaped word may be a UTR too, so both are tried in that order).
+ */
+export function searchKeys(query: string): PayoutSearch[] | undefined {
+  const words = query.split(/[\s/]+/).filter(Boolean);
+  if (words.length === 2) {
+    const [mid, transactionId] = words as [string, string];
+    return isMid(mid) && isTransactionId(transactionId) ? [{ by: 'transaction', mid, transactionId }] : undefined;
+  }
+  if (words.length !== 1) return undefined;
+  const word = words[0]!;
+  if (!/^[A-Za-z0-9]{1,64}$/.test(word)) return undefined;
+  const keys: PayoutSearch[] = [];
+  if (ACK_NO_PATTERN.test(word.toUpperCase())) keys.push({ by: 'ack', ackNo: word.toUpperCase() });
+  keys.push({ by: 'utr', utr: word });
+  return keys;
+}
+
+/** The viewer of a page behind the sign-in guard (console-routes.ts puts every page here behind it). */
+export function signedIn(res: Parameters<typeof viewerOf>[0]): Viewer {
+  const viewer = viewerOf(res);
+  if (!viewer) throw new Error('console page reached without a signed-in viewer');
+  return viewer;
+}
+
+export function notFound(res: Parameters<typeof viewerOf>[0], viewer: Viewer, message: string): void {
+  renderPage(
+    res,
+    404,
+    <MessagePage title="Not found" viewer={viewer}>
+      <p>{message}</p>
+    </MessagePage>,
+  );
+}
+
+export function wholeNumber(value: unknown, fallback: number): number {
+  return typeof value === 'string' && /^[0-9]{1,6}$/.test(value) ? Number(value) : fallback;
+}

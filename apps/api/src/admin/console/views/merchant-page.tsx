@@ -1,0 +1,140 @@
+import type { MerchantOverview, OperatorActionView } from '@payout/db';
+import type { Viewer } from '../console-session.js';
+import { istDate, ist, rupees } from './format.js';
+import { ActionButton, Page, RowsTable, StatusBadge } from './layout.js';
+import { payoutColumns } from './payout-columns.js';
+import { AuditTable } from './audit-table.js';
+
+/** A merchant's page: balances, recent payouts and credits, tokens, webhook health, and what operators did. */
+export function MerchantPage(props: {
+  viewer: Viewer;
+  merchant: MerchantOverview;
+  actions: OperatorActionView[];
+  today: Date;
+}) {
+  const m = props.merchant;
+  const base = `/console/merchants/${encodeURIComponent(m.mid)}`;
+  const today = istDate(props.today);
+  return (
+    <Page title={`Merchant ${m.mid}`} viewer={props.viewer}>
+      <section aria-labelledby="balance">
+        <h2 id="balance">Balance</h2>
+        <dl class="facts">
+          <dt>Name</dt>
+          <dd>
+            {m.name} · <StatusBadge status={m.status} />
+          </dd>
+          <dt>Available</dt>
+          <dd>{rupees(m.availablePaise)}</dd>
+          <dt>Reserved (payouts in flight)</dt>
+          <dd>{rupees(m.reservedPaise)}</dd>
+          <dt>Settled today</dt>
+          <dd>
+            {rupees(m.settledTodayPaise)} in {m.settledTodayCount} payout(s)
+          </dd>
+        </dl>
+        <div class="actions">
+          <ActionButton viewer={props.viewer} href={`${base}/credit`} label="Credit wallet…" />
+        </div>
+      </section>
+
+      <section aria-labelledby="payouts">
+        <h2 id="payouts">Payouts</h2>
+        <form method="get" action={`${base}/payouts`} class="filters">
+          <label>
+            Status{' '}
+            <select name="status">
+              <option value="">any</option>
+              <option>PENDING</option>
+              <option>SUCCESS</option>
+              <option>FAILED</option>
+            </select>
+          </label>
+          <label>
+            From <input type="date" name="from" value={today} />
+          </label>
+          <label>
+            To <input type="date" name="to" value={today} />
+          </label>
+          <button type="submit">List</button>
+          <button type="submit" formaction={`${base}/statement.csv`}>
+            Download CSV statement
+          </button>
+        </form>
+        <RowsTable caption="Recent payouts" columns={payoutColumns} rows={m.recentPayouts} empty="No payouts yet." />
+      </section>
+
+      <section aria-labelledby="credits">
+        <h2 id="credits">Recent credits</h2>
+        <RowsTable
+          caption="Recent credits"
+          rows={m.recentCredits}
+          empty="No credits yet."
+          columns={[
+            { header: 'When', cell: (c) => ist(c.at) },
+            { header: 'Kind', cell: (c) => (c.kind === 'WALLET_CREDIT' ? 'operator credit' : 'pay-in') },
+            { header: 'Reference', cell: (c) => c.reference ?? '' },
+            { header: 'Amount', cell: (c) => rupees(c.amountPaise), numeric: true },
+          ]}
+        />
+      </section>
+
+      <section aria-labelledby="tokens">
+        <h2 id="tokens">API tokens</h2>
+        <RowsTable
+          caption="API tokens"
+          rows={m.tokens}
+          empty="No tokens."
+          columns={[
+            { header: 'Id', cell: (t) => t.id },
+            { header: 'Prefix', cell: (t) => <code>{t.prefix}…</code> },
+            { header: 'Issued', cell: (t) => ist(t.createdAt) },
+            { header: 'Last used', cell: (t) => (t.lastUsedAt ? ist(t.lastUsedAt) : 'never') },
+            {
+              header: 'State',
+              cell: (t) =>
+                t.revokedAt ? (
+                  `revoked ${ist(t.revokedAt)}`
+                ) : (
+                  <ActionButton viewer={props.viewer} href={`${base}/tokens/${t.id}/revoke`} label="Revoke…" />
+                ),
+            },
+          ]}
+        />
+        <div class="actions">
+          <ActionButton viewer={props.viewer} href={`${base}/tokens/rotate`} label="Issue another token…" />
+        </div>
+      </section>
+
+      <section aria-labelledby="webhook">
+        <h2 id="webhook">Webhook</h2>
+        {m.webhook ? (
+          <dl class="facts">
+            <dt>Endpoint</dt>
+            <dd>
+              <code>{m.webhook.url}</code> (secret <code>{m.webhook.secretPrefix}…</code>)
+            </dd>
+            <dt>Today</dt>
+            <dd>
+              {m.webhook.health.delivered} delivered, {m.webhook.health.failed} given up, {m.webhook.health.pending}{' '}
+              pending
+            </dd>
+            <dt>Last attempt</dt>
+            <dd>
+              {m.webhook.lastAttempt
+                ? `${ist(m.webhook.lastAttempt.at)}: ${m.webhook.lastAttempt.statusCode === null ? (m.webhook.lastAttempt.error ?? 'no answer recorded') : `HTTP ${m.webhook.lastAttempt.statusCode}`}`
+                : 'none yet'}
+            </dd>
+          </dl>
+        ) : (
+          <p class="empty">No webhook endpoint registered (pnpm cli merchant webhook).</p>
+        )}
+      </section>
+
+      <section aria-labelledby="audit">
+        <h2 id="audit">Operator actions on this merchant</h2>
+        <AuditTable actions={props.actions} empty="No operator has acted on this merchant." />
+      </section>
+    </Page>
+  );
+}

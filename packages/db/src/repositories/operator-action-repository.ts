@@ -1,0 +1,76 @@
+import type { PrismaClientOrTransaction } from '../client.js';
+
+/** One entry of the audit log: who did what, to which merchant or payout, why, and the details. */
+export interface OperatorActionInput {
+  /** "console:<username>" or "cli:<name>". */
+  actor: string;
+  action: OperatorActionName;
+  merchantId?: number | null;
+  payoutId?: bigint | null;
+  reason: string;
+  detail: Record<string, unknown>;
+}
+
+/** Every kind of operator action the audit log records. */
+export type OperatorActionName =
+  | 'payout.resolve'
+  | 'payout.resolve-refused'
+  | 'webhook.replay'
+  | 'inquiry.requeue'
+  | 'wallet.credit'
+  | 'token.rotate'
+  | 'token.revoke';
+
+export interface OperatorActionView {
+  id: bigint;
+  at: Date;
+  actor: string;
+  action: string;
+  mid: string | null;
+  payoutAckNo: string | null;
+  payoutTransactionId: string | null;
+  reason: string;
+  detail: unknown;
+}
+
+export async function recordOperatorAction(db: PrismaClientOrTransaction, input: OperatorActionInput): Promise<void> {
+  await db.operatorAction.create({
+    data: {
+      actor: input.actor,
+      action: input.action,
+      merchantId: input.merchantId ?? null,
+      payoutId: input.payoutId ?? null,
+      reason: input.reason,
+      detail: JSON.parse(
+        JSON.stringify(input.detail, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)),
+      ) as object,
+    },
+  });
+}
+
+/** The audit log, newest first, optionally of one merchant or one payout. */
+export async function listOperatorActions(
+  db: PrismaClientOrTransaction,
+  filter: { merchantId?: number; payoutId?: bigint; limit: number },
+): Promise<OperatorActionView[]> {
+  const rows = await db.operatorAction.findMany({
+    where: {
+      ...(filter.merchantId === undefined ? {} : { merchantId: filter.merchantId }),
+      ...(filter.payoutId === undefined ? {} : { payoutId: filter.payoutId }),
+    },
+    orderBy: { id: 'desc' },
+    take: filter.limit,
+    include: { merchant: { select: { mid: true } }, payout: { select: { ackNo: true, transactionId: true } } },
+  });
+  return rows.map((r) => ({
+    id: r.id,
+    at: r.createdAt,
+    actor: r.actor,
+    action: r.action,
+    mid: r.merchant?.mid ?? null,
+    payoutAckNo: r.payout?.ackNo ?? null,
+    payoutTransactionId: r.payout?.transactionId ?? null,
+    reason: r.reason,
+    detail: r.detail,
+  }));
+}

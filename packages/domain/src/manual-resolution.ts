@@ -1,0 +1,69 @@
+import type { FailureReason } from './payout-state.js';
+import type { RailVerdict } from './rail-outcome.js';
+
+/** What an operator asks for a payout under manual review. */
+export type ResolutionRequest =
+  | { outcome: 'SUCCESS'; bankReference?: string }
+  | { outcome: 'FAILED'; reason: Exclude<FailureReason, 'INSUFFICIENT_BALANCE'> };
+
+/** What happens to the request once the rail has been asked. */
+export type ResolutionDecision =
+  | { kind: 'settle-success'; bankReference: string }
+  | { kind: 'settle-failure'; reason: Exclude<FailureReason, 'INSUFFICIENT_BALANCE'> }
+  /** The rail disagrees (or cannot say): nothing changes unless the operator overrides with a reason. */
+  | { kind: 'refuse'; why: string };
+
+/**
+ * The rule book of manual resolution (docs/operations.md, "Resolving a payout under manual review"): a
+ * person's decision must agree with the rail's final answer. Failing a payout the rail paid, or may still
+ * pay, would hand the merchant money that has left; marking as paid one the rail failed or never saw would
+ * take money that never left. So the operator's request stands only when the rail says the same, and
+ * otherwise only with an override, whose reason goes to the audit log. An unreachable rail is not a "no".
+ */
+export function decideResolution(request: ResolutionRequest, rail: RailVerdict, override: boolean): ResolutionDecision {
+  const proceed = (): ResolutionDecision =>
+    request.outcome === 'SUCCESS'
+      ? { kind: 'settle-success', bankReference: request.bankReference ?? bankReferenceOf(rail) ?? '' }
+      : { kind: 'settle-failure', reason: request.reason };
+  if (request.outcome === 'SUCCESS' && !request.bankReference && rail.outcome !== 'SUCCESS') {
+    return { kind: 'refuse', why: 'a success needs the bank reference (UTR), and the rail gave none' };
+  }
+  if (override) return proceed();
+  switch (rail.outcome) {
+    case 'SUCCESS':
+      if (request.outcome === 'FAILED')
+        return { kind: 'refuse', why: `the rail says SUCCESS (UTR ${rail.bankReference})` };
+      if (request.bankReference && request.bankReference !== rail.bankReference) {
+        return { kind: 'refuse', why: `the rail's UTR is ${rail.bankReference}, not ${request.bankReference}` };
+      }
+      return proceed();
+    case 'FAILED':
+      return request.outcome === 'FAILED'
+        ? proceed()
+        : { kind: 'refuse', why: `the rail says FAILED (${rail.reason})` };
+    case 'NOT_FOUND':
+      // The rail never accepted the reference, so no money moved: failing it returns the reservation.
+      return request.outcome === 'FAILED'
+        ? proceed()
+        : { kind: 'refuse', why: 'the rail has no payment under this Ack_no' };
+    case 'REVERSED':
+      // Paid, then returned to us: no money is with the beneficiary, so failing it returns the reservation.
+      return request.outcome === 'FAILED'
+        ? proceed()
+        : { kind: 'refuse', why: `the rail says the payment (UTR ${rail.bankReference}) was reversed` };
+    case 'PENDING':
+      return { kind: 'refuse', why: 'the rail says it is still PENDING' };
+    case 'UNKNOWN':
+      return { kind: 'refuse', why: `the rail could not be asked (${rail.detail})` };
+    case 'REFUSED':
+      // Only a submit is refused; a refusal says nothing of whether an earlier submit was paid.
+      return {
+        kind: 'refuse',
+        why: `the rail refused the instruction (${rail.detail}) without saying what became of it`,
+      };
+  }
+}
+
+function bankReferenceOf(rail: RailVerdict): string | undefined {
+  return rail.outcome === 'SUCCESS' ? rail.bankReference : undefined;
+}

@@ -1,0 +1,68 @@
+import type { Queue } from 'bullmq';
+import { findPayoutSubject, recordOperatorAction, recordWebhookReplay, type PrismaClient } from '@payout/db';
+import { webhookJobs } from '@payout/queue';
+import type { PayoutKey } from './payout-key.js';
+
+export type ReplayWebhookOutcome =
+  | { kind: 'queued'; ackNo: string; deliveryId: bigint; payoutStatus: string; queued: boolean }
+  | { kind: 'no-payout' }
+  | { kind: 'not-settled'; ackNo: string }
+  | { kind: 'no-endpoint'; ackNo: string };
+
+/**
+ * Sends a settled payout's result to the merchant's webhook again, as a fresh delivery with its own retry
+ * window (docs/webhooks.md). The delivery and its audit entry are written together; the job is only a
+ * nudge — when Redis is away the worker's webhook sweeper sends it.
+ */
+export async function replayWebhook(
+  deps: { db: PrismaClient; webhookQueue: Queue },
+  input: { payout: PayoutKey; actor: string; reason: string },
+): Promise<ReplayWebhookOutcome> {
+  const payout = await findPayoutSubject(deps.db, input.payout);
+  if (!payout) return { kind: 'no-payout' };
+  const replay = await deps.db.$transaction(async (tx) => {
+    const result = await recordWebhookReplay(tx, payout.merchantId, payout.transactionId, `operator:${input.actor}`);
+    if (result.kind === 'queued') {
+      await recordOperatorAction(tx, {
+        actor: input.actor,
+        action: 'webhook.replay',
+        merchantId: payout.merchantId,
+        payoutId: payout.id,
+        reason: input.reason,
+        detail: { deliveryId: result.deliveryId, payoutStatus: result.payoutStatus },
+      });
+    }
+    return result;
+  });
+  switch (replay.kind) {
+    case 'no-payout':
+      return { kind: 'no-payout' };
+    case 'not-settled':
+      return { kind: 'not-settled', ackNo: payout.ackNo };
+    case 'no-endpoint':
+      return { kind: 'no-endpoint', ackNo: payout.ackNo };
+    case 'queued':
+      return {
+        kind: 'queued',
+        ackNo: payout.ackNo,
+        deliveryId: replay.deliveryId,
+        payoutStatus: replay.payoutStatus,
+        queued: await queueFirstAttempt(deps.webhookQueue, replay.deliveryId),
+      };
+  }
+}
+
+/** Queues a delivery's first attempt; false when Redis is away (the delivery is safe in PostgreSQL). */
+export async function queueFirstAttempt(queue: Queue, deliveryId: bigint): Promise<boolean> {
+  const id = deliveryId.toString();
+  try {
+    await queue.add(
+      webhookJobs.deliver.name,
+      { deliveryId: id, attempt: 1 },
+      { ...webhookJobs.deliver.options, jobId: webhookJobs.deliver.jobId(id, 1) },
+    );
+    return true;
+  } catch {
+    return false;
+  }
+}

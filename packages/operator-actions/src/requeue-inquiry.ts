@@ -1,0 +1,51 @@
+import type { Queue } from 'bullmq';
+import { findPayoutSubject, recordOperatorAction, type PrismaClient } from '@payout/db';
+import { ensureJob, payoutJobs, type EnsureJobAction } from '@payout/queue';
+import type { PayoutKey } from './payout-key.js';
+
+export type RequeueInquiryOutcome =
+  | { kind: 'requeued'; ackNo: string; attempt: number; action: EnsureJobAction }
+  | { kind: 'no-payout' }
+  | { kind: 'not-waiting'; ackNo: string; state: string }
+  | { kind: 'queue-unavailable'; ackNo: string; detail: string };
+
+// Only a payout waiting on the rail's decision has an inquiry to ask; an accepted one waits for its
+// execute job, and one under manual review is resolved by a person (the worker asks nothing more).
+const WAITING_ON_RAIL = ['AWAITING_RAIL', 'OUTCOME_UNKNOWN'];
+
+/**
+ * Makes sure the payout's next inquiry is queued now, as the sweeper would once it is overdue: for an
+ * operator who does not want to wait for the next scheduled ask. Harmless to repeat (the job id is the
+ * inquiry's number).
+ */
+export async function requeueInquiry(
+  deps: { db: PrismaClient; payoutQueue: Queue },
+  input: { payout: PayoutKey; actor: string; reason: string },
+): Promise<RequeueInquiryOutcome> {
+  const payout = await findPayoutSubject(deps.db, input.payout);
+  if (!payout) return { kind: 'no-payout' };
+  if (!WAITING_ON_RAIL.includes(payout.state)) return { kind: 'not-waiting', ackNo: payout.ackNo, state: payout.state };
+  const id = payout.id.toString();
+  const attempt = payout.inquiryAttempts + 1;
+  let action: EnsureJobAction;
+  try {
+    action = await ensureJob(
+      deps.payoutQueue,
+      payoutJobs.inquire.name,
+      payoutJobs.inquire.jobId(id, attempt),
+      { payoutId: id, attempt },
+      payoutJobs.inquire.options,
+    );
+  } catch (error) {
+    return { kind: 'queue-unavailable', ackNo: payout.ackNo, detail: (error as Error).message };
+  }
+  await recordOperatorAction(deps.db, {
+    actor: input.actor,
+    action: 'inquiry.requeue',
+    merchantId: payout.merchantId,
+    payoutId: payout.id,
+    reason: input.reason,
+    detail: { attempt, job: action },
+  });
+  return { kind: 'requeued', ackNo: payout.ackNo, attempt, action };
+}

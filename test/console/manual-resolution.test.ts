@@ -1,0 +1,222 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findWallet, listOperatorActions, transitionPayout, type PayoutSummary, type PrismaClient } from '@payout/db';
+import { resolveManualReview } from '@payout/operator-actions';
+import { createHttpRailAdapter, type RailAdapter } from '@payout/rails';
+import { createRailSim, type RailSim, type RailSimServer } from '@payout/rail-sim';
+import { EXIT_FAILED, EXIT_OK } from '@payout/cli';
+import { testPrisma } from '../support/database.js';
+import { makeMerchant, type TestMerchant } from '../support/factories.js';
+import { FAST_RAIL } from '../support/stack.js';
+import { useStubBank } from '../support/stub-bank.js';
+import { cli, payoutAtTheRail, setCliRail } from '../webhooks/webhook-fixtures.js';
+
+// Issue 12, item 6: a payout under manual review is resolved only after the rail is asked, and a
+// resolution the rail contradicts is refused unless overridden with a reason that goes to the audit log.
+// One use case serves the console and `pnpm cli payout resolve`; both are exercised here against a stub
+// bank (each answer on demand) and against the rail simulator's magic values.
+
+const bank = useStubBank();
+let db: PrismaClient;
+let sim: RailSim;
+let railSim: RailSimServer;
+let stubRail: RailAdapter;
+let simRail: RailAdapter;
+
+beforeAll(async () => {
+  db = testPrisma();
+  sim = createRailSim(FAST_RAIL);
+  railSim = await sim.listen(0);
+  const options = { connectTimeoutMs: 1_000, responseTimeoutMs: 2_000 };
+  stubRail = createHttpRailAdapter({ baseUrl: bank.current.url, ...options });
+  simRail = createHttpRailAdapter({ baseUrl: railSim.url, ...options });
+});
+afterAll(async () => {
+  await stubRail.close();
+  await simRail.close();
+  await railSim.close();
+  await db.$disconnect();
+});
+
+/** A payout accepted (101.00 reserved), sent to the rail, then given up on by the worker. */
+async function payoutInReview(merchant: TestMerchant, amountPaise = 10100n): Promise<PayoutSummary> {
+  const payout = await payoutAtTheRail(db, merchant, { mode: 'IMPS', amountPaise });
+  for (const state of ['AWAITING_RAIL', 'MANUAL_REVIEW'] as const) {
+    await transitionPayout(db, payout.id, state, { nextCheckAt: null }, { reason: 'test', actor: 'test' });
+  }
+  return payout;
+}
+
+async function stateOf(payout: PayoutSummary) {
+  const row = await db.payout.findUniqueOrThrow({ where: { id: payout.id } });
+  return { state: row.state, utr: row.bankReference, reason: row.failureReason };
+}
+
+const asFailed = { outcome: 'FAILED', reason: 'DECLINED_BY_BENEFICIARY_BANK' } as const;
+
+describe('manual resolution asks the rail first', () => {
+  it('when the bank says SUCCESS, then failing the payout is refused and changes nothing, and a success takes the bank UTR', async () => {
+    const merchant = await makeMerchant(db, { balance: '1000.00' });
+    const payout = await payoutInReview(merchant);
+    bank.current.answer(payout.ackNo, { status: 'SUCCESS', utr: '512345678901' });
+    const walletBefore = await findWallet(db, merchant.merchant.id);
+
+    const refused = await resolveManualReview(
+      { db, rail: stubRail },
+      { payout: { ackNo: payout.ackNo }, request: asFailed, actor: 'console:asha', reason: 'merchant says unpaid' },
+    );
+    expect(refused).toMatchObject({ kind: 'refused', why: expect.stringContaining('SUCCESS') as string });
+    expect(await stateOf(payout)).toEqual({ state: 'MANUAL_REVIEW', utr: null, reason: null });
+    expect(await findWallet(db, merchant.merchant.id)).toEqual(walletBefore);
+    expect(bank.current.asked).toContain(payout.ackNo);
+
+    const resolved = await resolveManualReview(
+      { db, rail: stubRail },
+      {
+        payout: { ackNo: payout.ackNo },
+        request: { outcome: 'SUCCESS' },
+        actor: 'console:asha',
+        reason: 'bank confirms',
+      },
+    );
+    expect(resolved).toMatchObject({ kind: 'resolved', status: 'SUCCESS', bankReference: '512345678901' });
+    expect(await stateOf(payout)).toEqual({ state: 'SUCCESS', utr: '512345678901', reason: null });
+    expect(await findWallet(db, merchant.merchant.id)).toEqual({ availablePaise: 89900n, reservedPaise: 0n });
+
+    const audit = await listOperatorActions(db, { payoutId: payout.id, limit: 10 });
+    expect(audit.map((a) => [a.action, a.actor, a.reason])).toEqual([
+      ['payout.resolve', 'console:asha', 'bank confirms'],
+      ['payout.resolve-refused', 'console:asha', 'merchant says unpaid'],
+    ]);
+  });
+
+  it('when the bank says PENDING or cannot be asked, then failing is refused until overridden with a reason, which the audit log keeps', async () => {
+    const merchant = await makeMerchant(db, { balance: '1000.00' });
+    const pending = await payoutInReview(merchant);
+    const down = await payoutInReview(merchant);
+    bank.current.answer(pending.ackNo, { status: 'PENDING' });
+    bank.current.answer(down.ackNo, { status: 'DOWN' });
+
+    for (const payout of [pending, down]) {
+      const refused = await resolveManualReview(
+        { db, rail: stubRail },
+        { payout: { ackNo: payout.ackNo }, request: asFailed, actor: 'console:ravi', reason: 'stuck for days' },
+      );
+      expect(refused.kind).toBe('refused');
+      expect((await stateOf(payout)).state).toBe('MANUAL_REVIEW');
+    }
+    expect(await findWallet(db, merchant.merchant.id)).toEqual({ availablePaise: 79800n, reservedPaise: 20200n });
+
+    const overridden = await resolveManualReview(
+      { db, rail: stubRail },
+      {
+        payout: { ackNo: down.ackNo },
+        request: asFailed,
+        actor: 'console:ravi',
+        reason: 'bank ops confirmed by phone: returned, ticket 4411',
+        override: true,
+      },
+    );
+    expect(overridden).toMatchObject({ kind: 'resolved', status: 'FAILED', rail: { outcome: 'UNKNOWN' } });
+    expect(await stateOf(down)).toEqual({ state: 'FAILED', utr: null, reason: 'DECLINED_BY_BENEFICIARY_BANK' });
+    expect(await findWallet(db, merchant.merchant.id)).toEqual({ availablePaise: 89900n, reservedPaise: 10100n });
+    const [entry] = await listOperatorActions(db, { payoutId: down.id, limit: 1 });
+    expect(entry).toMatchObject({
+      action: 'payout.resolve',
+      reason: 'bank ops confirmed by phone: returned, ticket 4411',
+      detail: { override: true, resolvedAs: 'FAILED', rail: { outcome: 'UNKNOWN' } },
+    });
+  });
+
+  it('when the bank never saw the reference, then failing it returns the reservation', async () => {
+    const merchant = await makeMerchant(db, { balance: '1000.00' });
+    const payout = await payoutInReview(merchant);
+    const resolved = await resolveManualReview(
+      { db, rail: stubRail },
+      { payout: { ackNo: payout.ackNo }, request: asFailed, actor: 'cli:ops', reason: 'never reached the bank' },
+    );
+    expect(resolved).toMatchObject({ kind: 'resolved', status: 'FAILED', rail: { outcome: 'NOT_FOUND' } });
+    expect(await findWallet(db, merchant.merchant.id)).toEqual({ availablePaise: 100000n, reservedPaise: 0n });
+  });
+
+  it('when the rail simulator holds a payout PENDING (.55) or paid it, then the resolution must agree with it', async () => {
+    const merchant = await makeMerchant(db, { balance: '1000.00' });
+    const forever = await payoutInReview(merchant, 10155n);
+    const paid = await payoutInReview(merchant, 10100n);
+    for (const payout of [forever, paid]) {
+      const submitted = await simRail.submit({
+        reference: payout.ackNo,
+        mode: 'IMPS',
+        amountPaise: payout.amountPaise,
+        account: '123456789012',
+        ifsc: 'HDFC0001234',
+        beneficiaryName: 'Asha Kumar',
+      });
+      expect(submitted.outcome).toBe(payout === forever ? 'PENDING' : 'SUCCESS');
+    }
+
+    const refused = await resolveManualReview(
+      { db, rail: simRail },
+      { payout: { ackNo: forever.ackNo }, request: asFailed, actor: 'console:asha', reason: 'give up' },
+    );
+    expect(refused).toMatchObject({ kind: 'refused', rail: { outcome: 'PENDING' } });
+
+    const wrongUtr = await resolveManualReview(
+      { db, rail: simRail },
+      {
+        payout: { ackNo: paid.ackNo },
+        request: { outcome: 'SUCCESS', bankReference: '000000000000' },
+        actor: 'console:asha',
+        reason: 'typed from an email',
+      },
+    );
+    expect(wrongUtr.kind).toBe('refused');
+    const resolved = await resolveManualReview(
+      { db, rail: simRail },
+      { payout: { ackNo: paid.ackNo }, request: { outcome: 'SUCCESS' }, actor: 'console:asha', reason: 'rail paid it' },
+    );
+    expect(resolved).toMatchObject({ kind: 'resolved', status: 'SUCCESS' });
+    expect((await stateOf(paid)).utr).toBe(sim.payout(paid.ackNo)?.utr);
+    expect((await stateOf(forever)).state).toBe('MANUAL_REVIEW');
+  });
+
+  it('when `pnpm cli payout resolve` contradicts the bank, then it exits 1 and changes nothing; --override settles and is audited', async () => {
+    setCliRail(bank.current.url);
+    const merchant = await makeMerchant(db, { balance: '1000.00' });
+    const payout = await payoutInReview(merchant);
+    bank.current.answer(payout.ackNo, { status: 'SUCCESS', utr: '612345678901' });
+    const args = [
+      'payout',
+      'resolve',
+      '--mid',
+      merchant.mid,
+      '--TransactionID',
+      payout.transactionId,
+      '--as',
+      'failed',
+    ];
+
+    const refused = await cli(...args, '--reason', 'RAIL_REJECTED', '--operator', 'meera');
+    expect(refused.status).toBe(EXIT_FAILED);
+    expect(refused.stderr).toContain('refused: the rail says SUCCESS (UTR 612345678901)');
+    expect((await stateOf(payout)).state).toBe('MANUAL_REVIEW');
+
+    const overridden = await cli(
+      ...args,
+      '--reason',
+      'RAIL_REJECTED',
+      '--operator',
+      'meera',
+      '--override',
+      'bank recalled the credit, letter 77',
+      '--json',
+    );
+    expect(overridden.status).toBe(EXIT_OK);
+    expect(JSON.parse(overridden.stdout)).toMatchObject({
+      resolvedAs: 'FAILED',
+      railSaid: 'SUCCESS',
+      overridden: true,
+    });
+    const [entry] = await listOperatorActions(db, { payoutId: payout.id, limit: 1 });
+    expect(entry).toMatchObject({ actor: 'cli:meera', reason: 'bank recalled the credit, letter 77' });
+  });
+});
