@@ -33,7 +33,11 @@ function payin(merchant: TestMerchant, overrides: Record<string, unknown> = {}):
   });
 }
 
-/** Sends a callback body exactly as given, signed with `secret` (null: no signature header). */
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+/** The provider's signature of `body` sent now (or `secondsAgo` earlier). */
+const sign = (secret: string, body: string, secondsAgo = 0) => payinSignature(secret, nowSeconds() - secondsAgo, body);
+
+/** Sends a callback body exactly as given, signed with `secret` now (null: no signature header). */
 function send(
   body: string,
   secret: string | null = SECRET,
@@ -41,7 +45,7 @@ function send(
 ): Promise<ApiResponse> {
   return call(api.current, '/api/callbacks/payin', {
     body,
-    headers: { ...(secret === null ? {} : { [PAYIN_SIGNATURE_HEADER]: payinSignature(secret, body) }), ...headers },
+    headers: { ...(secret === null ? {} : { [PAYIN_SIGNATURE_HEADER]: sign(secret, body) }), ...headers },
   });
 }
 
@@ -60,13 +64,17 @@ describe('POST /api/callbacks/payin: authentication', () => {
     ['signed with another secret', (body: string) => send(body, `${SECRET}-forged`)],
     ['not hex', (body: string) => send(body, null, { [PAYIN_SIGNATURE_HEADER]: 'sha256=not-a-signature' })],
     [
+      'the old form without a timestamp',
+      (body: string) => send(body, null, { [PAYIN_SIGNATURE_HEADER]: `sha256=${sign(SECRET, body).split('v1=')[1]!}` }),
+    ],
+    [
       'for other bytes (the amount changed after signing)',
       (body: string) =>
-        send(body.replace('"500.00"', '"5000.00"'), null, { [PAYIN_SIGNATURE_HEADER]: payinSignature(SECRET, body) }),
+        send(body.replace('"500.00"', '"5000.00"'), null, { [PAYIN_SIGNATURE_HEADER]: sign(SECRET, body) }),
     ],
     [
       'for the same JSON written differently',
-      (body: string) => send(body.replace(',', ', '), null, { [PAYIN_SIGNATURE_HEADER]: payinSignature(SECRET, body) }),
+      (body: string) => send(body.replace(',', ', '), null, { [PAYIN_SIGNATURE_HEADER]: sign(SECRET, body) }),
     ],
   ])('when the signature is %s, then 401, nothing is stored and the wallet is unchanged', async (_case, sendIt) => {
     const merchant = await makeMerchant(db, { balance: '100.00' });
@@ -81,6 +89,42 @@ describe('POST /api/callbacks/payin: authentication', () => {
     });
     expect(await collectionsOf(merchant.merchant.id)).toEqual([]);
     expect(await merchantBooks(pool, merchant.merchant.id)).toEqual(before);
+  });
+
+  it.each([
+    ['recorded more than 5 minutes ago (a replay)', 301],
+    // Ahead by a clear margin: the request reaches the server some time after it was signed, which brings a
+    // date just past the window back inside it on a slow machine (a stale date only grows staler).
+    ['dated more than 5 minutes ahead', -360],
+  ])(
+    'when a genuinely signed callback was %s, then 401, nothing is stored and the wallet is unchanged',
+    async (_case, secondsAgo) => {
+      const merchant = await makeMerchant(db, { balance: '100.00' });
+      const before = await merchantBooks(pool, merchant.merchant.id);
+      const body = payin(merchant);
+      const response = await send(body, null, { [PAYIN_SIGNATURE_HEADER]: sign(SECRET, body, secondsAgo) });
+      expect(response.status).toBe(401);
+      expect(response.json).toEqual({
+        error: true,
+        status_code: 401,
+        status: 'UNAUTHORIZED',
+        message:
+          'The callback signature is more than 5 minutes old or ahead: sign each delivery with the current time.',
+      });
+      expect(await collectionsOf(merchant.merchant.id)).toEqual([]);
+      expect(await merchantBooks(pool, merchant.merchant.id)).toEqual(before);
+    },
+  );
+
+  it('when a signed callback is replayed within the window, then it is recorded once and credits once', async () => {
+    const merchant = await makeMerchant(db, { balance: '100.00' });
+    const body = payin(merchant);
+    const headers = { [PAYIN_SIGNATURE_HEADER]: sign(SECRET, body, 240) };
+    const first = await send(body, null, headers);
+    const replayed = await send(body, null, headers);
+    expect([first.status, first.json.outcome, first.json.credited]).toEqual([200, 'created', true]);
+    expect([replayed.status, replayed.json.outcome, replayed.json.credited]).toEqual([200, 'unchanged', false]);
+    expect(await collectionsOf(merchant.merchant.id)).toHaveLength(1);
   });
 
   it('when unsigned, then 401 comes before the content type or the body is judged', async () => {
@@ -245,6 +289,7 @@ describe('POST /api/callbacks/payin: recording pay-ins', () => {
     ['a SUCCESS without a bank reference', { Bankriff: '' }, 'Bankriff'],
     ['an amount of zero', { Amount: '0.00' }, 'Amount'],
     ['an amount with three decimals', { Amount: 1.005 }, 'Amount'],
+    ['an amount above the pay-in ceiling (5,00,000.00)', { Amount: '500000.01' }, 'Amount'],
     ['an unknown mode', { mode: 'CARD' }, 'mode'],
     ['an unknown status', { status: 'DONE' }, 'status'],
     ['a TransactionID with letters', { TransactionID: '12AB' }, 'TransactionID'],

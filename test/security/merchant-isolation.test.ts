@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, impsBody, losslessBody, upiBody } from '../support/api.js';
+import { adminOf, call, impsBody, losslessBody, upiBody } from '../support/api.js';
 import { testPool, testPrisma } from '../support/database.js';
 import { eventually } from '../support/eventually.js';
 import { makeMerchant, type TestMerchant } from '../support/factories.js';
@@ -148,14 +148,16 @@ describe('merchant isolation', () => {
   it("when a merchant's credentials are used on the operator and callback surfaces, then they open nothing", async () => {
     const { api } = stack.current;
     const attempts = [
-      call(api, `/admin/payouts?mid=${victim.mid}&TransactionID=${victimImps.TransactionID}`, {
-        merchant: intruder,
-      }),
-      call(api, `/admin/payouts?mid=${victim.mid}&TransactionID=${victimImps.TransactionID}`, {
-        merchant: intruder,
-        headers: { Authorization: `Bearer ${intruder.token}` },
-      }),
-      call(api, '/admin/queues', { merchant: intruder, headers: { Authorization: `Bearer ${intruder.token}` } }),
+      ...[api, adminOf(api)].flatMap((surface) => [
+        call(surface, `/admin/payouts?mid=${victim.mid}&TransactionID=${victimImps.TransactionID}`, {
+          merchant: intruder,
+        }),
+        call(surface, `/admin/payouts?mid=${victim.mid}&TransactionID=${victimImps.TransactionID}`, {
+          merchant: intruder,
+          headers: { Authorization: `Bearer ${intruder.token}` },
+        }),
+        call(surface, '/admin/queues', { merchant: intruder, headers: { Authorization: `Bearer ${intruder.token}` } }),
+      ]),
       call(api, '/api/callbacks/payin', {
         merchant: intruder,
         body: { TransactionID: victimCollection, Amount: '999.00', status: 'SUCCESS' },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, impsBody, upiBody, useApi, type ApiResponse } from '../support/api.js';
+import { adminOf, call, impsBody, upiBody, useApi, type ApiResponse } from '../support/api.js';
 import { testPrisma } from '../support/database.js';
 import { makeMerchant, type TestMerchant } from '../support/factories.js';
 import { sendBytes } from '../api/contract-expectations.js';
@@ -59,7 +59,11 @@ async function everyKindOfAnswer(): Promise<[string, ApiResponse][]> {
       await call(a, '/api/checkMainWallet?PayoutType=Main_Wallet_Balance', { method: 'HEAD', merchant: m }),
     ],
     ['a body claiming gzip', await json(JSON.stringify(upiBody()), { 'Content-Encoding': 'gzip' })],
-    ['admin without credentials', await call(a, '/admin/payouts')],
+    ['admin without credentials', await call(adminOf(a), '/admin/payouts')],
+    ['admin path on the merchant port', await call(a, '/admin/payouts')],
+    ['console sign-in page', await call(adminOf(a), '/console/login')],
+    ['console page signed out', await call(adminOf(a), '/console')],
+    ['metrics', await call(adminOf(a), '/metrics')],
     ['callback without signature', await call(a, '/api/callbacks/payin', { body: {} })],
     ['health', await call(a, '/healthz')],
     ['readiness', await call(a, '/readyz')],
@@ -86,7 +90,7 @@ describe('security headers', () => {
       ].filter(Boolean);
       return problems.map((p) => `${name} (${res.status}): ${String(p)}`);
     });
-    expect(answers.map(([name, res]) => `${name}: ${res.status}`)).toHaveLength(25);
+    expect(answers.map(([name, res]) => `${name}: ${res.status}`)).toHaveLength(29);
     expect(missing).toEqual([]);
   });
 

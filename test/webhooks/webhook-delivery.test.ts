@@ -20,13 +20,15 @@ import { newTransactionId } from '../support/api.js';
 import { workerConfig } from '../support/stack.js';
 import { documentedVerifier, type VerifyWebhook } from './documented-verifier.js';
 import { refusingUrl, WebhookReceiver } from './webhook-receiver.js';
-import { cli, cliJson, payoutAtTheRail, registerEndpoint, settle } from './webhook-fixtures.js';
+import { useStubBank } from '../support/stub-bank.js';
+import { cli, cliJson, payoutAtTheRail, registerEndpoint, setCliRail, settle } from './webhook-fixtures.js';
 
 // The webhook worker alone, against this file's database and queue prefix, with retries in milliseconds:
 // first retry after 50–100 ms, then 100–200 ms, … up to 400 ms; an endpoint gets 300 ms to answer.
 const RETRY = { firstDelayMs: 100, maxDelayMs: 400 };
 const TIMEOUT_MS = 300;
 
+const bank = useStubBank();
 let db: PrismaClient;
 let connection: Redis;
 let workerConnection: Redis;
@@ -196,6 +198,8 @@ describe('payout webhooks', () => {
     for (const state of ['AWAITING_RAIL', 'MANUAL_REVIEW'] as const) {
       await transitionPayout(db, payout.id, state, { nextCheckAt: null }, { reason: 'test', actor: 'test' });
     }
+    bank.current.answer(payout.ackNo, { status: 'SUCCESS', utr: 'UTR777000111' });
+    setCliRail(bank.current.url);
 
     const resolved = await cli(
       'payout',
@@ -248,7 +252,7 @@ describe('payout webhooks', () => {
     const deliveries = await finished(payout.id, 2);
     expect(deliveries.map((d) => [d.cause, d.status, d.requestedBy])).toEqual([
       ['SETTLEMENT', 'DELIVERED', 'settlement'],
-      ['REPLAY', 'DELIVERED', 'operator:asha'],
+      ['REPLAY', 'DELIVERED', 'operator:cli:asha'],
     ]);
 
     const shown = await cliJson('webhook', 'show', '--mid', merchant.mid, '--TransactionID', payout.transactionId);

@@ -1,3 +1,4 @@
+import { createHttpRailAdapter } from '@payout/rails';
 import { Queue } from 'bullmq';
 import {
   acceptPayouts,
@@ -10,7 +11,14 @@ import {
   type PrismaClient,
   type SettlementResult,
 } from '@payout/db';
-import { newAckNo, newWebhookSecret, webhookSecretDisplayPrefix, type PayoutMode } from '@payout/domain';
+import { cliConfigSchema, loadConfig, webhookDestinationPolicy } from '@payout/config';
+import {
+  newAckNo,
+  newWebhookSecret,
+  webhookSecretDisplayPrefix,
+  type PayoutMode,
+  type WebhookDestinationPolicy,
+} from '@payout/domain';
 import { EXIT_OK, runCli } from '@payout/cli';
 import { createProducerConnection, PAYOUT_QUEUE } from '@payout/queue';
 import { newTransactionId } from '../support/api.js';
@@ -75,11 +83,26 @@ export function settle(
     : settleFailure(db, payout.id, 'DECLINED_BY_BENEFICIARY_BANK', note);
 }
 
+let cliRailUrl = 'http://127.0.0.1:1';
+/** Where `cli` finds the rail (a stub bank of the test file); nothing listens there by default. */
+export function setCliRail(url: string): void {
+  cliRailUrl = url;
+}
+
 /** Runs one `pnpm cli …` in-process against this test file's database and queue prefix. */
-export async function cli(...argv: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+export function cli(...argv: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  return cliUnder(webhookDestinationPolicy(loadConfig(cliConfigSchema)), ...argv);
+}
+
+/** {@link cli}, with `merchant webhook` judging URLs by `policy` (production's rules, say) instead of the tests'. */
+export async function cliUnder(
+  policy: WebhookDestinationPolicy,
+  ...argv: string[]
+): Promise<{ status: number; stdout: string; stderr: string }> {
   const out: string[] = [];
   const err: string[] = [];
   const status = await runCli(argv, {
+    webhookDestinations: policy,
     openDb: () => createPrismaClient({ url: process.env.DATABASE_URL!, poolSize: 1, connectTimeoutMs: 5_000 }),
     openQueue: () => {
       const connection = createProducerConnection(process.env.REDIS_URL!);
@@ -92,6 +115,7 @@ export async function cli(...argv: string[]): Promise<{ status: number; stdout: 
         },
       };
     },
+    openRail: () => createHttpRailAdapter({ baseUrl: cliRailUrl, connectTimeoutMs: 1_000, responseTimeoutMs: 2_000 }),
     stdout: (line) => out.push(line),
     stderr: (line) => err.push(line),
   });

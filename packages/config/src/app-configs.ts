@@ -2,14 +2,31 @@ import { z } from 'zod';
 import {
   databaseSettings,
   flag,
+  isDevelopmentOrTest,
+  hashTagQueuePrefix,
   logSettings,
   nodeEnv,
   port,
   positiveInt,
+  readReplicaSettings,
   redisSettings,
-  refusePlaceholderSecretsInProduction,
+  refusePlaceholderSecretsOutsideDevelopment,
   secret,
 } from './settings.js';
+
+/** The webhook setting for local receivers is refused in production, so it cannot leak into a deployment. */
+function allowPrivateWebhookAddressesOnlyInTests(
+  config: { NODE_ENV: string; WEBHOOK_ALLOW_PRIVATE_ADDRESSES: boolean },
+  ctx: z.RefinementCtx,
+): void {
+  if (config.WEBHOOK_ALLOW_PRIVATE_ADDRESSES && !isDevelopmentOrTest(config.NODE_ENV)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['WEBHOOK_ALLOW_PRIVATE_ADDRESSES'],
+      message: `is for tests and development only (NODE_ENV is ${config.NODE_ENV})`,
+    });
+  }
+}
 
 /** apps/api: the merchant-facing HTTP service. */
 export const apiConfigSchema = z
@@ -31,47 +48,112 @@ export const apiConfigSchema = z
     ACCEPT_MAX_IN_FLIGHT: positiveInt(4),
     /** Shared secret of the collection provider's pay-in callbacks (HMAC-SHA256 of the raw body). */
     PAYIN_CALLBACK_SECRET: secret(),
-    /** Bearer token of the support console (/admin/…). */
+    /** Bearer token (or Basic password) of /admin/… for scripts; people sign in to the console instead. */
     ADMIN_TOKEN: secret(),
+    /**
+     * The admin listener: the support console, /admin/…, the queue dashboard and /metrics. Loopback by
+     * default, since it is for an internal load balancer or a VPN, never the merchants' port.
+     */
+    ADMIN_HOST: z.string().min(1).default('127.0.0.1'),
+    ADMIN_PORT: port(3002),
+    /**
+     * Express's `trust proxy` for the admin listener when it sits behind a TLS-terminating proxy (e.g.
+     * `loopback`, or a hop count): then X-Forwarded-Proto makes the session cookie Secure and
+     * X-Forwarded-For is the address sign-in attempts are counted by. Unset: trust no proxy.
+     */
+    ADMIN_TRUST_PROXY: z.string().min(1).optional(),
+    /** How long a console sign-in lasts. */
+    CONSOLE_SESSION_TTL_MS: positiveInt(8 * 60 * 60 * 1000),
+    /** Failed console sign-ins allowed per username and address within CONSOLE_SIGNIN_WINDOW_MS. */
+    CONSOLE_SIGNIN_ATTEMPTS: positiveInt(5),
+    CONSOLE_SIGNIN_WINDOW_MS: positiveInt(15 * 60 * 1000),
+    /** The console asks the rail (only its status inquiry) before a payout is resolved by hand. */
+    RAIL_BASE_URL: z.url().default('http://127.0.0.1:4100'),
+    RAIL_CONNECT_TIMEOUT_MS: positiveInt(2_000),
+    RAIL_RESPONSE_TIMEOUT_MS: positiveInt(10_000),
     /** Per-merchant rate limit: requests allowed per window, across all API processes (kept in Redis). */
     RATE_LIMIT_ENABLED: flag(true),
     RATE_LIMIT_POINTS: positiveInt(500),
     RATE_LIMIT_WINDOW_MS: positiveInt(1_000),
+    /**
+     * Failed authentications one client address may make per window before its requests are refused (429)
+     * ahead of authentication (docs/operations.md, "Floods before authentication"). Off with RATE_LIMIT_ENABLED.
+     */
+    AUTH_FAILURE_LIMIT: positiveInt(100),
+    AUTH_FAILURE_WINDOW_MS: positiveInt(60_000),
+    /** Credential look-ups in PostgreSQL at once; further ones wait, known merchants first. */
+    AUTH_LOOKUP_MAX_IN_FLIGHT: positiveInt(2),
+    /** Credential look-ups of MIDs this process has not seen that may wait; beyond, 503. */
+    AUTH_LOOKUP_MAX_WAITING: positiveInt(200),
+    /**
+     * Proxies in front of the API whose X-Forwarded-For is believed (0: none, the socket's address is the
+     * client's). Set it to the number of load balancers / TLS terminators in front, or every client looks
+     * like the proxy and shares one address's allowance.
+     */
+    TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+    /** Longest a Redis command of the API may take before it is given up (the rate limiter falls back to memory). */
+    REDIS_COMMAND_TIMEOUT_MS: positiveInt(500),
+    /** PostgreSQL statement_timeout and lock_timeout of the API's connections; beyond, the answer is 503. */
+    DATABASE_STATEMENT_TIMEOUT_MS: positiveInt(5_000),
+    DATABASE_LOCK_TIMEOUT_MS: positiveInt(2_000),
+    ...readReplicaSettings,
+    /** How long a rail's verdict on one beneficiary (account + IFSC, or UPI address) is reused. */
+    VALIDATION_CACHE_TTL_MS: positiveInt(60 * 60 * 1000),
   })
-  .superRefine(refusePlaceholderSecretsInProduction(['PAYIN_CALLBACK_SECRET', 'ADMIN_TOKEN']));
+  .superRefine(refusePlaceholderSecretsOutsideDevelopment(['PAYIN_CALLBACK_SECRET', 'ADMIN_TOKEN']))
+  .transform(hashTagQueuePrefix);
 export type ApiConfig = z.infer<typeof apiConfigSchema>;
 
 /** apps/worker: settles payouts through the rail. */
-export const workerConfigSchema = z.object({
-  ...nodeEnv,
-  ...databaseSettings,
-  ...redisSettings,
-  ...logSettings,
-  RAIL_BASE_URL: z.url().default('http://127.0.0.1:4100'),
-  WORKER_CONCURRENCY: positiveInt(20),
-  /** Jobs per second sent to the rail across all worker processes (BullMQ's global limiter). */
-  RAIL_MAX_TPS: positiveInt(500),
-  RAIL_CONNECT_TIMEOUT_MS: positiveInt(2_000),
-  RAIL_RESPONSE_TIMEOUT_MS: positiveInt(10_000),
-  /** After this long without a final answer a payout is flagged for manual review (it stays PENDING). */
-  INQUIRY_DEADLINE_MS: positiveInt(24 * 60 * 60 * 1000),
-  /** Wait before the first inquiry of an undecided payout; each further one waits twice as long … */
-  INQUIRY_FIRST_DELAY_MS: positiveInt(2_000),
-  /** … up to this. */
-  INQUIRY_MAX_DELAY_MS: positiveInt(5 * 60 * 1000),
-  SWEEP_INTERVAL_MS: positiveInt(15_000),
-  /** How overdue a payout's next step must be before the sweeper re-queues it. */
-  SWEEP_GRACE_MS: positiveInt(30_000),
-  /** BullMQ job lock: a worker that dies mid-job loses its jobs to another worker after about this long. */
-  JOB_LOCK_MS: positiveInt(30_000),
-  SHUTDOWN_GRACE_MS: positiveInt(20_000),
-  /** Health, readiness and Prometheus metrics of the worker. */
-  HEALTH_PORT: port(3001),
-  /** Longest wait for a merchant's webhook endpoint to answer. */
-  WEBHOOK_TIMEOUT_MS: positiveInt(5_000),
-  /** Webhook deliveries are retried with exponential backoff for this long, then given up. */
-  WEBHOOK_RETRY_FOR_MS: positiveInt(24 * 60 * 60 * 1000),
-});
+export const workerConfigSchema = z
+  .object({
+    ...nodeEnv,
+    ...databaseSettings,
+    ...redisSettings,
+    ...logSettings,
+    RAIL_BASE_URL: z.url().default('http://127.0.0.1:4100'),
+    WORKER_CONCURRENCY: positiveInt(20),
+    /** Jobs per second sent to the rail across all worker processes (BullMQ's global limiter). */
+    RAIL_MAX_TPS: positiveInt(500),
+    RAIL_CONNECT_TIMEOUT_MS: positiveInt(2_000),
+    RAIL_RESPONSE_TIMEOUT_MS: positiveInt(10_000),
+    /** After this long without a final answer a payout is flagged for manual review (it stays PENDING). */
+    INQUIRY_DEADLINE_MS: positiveInt(24 * 60 * 60 * 1000),
+    // Status checks per mode (docs/bank-boundary.md has the rules and their sources). UPI: NPCI's circular of
+    // April 2025 — the first check no earlier than 90 s after the payment, at most 3, within 2 hours.
+    INQUIRY_UPI_FIRST_DELAY_MS: positiveInt(90_000),
+    INQUIRY_UPI_SPACING_MS: positiveInt(45 * 60 * 1000),
+    INQUIRY_UPI_MAX_CHECKS: positiveInt(3),
+    // IMPS: credited within 15–30 s normally, an undetermined payment reversed by the next working day; checks
+    // after the credit window, then sparingly, the statement deciding the rest.
+    INQUIRY_IMPS_FIRST_DELAY_MS: positiveInt(60_000),
+    INQUIRY_IMPS_SPACING_MS: positiveInt(15 * 60 * 1000),
+    INQUIRY_IMPS_MAX_CHECKS: positiveInt(6),
+    /**
+     * A NOT_FOUND from the rail's status API fails a payout only when the rail refused its submit at least
+     * this long before: its status API lags the payment itself, so an early NOT_FOUND is weak evidence.
+     */
+    RAIL_NOT_FOUND_TRUSTED_AFTER_MS: positiveInt(30 * 60 * 1000),
+    SWEEP_INTERVAL_MS: positiveInt(15_000),
+    /** How overdue a payout's next step must be before the sweeper re-queues it. */
+    SWEEP_GRACE_MS: positiveInt(30_000),
+    /** BullMQ job lock: a worker that dies mid-job loses its jobs to another worker after about this long. */
+    JOB_LOCK_MS: positiveInt(30_000),
+    SHUTDOWN_GRACE_MS: positiveInt(20_000),
+    /** Health, readiness and Prometheus metrics of the worker. */
+    HEALTH_PORT: port(3001),
+    /** Longest wait for a merchant's webhook endpoint to answer. */
+    WEBHOOK_TIMEOUT_MS: positiveInt(5_000),
+    /**
+     * Test-only: let webhooks reach loopback and private addresses (the tests' receivers listen on 127.0.0.1).
+     * Never in production: a merchant's URL could otherwise reach the service's own network.
+     */
+    WEBHOOK_ALLOW_PRIVATE_ADDRESSES: flag(false),
+    /** Webhook deliveries are retried with exponential backoff for this long, then given up. */
+    WEBHOOK_RETRY_FOR_MS: positiveInt(24 * 60 * 60 * 1000),
+  })
+  .superRefine(allowPrivateWebhookAddressesOnlyInTests)
+  .transform(hashTagQueuePrefix);
 export type WorkerConfig = z.infer<typeof workerConfigSchema>;
 
 /** apps/rail-sim: the stand-alone fake bank. */
@@ -88,18 +170,36 @@ export const railSimConfigSchema = z.object({
   RAIL_SIM_LOST_REPLY_MS: z.coerce.number().int().min(0).default(60_000),
   /** Optional file where the bank journals its payments, so a restarted simulator remembers them. */
   RAIL_SIM_STATE_FILE: z.string().min(1).optional(),
+  /** `echo`: a known reference submitted again answers its current state; `refuse`: 400 DUPLICATE_REFERENCE. */
+  RAIL_SIM_DUPLICATES: z.enum(['echo', 'refuse']).default('echo'),
+  /** How long the status API says NOT_FOUND for a `.88` payout it has paid. */
+  RAIL_SIM_STATUS_LAG_MS: z.coerce.number().int().min(0).default(30_000),
+  /** How long a `.66` payout stays PENDING before it is deemed successful. */
+  RAIL_SIM_DEEMED_SUCCESS_MS: z.coerce.number().int().min(0).default(300_000),
+  /** How long after its payment a `.99` payout comes back (REVERSED). */
+  RAIL_SIM_REVERSE_AFTER_MS: z.coerce.number().int().min(0).default(60_000),
 });
 export type RailSimConfig = z.infer<typeof railSimConfigSchema>;
 
 /** packages/cli: operator commands, and the migration runner. */
-export const cliConfigSchema = z.object({
-  ...databaseSettings,
-  ...redisSettings,
-  DATABASE_POOL_SIZE: positiveInt(2),
-  /** `reconcile`: a pending payout overdue by more than this counts as stuck (sweep interval + grace + margin). */
-  RECONCILE_STUCK_AFTER_MS: positiveInt(60_000),
-  /** `payin simulate` signs its callback with this and sends it to the API here. */
-  PAYIN_CALLBACK_SECRET: secret(),
-  API_BASE_URL: z.url().default('http://127.0.0.1:3000'),
-});
+export const cliConfigSchema = z
+  .object({
+    ...nodeEnv,
+    ...databaseSettings,
+    ...redisSettings,
+    DATABASE_POOL_SIZE: positiveInt(2),
+    /** `reconcile`: a pending payout overdue by more than this counts as stuck (sweep interval + grace + margin). */
+    RECONCILE_STUCK_AFTER_MS: positiveInt(60_000),
+    /** `payin simulate` signs its callback with this (never the placeholder outside development) and sends it here. */
+    PAYIN_CALLBACK_SECRET: secret(),
+    API_BASE_URL: z.url().default('http://127.0.0.1:3000'),
+    /** Tests and development only, as for the worker: `merchant webhook` accepts loopback and private addresses. */
+    WEBHOOK_ALLOW_PRIVATE_ADDRESSES: flag(false),
+    /** `payout resolve` asks the rail what it did before settling by hand. */
+    RAIL_BASE_URL: z.url().default('http://127.0.0.1:4100'),
+    RAIL_CONNECT_TIMEOUT_MS: positiveInt(2_000),
+    RAIL_RESPONSE_TIMEOUT_MS: positiveInt(10_000),
+  })
+  .superRefine(allowPrivateWebhookAddressesOnlyInTests)
+  .transform(hashTagQueuePrefix);
 export type CliConfig = z.infer<typeof cliConfigSchema>;

@@ -19,6 +19,11 @@ export const databaseSettings = {
   DATABASE_CONNECT_TIMEOUT_MS: positiveInt(5_000),
 };
 
+/** A streaming replica that answers lookups (docs/scaling.md "Read replica"); unset, they go to DATABASE_URL. */
+export const readReplicaSettings = {
+  READ_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgresql:// URL' }).optional(),
+};
+
 export const redisSettings = {
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// URL' }).default('redis://127.0.0.1:6379'),
   /** Prefix of every BullMQ key, so several deployments (or test runs) can share one Redis. */
@@ -26,31 +31,79 @@ export const redisSettings = {
     .string()
     .regex(/^[A-Za-z0-9_:{}-]{1,64}$/, 'letters, digits and _ : { } - only')
     .default('payouts'),
+  /**
+   * Some nodes of a Redis Cluster (`host:port,host:port,…`). When set, every Redis user connects to the
+   * cluster instead of REDIS_URL, and QUEUE_PREFIX becomes a hash tag (see {@link hashTagQueuePrefix}).
+   */
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .regex(/^[^\s,:]+:[0-9]{1,5}(,[^\s,:]+:[0-9]{1,5})*$/, 'must be host:port,host:port,…')
+    .optional(),
 };
+
+/**
+ * On a Redis Cluster the queue prefix is wrapped in a hash tag (`payouts` → `{payouts}`): BullMQ's
+ * scripts touch several keys of a queue at once, and a cluster runs a script only when all its keys live
+ * in one slot, which a hash tag guarantees (docs/scaling.md). A prefix that already has a tag is kept.
+ */
+export function hashTagQueuePrefix<C extends { QUEUE_PREFIX: string; REDIS_CLUSTER_NODES?: string | undefined }>(
+  config: C,
+): C {
+  if (!config.REDIS_CLUSTER_NODES || /\{[^}]+\}/.test(config.QUEUE_PREFIX)) return config;
+  return { ...config, QUEUE_PREFIX: `{${config.QUEUE_PREFIX}}` };
+}
 
 export const logSettings = {
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 };
 
+/**
+ * Unset means production: a deployment that forgets to say what it is gets the strict behaviour (real secrets,
+ * https-only webhooks), never the developer conveniences. `pnpm start` and the tests set it themselves.
+ */
 export const nodeEnv = {
-  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('production'),
 };
 
+/** Whether `nodeEnv` is a developer machine or a test run, where placeholders and plain http are allowed. */
+export function isDevelopmentOrTest(nodeEnv: string | undefined): boolean {
+  return nodeEnv === 'development' || nodeEnv === 'test';
+}
+
 /**
- * A secret. Development and tests get a fixed placeholder so the service starts out of the box; in
- * production the placeholder is refused, so a real secret must be configured.
+ * A secret. Development and tests get a fixed placeholder so the service starts out of the box; anywhere
+ * else (NODE_ENV production or unset) the placeholder is refused, so a real secret must be configured.
  */
 export const DEVELOPMENT_SECRET = 'development-only-secret-do-not-use';
 export const secret = () => z.string().min(16, 'must be at least 16 characters').default(DEVELOPMENT_SECRET);
 
-/** Refuses the development placeholder for any of `names` when NODE_ENV is production. */
-export function refusePlaceholderSecretsInProduction(names: readonly string[]) {
+/** Refuses the development placeholder for any of `names` unless NODE_ENV is development or test. */
+export function refusePlaceholderSecretsOutsideDevelopment(names: readonly string[]) {
   return (config: Record<string, unknown>, ctx: z.RefinementCtx) => {
-    if (config.NODE_ENV !== 'production') return;
+    if (isDevelopmentOrTest(config.NODE_ENV as string | undefined)) return;
     for (const name of names) {
       if (config[name] === DEVELOPMENT_SECRET) {
-        ctx.addIssue({ code: 'custom', path: [name], message: 'must be set to a real secret in production' });
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `must be set to a real secret (the development placeholder is only accepted with NODE_ENV=development or test; NODE_ENV is ${String(config.NODE_ENV)})`,
+        });
       }
     }
+  };
+}
+
+/**
+ * Where merchant webhooks may point, from an app's configuration: https only in production; loopback and
+ * private addresses only when WEBHOOK_ALLOW_PRIVATE_ADDRESSES is on (tests and development, see
+ * app-configs.ts). The same for `merchant webhook` (registration) and the worker (every connection).
+ */
+export function webhookDestinationPolicy(config: { NODE_ENV: string; WEBHOOK_ALLOW_PRIVATE_ADDRESSES: boolean }): {
+  requireHttps: boolean;
+  allowPrivateAddresses: boolean;
+} {
+  return {
+    requireHttps: !isDevelopmentOrTest(config.NODE_ENV),
+    allowPrivateAddresses: config.WEBHOOK_ALLOW_PRIVATE_ADDRESSES,
   };
 }

@@ -8,6 +8,10 @@ export interface DatabaseOptions {
   connectTimeoutMs: number;
   /** Shown in pg_stat_activity, so an operator can tell the API's connections from the worker's. */
   applicationName?: string;
+  /** PostgreSQL's statement_timeout for this process's connections: a statement running longer is cancelled. */
+  statementTimeoutMs?: number;
+  /** PostgreSQL's lock_timeout: a statement waiting longer for a row or table lock is cancelled. */
+  lockTimeoutMs?: number;
 }
 
 /** A Prisma client talking to PostgreSQL through the pg driver adapter (no native engine). */
@@ -17,6 +21,7 @@ export function createPrismaClient(options: DatabaseOptions): PrismaClient {
     max: options.poolSize,
     connectionTimeoutMillis: options.connectTimeoutMs,
     application_name: options.applicationName ?? 'payout-gateway',
+    ...(sessionOptions(options) && { options: sessionOptions(options) }),
   });
   return new PrismaClient({ adapter });
 }
@@ -28,3 +33,14 @@ export function createPrismaClient(options: DatabaseOptions): PrismaClient {
 export type PrismaClientOrTransaction = PrismaClient | Prisma.TransactionClient;
 
 export type { PrismaClient };
+
+// The time-outs travel as startup `options` of each connection, so they hold for every statement on it with
+// no extra round trip. Behind PgBouncer in transaction mode the pooler must pass them on or ignore them
+// (`ignore_startup_parameters = options`, then set them on the database role) — docs/operations.md.
+function sessionOptions(options: DatabaseOptions): string | undefined {
+  const settings = [
+    options.statementTimeoutMs !== undefined && `-c statement_timeout=${options.statementTimeoutMs}`,
+    options.lockTimeoutMs !== undefined && `-c lock_timeout=${options.lockTimeoutMs}`,
+  ].filter((s): s is string => typeof s === 'string');
+  return settings.length > 0 ? settings.join(' ') : undefined;
+}

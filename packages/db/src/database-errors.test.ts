@@ -48,6 +48,45 @@ describe('database error classification', () => {
     expect(isDatabaseUnavailable(error)).toBe(true);
   });
 
+  it('when a statement outlasts statement_timeout, then it is cancelled and "unavailable"', async () => {
+    const db = createPrismaClient({
+      url: process.env.DATABASE_URL!,
+      poolSize: 1,
+      connectTimeoutMs: 2_000,
+      statementTimeoutMs: 100,
+    });
+    clients.push(db);
+    const started = performance.now();
+    const error = await errorOf(() => db.$queryRaw`SELECT pg_sleep(5)`);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(isDatabaseUnavailable(error)).toBe(true);
+    expect(isRetryableTransactionError(error)).toBe(false);
+  });
+
+  it('when a row lock is held longer than lock_timeout, then the waiting statement gives up and is "unavailable"', async () => {
+    const db = createPrismaClient({
+      url: process.env.DATABASE_URL!,
+      poolSize: 1,
+      connectTimeoutMs: 2_000,
+      lockTimeoutMs: 100,
+    });
+    clients.push(db);
+    const holder = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await holder.connect();
+    try {
+      await holder.query('CREATE TABLE IF NOT EXISTS lock_timeout_probe (id int PRIMARY KEY)');
+      await holder.query('INSERT INTO lock_timeout_probe VALUES (1) ON CONFLICT DO NOTHING');
+      await holder.query('BEGIN');
+      await holder.query('SELECT * FROM lock_timeout_probe WHERE id = 1 FOR UPDATE');
+      const error = await errorOf(() => db.$executeRaw`UPDATE lock_timeout_probe SET id = 1 WHERE id = 1`);
+      expect(isDatabaseUnavailable(error)).toBe(true);
+    } finally {
+      await holder.query('ROLLBACK');
+      await holder.query('DROP TABLE lock_timeout_probe');
+      await holder.end();
+    }
+  });
+
   it('when a query is plainly wrong, then it is neither unavailable nor retryable', async () => {
     const db = createPrismaClient({ url: process.env.DATABASE_URL!, poolSize: 1, connectTimeoutMs: 2_000 });
     clients.push(db);

@@ -6,6 +6,9 @@ const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT
 const UNAVAILABLE_SQLSTATE = /^(08|57P0|53300)/;
 const UNAVAILABLE_MESSAGES =
   /timeout exceeded when trying to connect|Connection terminated|connection is closed|Client has encountered a connection error|the database system is (starting up|shutting down)|server closed the connection|Can't reach database server|ECONNREFUSED/i;
+// 57014: statement cancelled (statement_timeout); 55P03: lock not available (lock_timeout). The statement
+// was rolled back whole, so nothing it did remains; for the caller it is a database too slow to answer now.
+const TIMED_OUT_SQLSTATE = new Set(['57014', '55P03']);
 // Serialization failure and deadlock: the whole transaction was rolled back and may simply run again.
 const RETRYABLE_SQLSTATE = new Set(['40001', '40P01']);
 // What Prisma's driver adapter calls the same situations (meta.driverAdapterError.cause.kind).
@@ -56,11 +59,20 @@ function messagesOf(error: unknown): string {
     .join(' | ');
 }
 
-/** True when PostgreSQL could not be reached or went away: the caller should answer 503 or retry later. */
+/**
+ * True when PostgreSQL could not be reached, went away, or gave up on a statement at its statement or lock
+ * time-out: the caller should answer 503 or retry later.
+ */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const codes = codesOf(error);
   if (
-    codes.some((c) => UNAVAILABLE_NODE_CODES.has(c) || UNAVAILABLE_SQLSTATE.test(c) || UNAVAILABLE_ADAPTER_KINDS.has(c))
+    codes.some(
+      (c) =>
+        UNAVAILABLE_NODE_CODES.has(c) ||
+        UNAVAILABLE_SQLSTATE.test(c) ||
+        UNAVAILABLE_ADAPTER_KINDS.has(c) ||
+        TIMED_OUT_SQLSTATE.has(c),
+    )
   ) {
     return true;
   }

@@ -2,6 +2,7 @@ import type { RequestHandler, Response } from 'express';
 import { AppError, isMid, tokenMatchesAny } from '@payout/domain';
 import type { MerchantCredentials } from '@payout/db';
 import { MESSAGES } from '../http/error-responses.js';
+import type { AuthFailureLimit } from './auth-failure-limit.js';
 import type { CredentialStore } from './credential-store.js';
 
 export type AuthenticatedMerchant = MerchantCredentials['merchant'];
@@ -12,21 +13,33 @@ export type InvalidMidStatus = 'FAILED' | 'BAD REQUEST';
 /**
  * Authenticates by the `MID` and `Token` headers, before anything else of the request is read, in the
  * contract's order: missing → 401; malformed MID → 400; unknown MID or wrong token → 401 (the token is
- * compared in constant time against stored digests); suspended merchant → 400.
+ * compared in constant time against stored digests); suspended merchant → 400. In front of all of it, an
+ * address that has failed too often is refused with 429, and each failure above counts against its
+ * address (auth-failure-limit.ts); a suspended merchant's own requests are not failures of that kind.
  */
-export function authenticate(store: CredentialStore, invalidMidStatus: InvalidMidStatus): RequestHandler {
+export function authenticate(
+  store: CredentialStore,
+  invalidMidStatus: InvalidMidStatus,
+  failures: AuthFailureLimit | null = null,
+): RequestHandler {
   const invalidMid = () => new AppError('INVALID_MID', MESSAGES.invalidMid, { details: { status: invalidMidStatus } });
   return async (req, res, next) => {
+    failures?.admit(req);
+    const refuse = (error: AppError): never => {
+      failures?.recordFailure(req);
+      throw error;
+    };
     const mid = req.get('MID');
     const token = req.get('Token');
-    if (!mid || !token) throw new AppError('UNAUTHENTICATED', MESSAGES.unauthenticated);
-    if (!isMid(mid)) throw invalidMid();
+    if (!mid || !token) return refuse(new AppError('UNAUTHENTICATED', MESSAGES.unauthenticated));
+    if (!isMid(mid)) return refuse(invalidMid());
     let credentials = await store.lookup(mid);
     if (credentials && !tokenMatchesAny(token, credentials.activeTokenHashes)) credentials = await store.recheck(mid);
     if (!credentials || !tokenMatchesAny(token, credentials.activeTokenHashes)) {
-      throw new AppError('UNAUTHENTICATED', MESSAGES.unauthenticated);
+      return refuse(new AppError('UNAUTHENTICATED', MESSAGES.unauthenticated));
     }
     if (credentials.merchant.status !== 'ACTIVE') throw invalidMid();
+    store.noteUse(token);
     res.locals.merchant = credentials.merchant;
     // From here on the MID is known to be a merchant's, so it may appear in this request's log lines.
     req.log = req.log.child({ mid: credentials.merchant.mid });

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPrismaClient } from '@payout/db';
-import { hashToken, newApiToken, tokenDisplayPrefix } from '@payout/domain';
+import { AppError, hashToken, newApiToken, tokenDisplayPrefix } from '@payout/domain';
 import { CredentialStore } from './credential-store.js';
 
 const db = createPrismaClient({ url: process.env.DATABASE_URL!, poolSize: 2, connectTimeoutMs: 5_000 });
@@ -22,7 +22,7 @@ async function merchantWithToken() {
 describe('CredentialStore', () => {
   it('when a MID is looked up twice within the TTL, then the second answer comes from the cache', async () => {
     const { merchant, mid } = await merchantWithToken();
-    const store = new CredentialStore(db, 60_000);
+    const store = new CredentialStore(db, { ttlMs: 60_000 });
     expect((await store.lookup(mid))?.merchant.status).toBe('ACTIVE');
     await db.merchant.update({ where: { id: merchant.id }, data: { status: 'SUSPENDED' } });
     expect((await store.lookup(mid))?.merchant.status).toBe('ACTIVE');
@@ -31,7 +31,7 @@ describe('CredentialStore', () => {
   });
 
   it('when a MID is unknown, then null is cached too', async () => {
-    const store = new CredentialStore(db, 60_000);
+    const store = new CredentialStore(db, { ttlMs: 60_000 });
     const mid = `NOPE${Date.now()}`;
     expect(await store.lookup(mid)).toBeNull();
     await db.merchant.create({ data: { mid, name: 'Late' } });
@@ -41,7 +41,7 @@ describe('CredentialStore', () => {
   it('when a recheck comes within a second of the last read, then the cache answers; after that, the database does', async () => {
     const { merchant, mid } = await merchantWithToken();
     let now = 1_000_000;
-    const store = new CredentialStore(db, 60_000, 100, () => now);
+    const store = new CredentialStore(db, { ttlMs: 60_000, now: () => now });
     expect((await store.lookup(mid))?.activeTokenHashes).toHaveLength(1);
     await db.merchantToken.create({
       data: { merchantId: merchant.id, tokenHash: hashToken(newApiToken()), tokenPrefix: 'pgt_x' },
@@ -51,5 +51,58 @@ describe('CredentialStore', () => {
     expect((await store.recheck(mid))?.activeTokenHashes).toHaveLength(1);
     now += 600;
     expect((await store.recheck(mid))?.activeTokenHashes).toHaveLength(2);
+  });
+
+  it('when a flood of unknown MIDs overflows the unknown-MID cache, then a known merchant is still served from its cache', async () => {
+    const { merchant, mid } = await merchantWithToken();
+    const store = new CredentialStore(db, { ttlMs: 60_000, maxKnown: 10, maxUnknown: 10, maxInFlight: 4 });
+    expect((await store.lookup(mid))?.merchant.status).toBe('ACTIVE');
+    await db.merchant.update({ where: { id: merchant.id }, data: { status: 'SUSPENDED' } });
+
+    for (let i = 0; i < 100; i++) expect(await store.lookup(`FLOOD${Date.now()}${i}`)).toBeNull();
+
+    // Still the cached copy: had the flood evicted it, the database's SUSPENDED would show.
+    expect((await store.lookup(mid))?.merchant.status).toBe('ACTIVE');
+  });
+
+  it('when look-ups of never-seen MIDs pile up beyond the cap, then the excess is refused at once with a 503', async () => {
+    let refused = 0;
+    const store = new CredentialStore(db, {
+      ttlMs: 60_000,
+      maxInFlight: 1,
+      maxWaiting: 2,
+      onSaturated: () => refused++,
+    });
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) => store.lookup(`BURST${Date.now()}${i}`)),
+    );
+    const answered = outcomes.filter((o) => o.status === 'fulfilled');
+    const rejected = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+    expect(answered).toHaveLength(3);
+    expect(answered.every((o) => o.value === null)).toBe(true);
+    expect(rejected).toHaveLength(7);
+    expect(rejected.every((o) => o.reason instanceof AppError && o.reason.httpStatus === 503)).toBe(true);
+    expect(refused).toBe(7);
+  });
+
+  it('when a known merchant needs a refresh while unknown MIDs wait, then its look-up goes ahead of them', async () => {
+    const { mid } = await merchantWithToken();
+    let now = 1_000_000;
+    const store = new CredentialStore(db, { ttlMs: 1_000, maxInFlight: 1, maxWaiting: 100, now: () => now });
+    await store.lookup(mid);
+    now += 5_000; // expired: the next lookup reads the database again, in the known lane
+
+    const order: string[] = [];
+    const unknown = Array.from({ length: 20 }, (_, i) =>
+      store.lookup(`QUEUED${Date.now()}${i}`).then(() => order.push('unknown')),
+    );
+    const known = store.lookup(mid).then((c) => {
+      order.push('known');
+      return c;
+    });
+    await Promise.all([...unknown, known]);
+    // The first unknown MID already held the only slot; the known merchant is next, not 20th.
+    expect(order.indexOf('known')).toBeLessThanOrEqual(1);
+    expect((await known)?.merchant.mid).toBe(mid);
   });
 });

@@ -1,41 +1,74 @@
 import { LRUCache } from 'lru-cache';
-import { findCredentials, type MerchantCredentials, type PrismaClient } from '@payout/db';
+import { findCredentials, recordTokenUse, type MerchantCredentials, type PrismaClient } from '@payout/db';
+import { hashToken } from '@payout/domain';
+import { LookupGate, type LookupLane } from './lookup-gate.js';
 
-const UNKNOWN_MID = Symbol('unknown MID');
-type Entry = { credentials: MerchantCredentials | typeof UNKNOWN_MID; fetchedAt: number };
+interface KnownEntry {
+  credentials: MerchantCredentials;
+  fetchedAt: number;
+}
 
 // A token that does not match cached credentials may be one issued moments ago; the database is asked
 // again, but at most this often per MID, so guessing tokens cannot turn into a flood of queries.
 const RECHECK_AFTER_MS = 1_000;
+const TOKEN_USE_EVERY_MS = 60_000;
+
+export interface CredentialStoreOptions {
+  /** How long credentials (and the absence of a merchant) are trusted before being read again. */
+  ttlMs: number;
+  /** Credential look-ups running in PostgreSQL at once. */
+  maxInFlight?: number;
+  /** Look-ups of never-seen MIDs that may wait for a slot; beyond, 503. */
+  maxWaiting?: number;
+  /** Merchants whose credentials are kept. */
+  maxKnown?: number;
+  /** Unknown MIDs remembered as unknown. */
+  maxUnknown?: number;
+  /** Called when a look-up is refused because the gate is saturated. */
+  onSaturated?: () => void;
+  now?: () => number;
+}
 
 /**
  * A merchant's credentials (status, limits, active token digests) by MID, cached briefly so the hot path
- * does not query PostgreSQL for every request. Concurrent misses for one MID share one query. Unknown MIDs
- * are cached too, so a flood of made-up MIDs cannot reach the database. A suspension or a revoked token
- * takes effect within `ttlMs`; a newly issued token works at once.
+ * does not query PostgreSQL for every request. A suspension or a revoked token takes effect within `ttlMs`;
+ * a newly issued token works at once.
+ *
+ * Built to stand a flood of made-up MIDs (docs/operations.md, "Floods before authentication"):
+ * - unknown MIDs are remembered in a small cache of their own, so repeating one costs no query, and no
+ *   number of them can push a real merchant's credentials out (the two caches never evict each other);
+ * - concurrent look-ups of one MID share one query;
+ * - look-ups go through a {@link LookupGate}: few at once, a real merchant's refresh ahead of any
+ *   never-seen MID, and a bounded wait for those.
  */
 export class CredentialStore {
-  private readonly cache: LRUCache<string, Entry>;
+  private readonly known: LRUCache<string, KnownEntry>;
+  private readonly unknown: LRUCache<string, number>;
+  private readonly pending = new Map<string, Promise<MerchantCredentials | null>>();
+  private readonly gate: LookupGate;
+  /** When each token's use was last written, so the hot path writes at most once a minute per token. */
+  private readonly usesWritten = new LRUCache<string, number>({ max: 50_000 });
+  private readonly ttlMs: number;
+  private readonly now: () => number;
 
   constructor(
-    db: PrismaClient,
-    ttlMs: number,
-    maxEntries = 50_000,
-    private readonly now: () => number = Date.now,
+    private readonly db: PrismaClient,
+    options: CredentialStoreOptions,
   ) {
-    this.cache = new LRUCache({
-      max: maxEntries,
-      ttl: ttlMs,
-      fetchMethod: async (mid) => ({
-        credentials: (await findCredentials(db, mid)) ?? UNKNOWN_MID,
-        fetchedAt: this.now(),
-      }),
-    });
+    this.ttlMs = options.ttlMs;
+    this.now = options.now ?? Date.now;
+    this.known = new LRUCache({ max: options.maxKnown ?? 50_000 });
+    this.unknown = new LRUCache({ max: options.maxUnknown ?? 10_000 });
+    this.gate = new LookupGate(options.maxInFlight ?? 2, options.maxWaiting ?? 200, options.onSaturated);
   }
 
   /** The credentials of `mid`, or null if there is no such merchant. */
   async lookup(mid: string): Promise<MerchantCredentials | null> {
-    return unwrap(await this.cache.fetch(mid));
+    const known = this.known.get(mid);
+    if (known && this.isFresh(known.fetchedAt)) return known.credentials;
+    const unknownAt = this.unknown.get(mid);
+    if (unknownAt !== undefined && this.isFresh(unknownAt)) return null;
+    return this.read(mid, known ? 'known' : 'unknown');
   }
 
   /**
@@ -43,17 +76,50 @@ export class CredentialStore {
    * token the cached copy does not know.
    */
   async recheck(mid: string): Promise<MerchantCredentials | null> {
-    const cached = this.cache.get(mid);
-    if (cached && this.now() - cached.fetchedAt < RECHECK_AFTER_MS) return unwrap(cached);
-    return unwrap(await this.cache.fetch(mid, { forceRefresh: true }));
+    const cached = this.known.get(mid);
+    if (cached && this.now() - cached.fetchedAt < RECHECK_AFTER_MS) return cached.credentials;
+    return this.read(mid, cached ? 'known' : 'unknown');
+  }
+
+  /**
+   * Notes that `token` authenticated a request, for the console's "last used": written to PostgreSQL in the
+   * background at most once a minute per token and process; a failed write is only a stale timestamp.
+   */
+  noteUse(token: string): void {
+    const digest = hashToken(token);
+    const now = this.now();
+    if (now - (this.usesWritten.get(digest) ?? -Infinity) < TOKEN_USE_EVERY_MS) return;
+    this.usesWritten.set(digest, now);
+    recordTokenUse(this.db, digest).catch(() => this.usesWritten.delete(digest));
   }
 
   /** Forget a MID at once (after an operator changes it in this process). */
   forget(mid: string): void {
-    this.cache.delete(mid);
+    this.known.delete(mid);
+    this.unknown.delete(mid);
   }
-}
 
-function unwrap(entry: Entry | undefined): MerchantCredentials | null {
-  return entry === undefined || entry.credentials === UNKNOWN_MID ? null : entry.credentials;
+  private isFresh(fetchedAt: number): boolean {
+    return this.now() - fetchedAt < this.ttlMs;
+  }
+
+  private read(mid: string, lane: LookupLane): Promise<MerchantCredentials | null> {
+    const inFlight = this.pending.get(mid);
+    if (inFlight) return inFlight;
+    const reading = this.gate
+      .run(lane, () => findCredentials(this.db, mid))
+      .then((credentials) => {
+        if (credentials) {
+          this.known.set(mid, { credentials, fetchedAt: this.now() });
+          this.unknown.delete(mid);
+        } else {
+          this.known.delete(mid);
+          this.unknown.set(mid, this.now());
+        }
+        return credentials;
+      })
+      .finally(() => this.pending.delete(mid));
+    this.pending.set(mid, reading);
+    return reading;
+  }
 }

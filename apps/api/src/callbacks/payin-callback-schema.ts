@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isJsonNumber, isMid, parseRupees, type Paise } from '@payout/domain';
+import { formatRupees, isJsonNumber, isMid, parseRupees, type Paise } from '@payout/domain';
 import { text, transactionIdField } from '../validation/request-fields.js';
 
 // The body of the collection provider's pay-in callback (docs/webhooks.md). Its members are named as the
@@ -14,7 +14,13 @@ function required(field: string) {
   return (issue: { input?: unknown }) => (issue.input === undefined ? `${field} is required` : undefined);
 }
 
-/** Any positive rupee amount with at most two fraction digits: the provider reports what the payer paid. */
+/**
+ * The largest pay-in believed: ₹5,00,000, the highest per-transaction UPI limit of any merchant category.
+ * A larger report is a provider's bug or a forged amount, and crediting it would create money.
+ */
+export const PAYIN_CEILING_PAISE: Paise = 50_000_000n;
+
+/** A positive rupee amount up to the ceiling, at most two fraction digits: what the payer paid. */
 const payinAmount = z.preprocess(
   numberAsText,
   z
@@ -23,6 +29,10 @@ const payinAmount = z.preprocess(
       const paise = parseRupees(value);
       if (paise === undefined || paise <= 0n) {
         ctx.addIssue({ code: 'custom', message: 'Amount must be a positive amount with at most two fraction digits' });
+        return z.NEVER;
+      }
+      if (paise > PAYIN_CEILING_PAISE) {
+        ctx.addIssue({ code: 'custom', message: `Amount must be at most ${formatRupees(PAYIN_CEILING_PAISE)}` });
         return z.NEVER;
       }
       return paise;

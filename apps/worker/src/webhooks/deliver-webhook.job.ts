@@ -11,12 +11,14 @@ import { webhookJobs } from '@payout/queue';
 import type { Logger } from '@payout/telemetry';
 import type { WebhookAttemptScheduler } from './webhook-attempt-scheduler.js';
 import { webhookRetryDelayMs, type WebhookRetrySchedule } from './retry-schedule.js';
-import { postWebhook } from './webhook-sender.js';
+import type { WebhookSender } from './webhook-sender.js';
 
 export interface WebhookDelivererOptions {
   db: PrismaClient;
   scheduler: WebhookAttemptScheduler;
   logger: Logger;
+  /** Sends each attempt, to permitted addresses only. */
+  sender: WebhookSender;
   /** Longest wait for the merchant's endpoint. */
   timeoutMs: number;
   /** A delivery is given up once its next attempt would fall later than this after it was recorded. */
@@ -58,7 +60,7 @@ export class WebhookDeliverer {
 
     const body = stringifyJson(payoutResult(claim.payout).body);
     const timestamp = Math.floor(this.now() / 1000);
-    const outcome = await postWebhook(
+    const outcome = await this.o.sender.post(
       claim.url,
       body,
       {

@@ -1,12 +1,13 @@
 import { Queue, Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
-import type { WorkerConfig } from '@payout/config';
+import type { RedisConnection } from '@payout/queue';
+import { webhookDestinationPolicy, type WorkerConfig } from '@payout/config';
 import type { PrismaClient } from '@payout/db';
 import { WEBHOOK_QUEUE } from '@payout/queue';
 import type { Logger } from '@payout/telemetry';
 import { WebhookDeliverer, webhookProcessor } from './deliver-webhook.job.js';
 import { DEFAULT_WEBHOOK_RETRY_SCHEDULE, type WebhookRetrySchedule } from './retry-schedule.js';
 import { queueWebhookAttemptScheduler } from './webhook-attempt-scheduler.js';
+import { WebhookSender } from './webhook-sender.js';
 import { WebhookSweeper } from './webhook-sweeper.js';
 
 export type WebhookWorkerConfig = Pick<
@@ -19,14 +20,16 @@ export type WebhookWorkerConfig = Pick<
   | 'SWEEP_GRACE_MS'
   | 'JOB_LOCK_MS'
   | 'SHUTDOWN_GRACE_MS'
+  | 'NODE_ENV'
+  | 'WEBHOOK_ALLOW_PRIVATE_ADDRESSES'
 >;
 
 export interface WebhookWorkerDeps {
   db: PrismaClient;
   /** A producer connection (fails fast while Redis is away), for queuing. */
-  connection: Redis;
+  connection: RedisConnection;
   /** A worker connection (waits out Redis outages), for BullMQ's blocking reads. */
-  workerConnection: Redis;
+  workerConnection: RedisConnection;
   logger: Logger;
   /** Defaults to {@link DEFAULT_WEBHOOK_RETRY_SCHEDULE}; tests shorten it. */
   retrySchedule?: WebhookRetrySchedule;
@@ -56,8 +59,10 @@ export async function startWebhookWorker(
   const scheduler = queueWebhookAttemptScheduler(queue, (error) =>
     logger.warn({ err: error.message }, 'could not queue a webhook attempt; the sweeper will'),
   );
+  const sender = new WebhookSender(webhookDestinationPolicy(config));
   const deliverer = new WebhookDeliverer({
     db,
+    sender,
     scheduler,
     logger,
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
@@ -121,6 +126,7 @@ export async function startWebhookWorker(
         await worker.close(true);
       }
       await queue.close();
+      await sender.close();
     },
   };
 }

@@ -1,0 +1,54 @@
+import { AppError } from '@payout/domain';
+import { MESSAGES } from '../http/error-responses.js';
+
+/** Which queue a look-up waits in: MIDs this process has served before go first. */
+export type LookupLane = 'known' | 'unknown';
+
+interface Waiter {
+  start: () => void;
+}
+
+/**
+ * Caps the credential look-ups running in PostgreSQL at once, so a flood of made-up MIDs can hold at most
+ * `maxInFlight` connections and never the whole pool. Look-ups of MIDs this process already knows (a
+ * merchant's credentials being refreshed) wait in a lane of their own that is always served first; look-ups
+ * of MIDs never seen wait in a bounded lane, and beyond `maxWaiting` are refused at once with a 503, so a
+ * flood cannot queue up work (or memory) without end, nor delay a real merchant behind it.
+ */
+export class LookupGate {
+  private inFlight = 0;
+  private readonly lanes: Record<LookupLane, Waiter[]> = { known: [], unknown: [] };
+
+  constructor(
+    private readonly maxInFlight: number,
+    private readonly maxWaiting: number,
+    private readonly onRefused: () => void = () => undefined,
+  ) {}
+
+  async run<T>(lane: LookupLane, lookup: () => Promise<T>): Promise<T> {
+    if (this.inFlight >= this.maxInFlight) await this.wait(lane);
+    else this.inFlight++;
+    try {
+      return await lookup();
+    } finally {
+      this.release();
+    }
+  }
+
+  private wait(lane: LookupLane): Promise<void> {
+    if (lane === 'unknown' && this.lanes.unknown.length >= this.maxWaiting) {
+      this.onRefused();
+      return Promise.reject(
+        new AppError('DEPENDENCY_UNAVAILABLE', MESSAGES.unavailable, { details: { retryAfterSeconds: 1 } }),
+      );
+    }
+    return new Promise((start) => this.lanes[lane].push({ start }));
+  }
+
+  // A finished look-up hands its slot straight to the next waiter, known MIDs first.
+  private release(): void {
+    const next = this.lanes.known.shift() ?? this.lanes.unknown.shift();
+    if (next) next.start();
+    else this.inFlight--;
+  }
+}
