@@ -16,6 +16,9 @@ export interface PrivatePostgresOptions {
   maxConnections?: number;
 }
 
+// A streaming replica keeps its standby.signal across restarts; a primary never has one of its own.
+type ServerOptions = PrivatePostgresOptions & { standby?: boolean };
+
 type ServerUser = { uid: number; gid: number } | undefined;
 
 // initdb and postgres refuse to run as root: as root, the server runs as the `postgres` OS user.
@@ -44,7 +47,7 @@ export class PrivatePostgres {
   private constructor(
     readonly port: number,
     private readonly dir: string,
-    private readonly options: PrivatePostgresOptions,
+    private readonly options: ServerOptions,
     private readonly user: ServerUser,
   ) {}
 
@@ -60,6 +63,32 @@ export class PrivatePostgres {
     const server = new PrivatePostgres(await freePort(), dir, options, user);
     await server.resume();
     return server;
+  }
+
+  /**
+   * A streaming replica of `primary` (a `pg_basebackup -R` copy), started as a hot standby on a free
+   * port: it answers read-only queries with whatever it has replayed so far, and follows the primary
+   * through the primary's restarts.
+   */
+  static async startReplicaOf(primary: PrivatePostgres): Promise<PrivatePostgres> {
+    const user = primary.user;
+    const dir = await ownedTempDir(tmpdir(), DIR_PREFIX, user);
+    await writeFile(path.join(dir, OWNER_FILE), String(process.pid));
+    await execFile(
+      'pg_basebackup',
+      ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-D', path.join(dir, 'data')].concat([
+        '-R',
+        '-X',
+        'stream',
+        '-c',
+        'fast',
+        '--no-sync',
+      ]),
+      { ...user },
+    );
+    const replica = new PrivatePostgres(await freePort(), dir, { ...primary.options, standby: true }, user);
+    await replica.resume();
+    return replica;
   }
 
   /** The migrated database the apps use. */
@@ -87,7 +116,7 @@ export class PrivatePostgres {
   /** Starts (or restarts, running crash recovery if it was killed) and waits until it accepts queries. */
   async resume(): Promise<void> {
     if (this.running) return;
-    await rm(this.standbySignal, { force: true });
+    if (!this.options.standby) await rm(this.standbySignal, { force: true });
     this.spawnServer([]);
     await this.waitUntil('ready');
   }

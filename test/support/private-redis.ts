@@ -64,6 +64,18 @@ export class PrivateRedis {
     await exited;
   }
 
+  /**
+   * Freezes the server (SIGSTOP): connections stay open and commands are taken, but nothing answers — a
+   * Redis that hangs rather than goes away. {@link thaw} lets it carry on.
+   */
+  freeze(): void {
+    this.process?.kill('SIGSTOP');
+  }
+
+  thaw(): void {
+    this.process?.kill('SIGCONT');
+  }
+
   async destroy(): Promise<void> {
     await this.stop();
     await rm(this.dir, { recursive: true, force: true });
