@@ -1,0 +1,84 @@
+import { LRUCache } from 'lru-cache';
+import { AppError } from '@payout/domain';
+import type { AccountToValidate, BeneficiaryValidation, RailAdapter } from '@payout/rails';
+import type { Logger } from '@payout/telemetry';
+
+/** The rail's settled word on a beneficiary. */
+export interface BeneficiaryVerdict {
+  status: 'VALID' | 'INVALID';
+  /** The name the bank holds; "" when invalid. */
+  registeredName: string;
+}
+
+export interface BeneficiaryValidatorOptions {
+  /** How long a verdict on one beneficiary is reused before the rail is asked again. */
+  cacheTtlMs: number;
+  /** Most beneficiaries remembered at once (least recently asked about are forgotten first). */
+  cacheMaxEntries?: number;
+}
+
+const DEFAULT_MAX_ENTRIES = 100_000;
+
+/**
+ * Asks the rail whether a beneficiary exists (CONTRACT.md "Beneficiary validation"; docs/api.md says why
+ * this is the one merchant call the API makes to a rail). Verdicts are cached per beneficiary, across
+ * merchants, for `cacheTtlMs`: a bank's answer about an account does not depend on who asks, and every
+ * question to a rail costs. Questions about the same beneficiary in flight at once share one rail call.
+ * An answer the rail did not give (time-out, 5xx) is never cached: it is a 503, and asking again is safe.
+ */
+export class BeneficiaryValidator {
+  private readonly verdicts: LRUCache<string, BeneficiaryVerdict>;
+  private readonly inFlight = new Map<string, Promise<BeneficiaryVerdict>>();
+
+  constructor(
+    private readonly rail: Pick<RailAdapter, 'validateAccount' | 'validateUpi'>,
+    options: BeneficiaryValidatorOptions,
+  ) {
+    this.verdicts = new LRUCache({ max: options.cacheMaxEntries ?? DEFAULT_MAX_ENTRIES, ttl: options.cacheTtlMs });
+  }
+
+  account(log: Logger, account: AccountToValidate): Promise<BeneficiaryVerdict> {
+    return this.verdict(log, `account:${account.ifsc}:${account.account}`, () => this.rail.validateAccount(account));
+  }
+
+  upi(log: Logger, upi: string): Promise<BeneficiaryVerdict> {
+    // UPI addresses are case-insensitive: Asha@OKHDFC and asha@okhdfc are one beneficiary.
+    return this.verdict(log, `upi:${upi.toLowerCase()}`, () => this.rail.validateUpi(upi));
+  }
+
+  private async verdict(
+    log: Logger,
+    key: string,
+    ask: () => Promise<BeneficiaryValidation>,
+  ): Promise<BeneficiaryVerdict> {
+    const cached = this.verdicts.get(key);
+    if (cached) return cached;
+    let pending = this.inFlight.get(key);
+    if (!pending) {
+      pending = this.askRail(log, key, ask).finally(() => this.inFlight.delete(key));
+      this.inFlight.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async askRail(
+    log: Logger,
+    key: string,
+    ask: () => Promise<BeneficiaryValidation>,
+  ): Promise<BeneficiaryVerdict> {
+    const answer = await ask();
+    if (answer.outcome === 'UNKNOWN') {
+      log.warn({ detail: answer.detail }, 'beneficiary validation: no answer from the rail');
+      throw new AppError(
+        'DEPENDENCY_UNAVAILABLE',
+        'The bank could not be reached to validate the beneficiary. Please retry later.',
+      );
+    }
+    const verdict: BeneficiaryVerdict =
+      answer.outcome === 'VALID'
+        ? { status: 'VALID', registeredName: answer.registeredName }
+        : { status: 'INVALID', registeredName: '' };
+    this.verdicts.set(key, verdict);
+    return verdict;
+  }
+}
