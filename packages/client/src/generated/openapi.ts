@@ -1,0 +1,2064 @@
+// Generated from the merchant API's OpenAPI document (GET /openapi.json) by `pnpm client:generate`.
+// Do not edit: change apps/api/src/openapi/ and regenerate. test/client/openapi-types-sync.test.ts fails
+// when this file and the document disagree.
+export interface paths {
+  '/api/impspayout': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * IMPS payout to a bank account
+     * @description Sends money from your main wallet to a bank account over IMPS. Answers 202 PENDING once the amount is reserved; poll `GET /api/check_payout_status` for the outcome. Retrying with the same TransactionID and details is safe (no second payout; the answer is the current state).
+     */
+    post: operations['impsPayout'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/payout': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * UPI payout to a UPI address
+     * @description Sends money from your main wallet to a UPI address. Answers 202 PENDING once the amount is reserved; poll `GET /api/check_payout_status` for the outcome. Retrying with the same TransactionID and details is safe (no second payout; the answer is the current state). PENDING and SUCCESS results carry Amount and TransactionID as JSON numbers.
+     */
+    post: operations['upiPayout'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/check_payout_status': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Status of a payout
+     * @description The payout sent with this TransactionID (IMPS or UPI). `status` is Pending until the bank has decided, then Success or Failed, never changing after that.
+     */
+    get: operations['checkPayoutStatus'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/payin/status': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Status of a pay-in (collection)
+     * @description The pay-in reported to us with this TransactionID.
+     */
+    get: operations['payinStatus'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/checkMainWallet': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Main wallet balance
+     * @description The available balance of your main wallet: credits minus payouts settled and in progress.
+     */
+    get: operations['checkMainWallet'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/bulkpayout': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Up to 5000 payouts in one request
+     * @description Each item (`BulkImpsItem` or `BulkUpiItem`: a single payout body plus `Mode`) is a payout of its own, judged and reserved in order exactly as if sent alone; `results[i]` is what the single endpoint would answer. The same BatchID and items again answers the batch as it now stands; different items, 409. The body may be up to 8 MiB.
+     */
+    post: operations['bulkPayout'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/bulkpayout/status': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Status of a batch
+     * @description The batch sent with this BatchID, with the counts by status and each item as it now stands.
+     */
+    get: operations['bulkPayoutStatus'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/validate/account': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Check a bank account before paying it
+     * @description Asks the bank whether a bank account exists and in whose name (a penny-less check: no money moves). Verdicts are cached for a while per beneficiary. 503 when the bank does not answer in time; asking again is safe.
+     */
+    post: operations['validateAccount'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/validate/upi': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Check a UPI address before paying it
+     * @description Asks the bank whether a UPI address exists and in whose name (a penny-less check: no money moves). Verdicts are cached for a while per beneficiary. 503 when the bank does not answer in time; asking again is safe.
+     */
+    post: operations['validateUpi'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+  schemas: {
+    /** @description An IMPS payout that has succeeded. */
+    ImpsPayoutSuccess: {
+      /** @enum {boolean} */
+      error: false;
+      /** @enum {number} */
+      status_code: 200;
+      /** @enum {string} */
+      status: 'SUCCESS';
+      /**
+       * @description The beneficiary's account number, as you sent it.
+       * @example 123456789012
+       */
+      account: string;
+      /**
+       * @description The IFSC, upper case.
+       * @example HDFC0001234
+       */
+      ifsc: string;
+      /**
+       * @description Rupees, always with two fraction digits.
+       * @example 101.00
+       */
+      Amount: string;
+      /**
+       * @description The bank's reference (UTR) for the transfer.
+       * @example 412345678901
+       */
+      Bankriff: string;
+      /**
+       * @description Our reference for the payout, assigned when it is accepted; also the reference sent to the bank.
+       * @example 06F3K9Q2ZC4M7XR1B8TD
+       */
+      Ack_no: string;
+      /**
+       * @description The TransactionID you sent, digit for digit.
+       * @example 20240601000123
+       */
+      TransactionID: string;
+      /** @enum {string} */
+      message: 'MP00 - Transaction successful';
+    };
+    /** @description An IMPS payout in progress. */
+    ImpsPayoutPending: {
+      /** @enum {boolean} */
+      error: false;
+      /** @enum {number} */
+      status_code: 202;
+      /** @enum {string} */
+      status: 'PENDING';
+      /**
+       * @description The beneficiary's account number, as you sent it.
+       * @example 123456789012
+       */
+      account: string;
+      /**
+       * @description The IFSC, upper case.
+       * @example HDFC0001234
+       */
+      ifsc: string;
+      /**
+       * @description Rupees, always with two fraction digits.
+       * @example 101.00
+       */
+      Amount: string;
+      /**
+       * @description The bank reference (UTR): empty until the payout succeeds.
+       * @enum {string}
+       */
+      Bankriff: '';
+      /**
+       * @description Our reference for the payout, assigned when it is accepted; also the reference sent to the bank.
+       * @example 06F3K9Q2ZC4M7XR1B8TD
+       */
+      Ack_no: string;
+      /**
+       * @description The TransactionID you sent, digit for digit.
+       * @example 20240601000123
+       */
+      TransactionID: string;
+      /** @enum {string} */
+      message: 'MP006 - Your transaction is in progress';
+    };
+    /** @description An IMPS payout that has failed; the amount is back in the main wallet. */
+    ImpsPayoutFailed: {
+      /** @enum {boolean} */
+      error: true;
+      /** @enum {number} */
+      status_code: 400;
+      /** @enum {string} */
+      status: 'FAILED';
+      /**
+       * @description The beneficiary's account number, as you sent it.
+       * @example 123456789012
+       */
+      account: string;
+      /**
+       * @description The IFSC, upper case.
+       * @example HDFC0001234
+       */
+      ifsc: string;
+      /**
+       * @description Rupees, always with two fraction digits.
+       * @example 101.00
+       */
+      Amount: string;
+      /**
+       * @description Empty, except for a payout reversed after success, which keeps the UTR of its payment.
+       * @example
+       * @example 412345678901
+       */
+      Bankriff: string;
+      /**
+       * @description Our reference for the payout, assigned when it is accepted; also the reference sent to the bank.
+       * @example 06F3K9Q2ZC4M7XR1B8TD
+       */
+      Ack_no: string;
+      /**
+       * @description The TransactionID you sent, digit for digit.
+       * @example 20240601000123
+       */
+      TransactionID: string;
+      /**
+       * @description MP007 followed by the reason, one of a fixed list.
+       * @example MP007 - Transaction failed: insufficient balance in main wallet
+       * @enum {string}
+       */
+      message:
+        | 'MP007 - Transaction failed: insufficient balance in main wallet'
+        | 'MP007 - Transaction failed: invalid beneficiary account'
+        | 'MP007 - Transaction failed: invalid UPI address'
+        | 'MP007 - Transaction failed: declined by beneficiary bank'
+        | 'MP007 - Transaction failed: rail rejected'
+        | 'MP007 - Transaction failed: reversed by beneficiary bank';
+    };
+    /** @description The MID is not well formed (1 to 64 of A-Z a-z 0-9 _ -), or the merchant is suspended. */
+    InvalidMid: {
+      /** @enum {boolean} */
+      error: true;
+      /** @enum {number} */
+      status_code: 400;
+      /** @enum {string} */
+      status: 'FAILED';
+      /** @enum {string} */
+      message: 'Please Input Valid MID';
+    };
+    /** @description The body is not a JSON object (not JSON, not UTF-8, duplicate keys with different values, nested deeper than 32 levels). */
+    BadRequestBody: {
+      /** @enum {boolean} */
+      error: true;
+      /** @enum {number} */
+      status_code: 400;
+      /** @enum {string} */
+      status: 'BAD REQUEST';
+      /** @enum {string} */
+      message: 'The request body must be a JSON object.';
+    };
+    /** @description MID or Token missing, unknown, or not matching each other. */
+    Unauthorized: {
+      /** @enum {boolean} */
+      error: true;
+      /** @enum {number} */
+      status_code: 401;
+      /** @enum {string} */
+      status: 'UNAUTHORIZED';
+      /** @enum {string} */
+      message: 'Authentication credentials are missing or invalid. Please provide valid credentials to access the resource.';
+    };
+    /** @description The TransactionID is already used for a payout with a different mode, beneficiary or amount. Nothing changed. */
+    TransactionIdConflict: {
+      /** @enum {boolean} */
+      error: true;
+      /** @enum {number} */
+      status_code: 409;
+      /** @enum {string} */
+      status: 'CONFLICT';
+      /** @example TransactionID 20240601000123 is already used for a different payout */
+      message: string;
+      /**
+       * @description The TransactionID you sent, digit for digit.
+       * @example 20240601000123
+       */
+      TransactionID: string;
+    };
+    /** @description The body is over 16 KiB. */
+    PayloadTooLarge: {
+      /** @enum {boolean} */
+      error: true;
+      /** @enum {number} */
+      status_code: 413;
+      /** @enum {string} */
+      status: 'PAYLOAD TOO LARGE';
+      /** @enum {string} */
+      message: 'The request body must not exceed 16 KiB.';
+    };
+    /** @description The request is not sent with Content-Type: application/json. */
+    UnsupportedMediaType: {
+      /** @enum {boolean} */
+      error: true;
+      /** @enum {number} */
+      status_code: 415;
+      /** @enum {string} */
+      status: 'UNSUPPORTED MEDIA TYPE';
+      /** @enum {string} */
+      message: 'Content-Type must be application/json.';
+    };
+    /** @description One entry in `errors` per failing member. */
+    ValidationError: {
+      /** @enum {boolean} */
+      error: true;
+      /** @enum {number} */
+      status_code: 422;
+      /** @enum {string} */
+      status: 'VALIDATION ERROR';
+      message: string;
+      errors: {
+        /** @example Ifsc */
+        field: string;
+        /** @example Ifsc must be 4 letters, a zero, then 6 letters or digits */
+        message: string;
+      }[];
+    };
+    /** @description Too many requests for this MID; wait as long as Retry-After says. */
+    TooManyRequests: {
+      /** @enum {boolean} */
+      error: true;
+      /** @enum {number} */
+      status_code: 429;
+      /** @enum {string} */
+      status: 'TOO MANY REQUESTS';
+      message: string;
+    };
+    /** @description Anything unexpected; the detail is only in our log, under the X-Request-Id of the answer. */
+    InternalServerError: {
+      /** @enum {boolean} */
+      error: true;
+      /** @enum {number} */
+      status_code: 500;
+      /** @enum {string} */
+      status: 'INTERNAL SERVER ERROR';
+      /** @enum {string} */
+      message: 'Something went wrong on our side. Please retry later or contact support.';
+    };
+    /** @description A dependency is down. Retrying with the same TransactionID is safe. */
+    ServiceUnavailable: {
+      /** @enum {boolean} */
+      error: true;
+      /** @enum {number} */
+      status_code: 503;
+      /** @enum {string} */
+      status: 'SERVICE UNAVAILABLE';
+      /** @enum {string} */
+      message: 'The service is temporarily unavailable. Please retry with the same TransactionID.';
+    };
+    /** @description A bank transfer over IMPS (spec 2.4). Members not listed are ignored. */
+    ImpsPayoutRequest: {
+      /**
+       * @description Your own reference for this payout, unique per MID across IMPS and UPI: 1 to 30 digits, as a JSON number or a string, kept digit for digit (a 23-digit number keeps every digit). Sending the same TransactionID again with the same details is safe: it answers the existing payout instead of making a second one.
+       * @example 20240601000123
+       * @example 20240601000123
+       */
+      TransactionID: string | number;
+      /**
+       * @description Rupees, as a JSON number or a numeric string: a plain decimal (no sign, exponent or leading zeros) with at most two fraction digits, from 1.00 to 500000.00 or the merchant's own lower limit. Read from its text, never as a float: 101.5 and "101.50" are the same amount.
+       * @example 101.00
+       * @example 101.5
+       */
+      Amount: string | number;
+      /**
+       * @description The beneficiary's bank account number: 9 to 18 digits, as a JSON number or a string.
+       * @example 123456789012
+       */
+      Account: string | number;
+      /**
+       * @description The IFSC of the beneficiary's branch: 4 letters, a zero, then 6 letters or digits (upper-cased first).
+       * @example HDFC0001234
+       */
+      Ifsc: string;
+      /**
+       * @description The beneficiary's name: 1 to 100 characters after trimming, printable, no control characters.
+       * @example Asha Kumar
+       */
+      Name: string;
+      /**
+       * @description The beneficiary's bank, for your records: 1 to 100 characters. Optional: absent, null and "" all mean not given.
+       * @example HDFC Bank
+       */
+      BankName?: string | null;
+      /**
+       * @description The beneficiary's mobile number: 10 digits starting with 6 to 9, as a JSON number or a string. Optional: absent, null and "" all mean not given.
+       * @example 9876543210
+       */
+      Mobile?: string | number | null;
+      /**
+       * @description The beneficiary's e-mail address. Optional: absent, null and "" all mean not given.
+       * @example asha@example.com
+       */
+      Email?: string | null;
+      /**
+       * @description Free text for your records: at most 255 characters; line breaks allowed, other control characters not. Optional: absent, null and "" all mean not given.
+       * @example Salary June
+       */
+      Description?: string | null;
+    };
+    /** @description A UPI payout that has succeeded. Amount and TransactionID are JSON numbers. */
+    UpiPayoutSuccess: {
+      /** @enum {boolean} */
+      error: false;
+      /** @enum {number} */
+      status_code: 200;
+      /** @enum {string} */
+      status: 'SUCCESS';
+      /**
+       * @description The UPI address paid, as you sent it.
+       * @example asha.kumar@okhdfc
+       */
+      account: string;
+      /**
+       * @description Rupees as a JSON number literal written with two fraction digits, e.g. 101.00 (exact, never rounded).
+       * @example 101
+       */
+      Amount: number;
+      /**
+       * @description The bank's reference (UTR) for the transfer.
+       * @example 412345678901
+       */
+      Bankriff: string;
+      /**
+       * @description Our reference for the payout, assigned when it is accepted; also the reference sent to the bank.
+       * @example 06F3K9Q2ZC4M7XR1B8TD
+       */
+      Ack_no: string;
+      /**
+       * @description The TransactionID you sent, as a JSON number with exactly its digits (23 digits stay 23 digits: parse it losslessly); one with leading zeros, which only a string can carry, comes back as that string.
+       * @example 20240601000123
+       */
+      TransactionID: number | string;
+      /** @enum {string} */
+      message: 'MP00 - Transaction successful';
+    };
+    /** @description A UPI payout in progress. Amount and TransactionID are JSON numbers. */
+    UpiPayoutPending: {
+      /** @enum {boolean} */
+      error: false;
+      /** @enum {number} */
+      status_code: 202;
+      /** @enum {string} */
+      status: 'PENDING';
+      /**
+       * @description The UPI address paid, as you sent it.
+       * @example asha.kumar@okhdfc
+       */
+      account: string;
+      /**
+       * @description Rupees as a JSON number literal written with two fraction digits, e.g. 101.00 (exact, never rounded).
+       * @example 101
+       */
+      Amount: number;
+      /**
+       * @description The bank reference (UTR): empty until the payout succeeds.
+       * @enum {string}
+       */
+      Bankriff: '';
+      /**
+       * @description Our reference for the payout, assigned when it is accepted; also the reference sent to the bank.
+       * @example 06F3K9Q2ZC4M7XR1B8TD
+       */
+      Ack_no: string;
+      /**
+       * @description The TransactionID you sent, as a JSON number with exactly its digits (23 digits stay 23 digits: parse it losslessly); one with leading zeros, which only a string can carry, comes back as that string.
+       * @example 20240601000123
+       */
+      TransactionID: number | string;
+      /** @enum {string} */
+      message: 'MP006 - Your transaction is in progress';
+    };
+    /** @description A UPI payout that has failed; the amount is back in the main wallet. Amount and TransactionID are strings. */
+    UpiPayoutFailed: {
+      /** @enum {boolean} */
+      error: true;
+      /** @enum {number} */
+      status_code: 400;
+      /** @enum {string} */
+      status: 'FAILED';
+      /**
+       * @description The UPI address paid, as you sent it.
+       * @example asha.kumar@okhdfc
+       */
+      account: string;
+      /**
+       * @description Rupees, always with two fraction digits.
+       * @example 101.00
+       */
+      Amount: string;
+      /**
+       * @description Empty, except for a payout reversed after success, which keeps the UTR of its payment.
+       * @example
+       * @example 412345678901
+       */
+      Bankriff: string;
+      /**
+       * @description Our reference for the payout, assigned when it is accepted; also the reference sent to the bank.
+       * @example 06F3K9Q2ZC4M7XR1B8TD
+       */
+      Ack_no: string;
+      /**
+       * @description The TransactionID you sent, digit for digit.
+       * @example 20240601000123
+       */
+      TransactionID: string;
+      /**
+       * @description MP007 followed by the reason, one of a fixed list.
+       * @example MP007 - Transaction failed: insufficient balance in main wallet
+       * @enum {string}
+       */
+      message:
+        | 'MP007 - Transaction failed: insufficient balance in main wallet'
+        | 'MP007 - Transaction failed: invalid beneficiary account'
+        | 'MP007 - Transaction failed: invalid UPI address'
+        | 'MP007 - Transaction failed: declined by beneficiary bank'
+        | 'MP007 - Transaction failed: rail rejected'
+        | 'MP007 - Transaction failed: reversed by beneficiary bank';
+    };
+    /** @description A transfer to a UPI address (spec 2.5). Members not listed are ignored. */
+    UpiPayoutRequest: {
+      /**
+       * @description Your own reference for this payout, unique per MID across IMPS and UPI: 1 to 30 digits, as a JSON number or a string, kept digit for digit (a 23-digit number keeps every digit). Sending the same TransactionID again with the same details is safe: it answers the existing payout instead of making a second one.
+       * @example 20240601000123
+       * @example 20240601000123
+       */
+      TransactionID: string | number;
+      /**
+       * @description Rupees, as a JSON number or a numeric string: a plain decimal (no sign, exponent or leading zeros) with at most two fraction digits, from 1.00 to 100000.00 or the merchant's own lower limit. Read from its text, never as a float: 101.5 and "101.50" are the same amount.
+       * @example 101.00
+       * @example 101.5
+       */
+      Amount: string | number;
+      /**
+       * @description The UPI address to pay, such as name@bank.
+       * @example asha.kumar@okhdfc
+       */
+      Upi: string;
+      /**
+       * @description The beneficiary's name: 1 to 100 characters after trimming, printable, no control characters.
+       * @example Asha Kumar
+       */
+      Name: string;
+      /**
+       * @description The beneficiary's mobile number: 10 digits starting with 6 to 9, as a JSON number or a string. Optional: absent, null and "" all mean not given.
+       * @example 9876543210
+       */
+      Mobile?: string | number | null;
+      /**
+       * @description The beneficiary's e-mail address. Optional: absent, null and "" all mean not given.
+       * @example asha@example.com
+       */
+      Email?: string | null;
+      /**
+       * @description Free text for your records: at most 255 characters; line breaks allowed, other control characters not. Optional: absent, null and "" all mean not given.
+       * @example Salary June
+       */
+      Description?: string | null;
+    };
+    /** @description A payout found by its TransactionID (spec 2.2 plus mode and message). */
+    PayoutStatus: {
+      /** @enum {boolean} */
+      error: false;
+      /** @enum {number} */
+      status_code: 200;
+      /**
+       * @description Capitalised as this lookup does. Pending covers every state that is not final.
+       * @enum {string}
+       */
+      status: 'Pending' | 'Success' | 'Failed';
+      /**
+       * @description The account number (IMPS) or UPI address (UPI).
+       * @example 123456789012
+       */
+      account: string;
+      /**
+       * @description The IFSC for IMPS; "" for UPI.
+       * @example HDFC0001234
+       */
+      ifsc: string;
+      /**
+       * @description Rupees, always with two fraction digits.
+       * @example 101.00
+       */
+      Amount: string;
+      /**
+       * @description The bank reference (UTR); "" unless Success, or Failed after a reversal (the original UTR).
+       * @example 412345678901
+       */
+      Bankriff: string;
+      /**
+       * @description Our reference for the payout, assigned when it is accepted; also the reference sent to the bank.
+       * @example 06F3K9Q2ZC4M7XR1B8TD
+       */
+      Ack_no: string;
+      /**
+       * @description The TransactionID you sent, digit for digit.
+       * @example 20240601000123
+       */
+      TransactionID: string;
+      /** @enum {string} */
+      mode: 'IMPS' | 'UPI';
+      /**
+       * @description The result code and its text, as in the payout result.
+       * @enum {string}
+       */
+      message:
+        | 'MP006 - Your transaction is in progress'
+        | 'MP00 - Transaction successful'
+        | 'MP007 - Transaction failed: insufficient balance in main wallet'
+        | 'MP007 - Transaction failed: invalid beneficiary account'
+        | 'MP007 - Transaction failed: invalid UPI address'
+        | 'MP007 - Transaction failed: declined by beneficiary bank'
+        | 'MP007 - Transaction failed: rail rejected'
+        | 'MP007 - Transaction failed: reversed by beneficiary bank';
+    };
+    /** @description No transaction of yours has this TransactionID. */
+    TransactionNotFound: {
+      /** @enum {boolean} */
+      error: true;
+      /** @enum {number} */
+      status_code: 404;
+      /** @enum {string} */
+      status: 'NOT FOUND';
+      /** @enum {string} */
+      message: 'Transaction not found, Please Contact the Administrator.';
+      /**
+       * @description The TransactionID you sent, digit for digit.
+       * @example 20240601000123
+       */
+      TransactionID: string;
+    };
+    /** @description A pay-in (collection) found by its TransactionID (spec 2.1). */
+    CollectionStatus: {
+      /** @enum {boolean} */
+      error: false;
+      /** @enum {number} */
+      status_code: 200;
+      /**
+       * @description Upper case in this lookup.
+       * @enum {string}
+       */
+      status: 'SUCCESS' | 'PENDING' | 'FAILED';
+      /** @enum {string} */
+      mode: 'INTENT' | 'COLLECT' | 'QR';
+      /**
+       * @description The payer's UPI address; may be "" for INTENT.
+       * @example payer@okicici
+       */
+      account: string;
+      /**
+       * @description Rupees, always with two fraction digits.
+       * @example 101.00
+       */
+      Amount: string;
+      /**
+       * @description The bank reference.
+       * @example 412345678901
+       */
+      Bankriff: string;
+      /** @example 06F3K9Q2ZC4M7XR1B8TD */
+      Ack_no: string;
+      /**
+       * @description The TransactionID you sent, digit for digit.
+       * @example 20240601000123
+       */
+      TransactionID: string;
+    };
+    /** @description The main wallet (spec 2.3). */
+    MainWallet: {
+      /** @enum {boolean} */
+      error: false;
+      /** @enum {number} */
+      status_code: 200;
+      /** @enum {string} */
+      status: 'Success';
+      /**
+       * @description The available balance in rupees: credits minus payouts settled and payouts still in progress.
+       * @example 4765.00
+       */
+      mainwallet: string;
+      /** @enum {string} */
+      message: 'Success.';
+    };
+    /** @description The MID is not well formed (1 to 64 of A-Z a-z 0-9 _ -), or the merchant is suspended. */
+    InvalidMidWallet: {
+      /** @enum {boolean} */
+      error: true;
+      /** @enum {number} */
+      status_code: 400;
+      /** @enum {string} */
+      status: 'BAD REQUEST';
+      /** @enum {string} */
+      message: 'Please Input Valid MID';
+    };
+    /** @description PayoutType is missing or not Main_Wallet_Balance. */
+    InvalidPayoutType: {
+      /** @enum {boolean} */
+      error: true;
+      /** @enum {number} */
+      status_code: 400;
+      /** @enum {string} */
+      status: 'BAD REQUEST';
+      /** @enum {string} */
+      message: 'Something went wrong, please input valid payout type';
+    };
+    /** @description Your main wallet has never been funded. */
+    WalletNotFound: {
+      /** @enum {boolean} */
+      error: true;
+      /** @enum {number} */
+      status_code: 404;
+      /** @enum {string} */
+      status: 'NOT FOUND';
+      /** @enum {string} */
+      message: 'Data not found, please contact administrative !!.';
+    };
+    /** @description The batch as it now stands, one result per item in order. */
+    BulkPayoutAccepted: {
+      /** @enum {boolean} */
+      error: false;
+      /** @enum {number} */
+      status_code: 202;
+      /** @enum {string} */
+      status: 'ACCEPTED';
+      /** @description Your BatchID, digit for digit. */
+      BatchID: string;
+      /** @description Items in the batch. */
+      total: number;
+      /** @description Items whose payout is in progress or paid (PENDING or SUCCESS). */
+      accepted: number;
+      /** @description Items whose payout failed (MP007), such as one that did not fit the balance. */
+      failed: number;
+      /** @description Items refused before a payout existed (422, 409 or 400): nothing was recorded for them. */
+      rejected: number;
+      message: string;
+      results: ((
+        | components['schemas']['ImpsPayoutPending']
+        | components['schemas']['ImpsPayoutSuccess']
+        | components['schemas']['ImpsPayoutFailed']
+        | components['schemas']['UpiPayoutPending']
+        | components['schemas']['UpiPayoutSuccess']
+        | components['schemas']['UpiPayoutFailed']
+        | components['schemas']['ValidationError']
+        | components['schemas']['TransactionIdConflict']
+        | components['schemas']['BadRequestBody']
+      ) & {
+        /** @description The item's position in Payouts, from 0. */
+        index: number;
+      })[];
+    };
+    /** @description The BatchID is already used for a batch with different items. Nothing changed. */
+    BatchIdConflict: {
+      /** @enum {boolean} */
+      error: true;
+      /** @enum {number} */
+      status_code: 409;
+      /** @enum {string} */
+      status: 'CONFLICT';
+      /** @example BatchID 20240601 is already used for a different batch */
+      message: string;
+      BatchID: string;
+    };
+    /** @description Body over 8 MiB. */
+    BulkPayloadTooLarge: {
+      /** @enum {boolean} */
+      error: true;
+      /** @enum {number} */
+      status_code: 413;
+      /** @enum {string} */
+      status: 'PAYLOAD TOO LARGE';
+      message: string;
+    };
+    /** @description A batch of payouts (CONTRACT.md "Bulk payouts"). */
+    BulkPayoutRequest: {
+      /**
+       * @description Your own reference for this batch, unique per MID: 1 to 30 digits, as a JSON number or a string, kept digit for digit. Sending the same BatchID again with the same items answers the batch as it now stands; with different items it is refused (409).
+       * @example 20240601
+       */
+      BatchID: string | number;
+      /** @description 1 to 5000 payouts, reserved in this order. Each is the body of POST /api/impspayout or POST /api/payout plus `Mode`, and is judged exactly as if it had been sent alone. */
+      Payouts: (components['schemas']['BulkImpsItem'] | components['schemas']['BulkUpiItem'])[];
+    };
+    /** @description An IMPS payout in a batch: the body of POST /api/impspayout plus Mode. */
+    BulkImpsItem: {
+      /**
+       * @description Your own reference for this payout, unique per MID across IMPS and UPI: 1 to 30 digits, as a JSON number or a string, kept digit for digit (a 23-digit number keeps every digit). Sending the same TransactionID again with the same details is safe: it answers the existing payout instead of making a second one.
+       * @example 20240601000123
+       * @example 20240601000123
+       */
+      TransactionID: string | number;
+      /**
+       * @description Rupees, as a JSON number or a numeric string: a plain decimal (no sign, exponent or leading zeros) with at most two fraction digits, from 1.00 to 500000.00 or the merchant's own lower limit. Read from its text, never as a float: 101.5 and "101.50" are the same amount.
+       * @example 101.00
+       * @example 101.5
+       */
+      Amount: string | number;
+      /**
+       * @description The beneficiary's bank account number: 9 to 18 digits, as a JSON number or a string.
+       * @example 123456789012
+       */
+      Account: string | number;
+      /**
+       * @description The IFSC of the beneficiary's branch: 4 letters, a zero, then 6 letters or digits (upper-cased first).
+       * @example HDFC0001234
+       */
+      Ifsc: string;
+      /**
+       * @description The beneficiary's name: 1 to 100 characters after trimming, printable, no control characters.
+       * @example Asha Kumar
+       */
+      Name: string;
+      /**
+       * @description The beneficiary's bank, for your records: 1 to 100 characters. Optional: absent, null and "" all mean not given.
+       * @example HDFC Bank
+       */
+      BankName?: string | null;
+      /**
+       * @description The beneficiary's mobile number: 10 digits starting with 6 to 9, as a JSON number or a string. Optional: absent, null and "" all mean not given.
+       * @example 9876543210
+       */
+      Mobile?: string | number | null;
+      /**
+       * @description The beneficiary's e-mail address. Optional: absent, null and "" all mean not given.
+       * @example asha@example.com
+       */
+      Email?: string | null;
+      /**
+       * @description Free text for your records: at most 255 characters; line breaks allowed, other control characters not. Optional: absent, null and "" all mean not given.
+       * @example Salary June
+       */
+      Description?: string | null;
+      /** @enum {string} */
+      Mode: 'IMPS';
+    };
+    /** @description A UPI payout in a batch: the body of POST /api/payout plus Mode. */
+    BulkUpiItem: {
+      /**
+       * @description Your own reference for this payout, unique per MID across IMPS and UPI: 1 to 30 digits, as a JSON number or a string, kept digit for digit (a 23-digit number keeps every digit). Sending the same TransactionID again with the same details is safe: it answers the existing payout instead of making a second one.
+       * @example 20240601000123
+       * @example 20240601000123
+       */
+      TransactionID: string | number;
+      /**
+       * @description Rupees, as a JSON number or a numeric string: a plain decimal (no sign, exponent or leading zeros) with at most two fraction digits, from 1.00 to 100000.00 or the merchant's own lower limit. Read from its text, never as a float: 101.5 and "101.50" are the same amount.
+       * @example 101.00
+       * @example 101.5
+       */
+      Amount: string | number;
+      /**
+       * @description The UPI address to pay, such as name@bank.
+       * @example asha.kumar@okhdfc
+       */
+      Upi: string;
+      /**
+       * @description The beneficiary's name: 1 to 100 characters after trimming, printable, no control characters.
+       * @example Asha Kumar
+       */
+      Name: string;
+      /**
+       * @description The beneficiary's mobile number: 10 digits starting with 6 to 9, as a JSON number or a string. Optional: absent, null and "" all mean not given.
+       * @example 9876543210
+       */
+      Mobile?: string | number | null;
+      /**
+       * @description The beneficiary's e-mail address. Optional: absent, null and "" all mean not given.
+       * @example asha@example.com
+       */
+      Email?: string | null;
+      /**
+       * @description Free text for your records: at most 255 characters; line breaks allowed, other control characters not. Optional: absent, null and "" all mean not given.
+       * @example Salary June
+       */
+      Description?: string | null;
+      /** @enum {string} */
+      Mode: 'UPI';
+    };
+    /** @description A batch found by its BatchID, each item as it now stands. */
+    BulkPayoutStatus: {
+      /** @enum {boolean} */
+      error: false;
+      /** @enum {number} */
+      status_code: 200;
+      /** @enum {string} */
+      status: 'Success';
+      BatchID: string;
+      /** @description Items in the batch. */
+      total: number;
+      /** @description Items whose payout is not final yet. */
+      pending: number;
+      /** @description Items whose payout succeeded. */
+      success: number;
+      /** @description Items whose payout failed. */
+      failed: number;
+      /** @description Items refused before a payout existed. */
+      rejected: number;
+      message: string;
+      results: ((
+        | components['schemas']['PayoutStatus']
+        | components['schemas']['ValidationError']
+        | components['schemas']['TransactionIdConflict']
+        | components['schemas']['BadRequestBody']
+      ) & {
+        /** @description The item's position in Payouts, from 0. */
+        index: number;
+      })[];
+    };
+    /** @description No batch of yours has this BatchID. */
+    BatchNotFound: {
+      /** @enum {boolean} */
+      error: true;
+      /** @enum {number} */
+      status_code: 404;
+      /** @enum {string} */
+      status: 'NOT FOUND';
+      /** @enum {string} */
+      message: 'Transaction not found, Please Contact the Administrator.';
+      BatchID: string;
+    };
+    /** @description The bank's verdict on an account. */
+    AccountValidation: {
+      /** @enum {boolean} */
+      error: false;
+      /** @enum {number} */
+      status_code: 200;
+      /**
+       * @description Whether the beneficiary exists.
+       * @enum {string}
+       */
+      status: 'VALID' | 'INVALID';
+      /** @example 123456789012 */
+      account: string;
+      /**
+       * @description Upper case.
+       * @example HDFC0001234
+       */
+      ifsc: string;
+      /**
+       * @description The name the bank holds; "" when INVALID.
+       * @example ASHA KUMAR
+       */
+      registered_name: string;
+      message: string;
+    };
+    /** @description The bank did not answer in time (or PostgreSQL is unreachable). Asking again is safe: validation moves no money. */
+    RailUnavailable: {
+      /** @enum {boolean} */
+      error: true;
+      /** @enum {number} */
+      status_code: 503;
+      /** @enum {string} */
+      status: 'SERVICE UNAVAILABLE';
+      message: string;
+    };
+    /** @description A bank account to check before paying it. */
+    AccountValidationRequest: {
+      /**
+       * @description The bank account number to check: 9 to 18 digits, as a JSON number or a string.
+       * @example 123456789012
+       */
+      Account: string | number;
+      /**
+       * @description The IFSC of the account's branch: 4 letters, a zero, then 6 letters or digits (upper-cased first).
+       * @example HDFC0001234
+       */
+      Ifsc: string;
+    };
+    /** @description The UPI network's verdict on an address. */
+    UpiValidation: {
+      /** @enum {boolean} */
+      error: false;
+      /** @enum {number} */
+      status_code: 200;
+      /**
+       * @description Whether the beneficiary exists.
+       * @enum {string}
+       */
+      status: 'VALID' | 'INVALID';
+      /** @example asha.kumar@okhdfc */
+      upi: string;
+      /**
+       * @description The name the bank holds; "" when INVALID.
+       * @example ASHA KUMAR
+       */
+      registered_name: string;
+      message: string;
+    };
+    /** @description A UPI address to check before paying it. */
+    UpiValidationRequest: {
+      /**
+       * @description The UPI address to check, such as name@bank.
+       * @example asha.kumar@okhdfc
+       */
+      Upi: string;
+    };
+  };
+  responses: never;
+  parameters: never;
+  requestBodies: never;
+  headers: {
+    /** @description The id of this request in our logs: yours if you sent a sane X-Request-Id, else a new one. */
+    'X-Request-Id': string;
+  };
+  pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+  impsPayout: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ImpsPayoutRequest'];
+      };
+    };
+    responses: {
+      /** @description SUCCESS: only as the answer to a retry (same TransactionID and details) of a payout that has succeeded; `Bankriff` is the bank reference. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImpsPayoutSuccess'];
+        };
+      };
+      /** @description Accepted (PENDING): the amount is reserved and the payout is on its way to the bank. Poll `GET /api/check_payout_status` for the outcome. Also the answer to a retry of a payout still in progress. */
+      202: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ImpsPayoutPending'];
+        };
+      };
+      /** @description FAILED (not enough available balance, or the answer to a retry of a failed payout: the TransactionID is used up), or a malformed MID, or a body that is not a JSON object. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json':
+            | components['schemas']['ImpsPayoutFailed']
+            | components['schemas']['InvalidMid']
+            | components['schemas']['BadRequestBody'];
+        };
+      };
+      /** @description Credentials missing, unknown or wrong. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Unauthorized'];
+        };
+      };
+      /** @description The TransactionID is already used for a different payout. Nothing changed. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TransactionIdConflict'];
+        };
+      };
+      /** @description Body over 16 KiB. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PayloadTooLarge'];
+        };
+      };
+      /** @description Content-Type is not application/json. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaType'];
+        };
+      };
+      /** @description Validation failed: a member of the body breaks its rule or a required member is missing. `errors` lists each failing member. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit for this MID reached. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequests'];
+        };
+      };
+      /** @description Something unexpected; retrying later with the same TransactionID is safe. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InternalServerError'];
+        };
+      };
+      /** @description PostgreSQL is unreachable; retry with the same TransactionID. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailable'];
+        };
+      };
+    };
+  };
+  upiPayout: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpiPayoutRequest'];
+      };
+    };
+    responses: {
+      /** @description SUCCESS: only as the answer to a retry (same TransactionID and details) of a payout that has succeeded; `Bankriff` is the bank reference. `Amount` and `TransactionID` are JSON numbers. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UpiPayoutSuccess'];
+        };
+      };
+      /** @description Accepted (PENDING): the amount is reserved and the payout is on its way to the bank. Poll `GET /api/check_payout_status` for the outcome. Also the answer to a retry of a payout still in progress. `Amount` and `TransactionID` are JSON numbers. */
+      202: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UpiPayoutPending'];
+        };
+      };
+      /** @description FAILED (not enough available balance, or the answer to a retry of a failed payout: the TransactionID is used up), or a malformed MID, or a body that is not a JSON object. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json':
+            | components['schemas']['UpiPayoutFailed']
+            | components['schemas']['InvalidMid']
+            | components['schemas']['BadRequestBody'];
+        };
+      };
+      /** @description Credentials missing, unknown or wrong. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Unauthorized'];
+        };
+      };
+      /** @description The TransactionID is already used for a different payout. Nothing changed. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TransactionIdConflict'];
+        };
+      };
+      /** @description Body over 16 KiB. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PayloadTooLarge'];
+        };
+      };
+      /** @description Content-Type is not application/json. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaType'];
+        };
+      };
+      /** @description Validation failed: a member of the body breaks its rule or a required member is missing. `errors` lists each failing member. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit for this MID reached. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequests'];
+        };
+      };
+      /** @description Something unexpected; retrying later with the same TransactionID is safe. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InternalServerError'];
+        };
+      };
+      /** @description PostgreSQL is unreachable; retry with the same TransactionID. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailable'];
+        };
+      };
+    };
+  };
+  checkPayoutStatus: {
+    parameters: {
+      query: {
+        /** @description The TransactionID you sent the transaction with: 1 to 30 digits. */
+        TransactionID: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The payout. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PayoutStatus'];
+        };
+      };
+      /** @description Malformed MID, or merchant suspended. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvalidMid'];
+        };
+      };
+      /** @description Credentials missing, unknown or wrong. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Unauthorized'];
+        };
+      };
+      /** @description No transaction of yours has this TransactionID. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TransactionNotFound'];
+        };
+      };
+      /** @description Validation failed: TransactionID missing, repeated, or not 1 to 30 digits. `errors` lists each failing member. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit for this MID reached. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequests'];
+        };
+      };
+      /** @description Something unexpected; retrying later with the same TransactionID is safe. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InternalServerError'];
+        };
+      };
+      /** @description PostgreSQL is unreachable; retry with the same TransactionID. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailable'];
+        };
+      };
+    };
+  };
+  payinStatus: {
+    parameters: {
+      query: {
+        /** @description The TransactionID you sent the transaction with: 1 to 30 digits. */
+        TransactionID: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The pay-in. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CollectionStatus'];
+        };
+      };
+      /** @description Malformed MID, or merchant suspended. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvalidMid'];
+        };
+      };
+      /** @description Credentials missing, unknown or wrong. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Unauthorized'];
+        };
+      };
+      /** @description No transaction of yours has this TransactionID. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TransactionNotFound'];
+        };
+      };
+      /** @description Validation failed: TransactionID missing, repeated, or not 1 to 30 digits. `errors` lists each failing member. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit for this MID reached. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequests'];
+        };
+      };
+      /** @description Something unexpected; retrying later with the same TransactionID is safe. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InternalServerError'];
+        };
+      };
+      /** @description PostgreSQL is unreachable; retry with the same TransactionID. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailable'];
+        };
+      };
+    };
+  };
+  checkMainWallet: {
+    parameters: {
+      query: {
+        /** @description Always Main_Wallet_Balance. */
+        PayoutType: 'Main_Wallet_Balance';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The balance. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MainWallet'];
+        };
+      };
+      /** @description Malformed MID (or merchant suspended), or PayoutType missing or not Main_Wallet_Balance. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvalidMidWallet'] | components['schemas']['InvalidPayoutType'];
+        };
+      };
+      /** @description Credentials missing, unknown or wrong. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Unauthorized'];
+        };
+      };
+      /** @description Your main wallet has never been funded. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WalletNotFound'];
+        };
+      };
+      /** @description Rate limit for this MID reached. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequests'];
+        };
+      };
+      /** @description Something unexpected; retrying later with the same TransactionID is safe. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InternalServerError'];
+        };
+      };
+      /** @description PostgreSQL is unreachable; retry with the same TransactionID. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailable'];
+        };
+      };
+    };
+  };
+  bulkPayout: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['BulkPayoutRequest'];
+      };
+    };
+    responses: {
+      /** @description The batch, one result per item. */
+      202: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BulkPayoutAccepted'];
+        };
+      };
+      /** @description Malformed MID (or merchant suspended), or the body is not a JSON object. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvalidMid'] | components['schemas']['BadRequestBody'];
+        };
+      };
+      /** @description Credentials missing, unknown or wrong. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Unauthorized'];
+        };
+      };
+      /** @description The BatchID is already used for a batch with different items. Nothing changed. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BatchIdConflict'];
+        };
+      };
+      /** @description Body over 8 MiB. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BulkPayloadTooLarge'];
+        };
+      };
+      /** @description Content-Type is not application/json. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaType'];
+        };
+      };
+      /** @description Validation failed: BatchID not 1 to 30 digits, or Payouts not an array of 1 to 5000 items. `errors` lists each failing member. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit for this MID reached. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequests'];
+        };
+      };
+      /** @description Something unexpected; retrying later with the same TransactionID is safe. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InternalServerError'];
+        };
+      };
+      /** @description PostgreSQL is unreachable; retry with the same TransactionID. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailable'];
+        };
+      };
+    };
+  };
+  bulkPayoutStatus: {
+    parameters: {
+      query: {
+        /** @description The BatchID you sent the batch with: 1 to 30 digits. */
+        BatchID: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The batch. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BulkPayoutStatus'];
+        };
+      };
+      /** @description Malformed MID, or merchant suspended. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvalidMid'];
+        };
+      };
+      /** @description Credentials missing, unknown or wrong. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Unauthorized'];
+        };
+      };
+      /** @description No batch of yours has this BatchID. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BatchNotFound'];
+        };
+      };
+      /** @description Validation failed: BatchID missing, repeated, or not 1 to 30 digits. `errors` lists each failing member. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit for this MID reached. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequests'];
+        };
+      };
+      /** @description Something unexpected; retrying later with the same TransactionID is safe. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InternalServerError'];
+        };
+      };
+      /** @description PostgreSQL is unreachable; retry with the same TransactionID. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailable'];
+        };
+      };
+    };
+  };
+  validateAccount: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AccountValidationRequest'];
+      };
+    };
+    responses: {
+      /** @description The verdict. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AccountValidation'];
+        };
+      };
+      /** @description Malformed MID (or merchant suspended), or the body is not a JSON object. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvalidMid'] | components['schemas']['BadRequestBody'];
+        };
+      };
+      /** @description Credentials missing, unknown or wrong. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Unauthorized'];
+        };
+      };
+      /** @description Body over 16 KiB. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PayloadTooLarge'];
+        };
+      };
+      /** @description Content-Type is not application/json. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaType'];
+        };
+      };
+      /** @description Validation failed: Account or Ifsc missing or malformed. `errors` lists each failing member. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit for this MID reached. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequests'];
+        };
+      };
+      /** @description Something unexpected; retrying later with the same TransactionID is safe. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InternalServerError'];
+        };
+      };
+      /** @description The bank did not answer in time. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RailUnavailable'];
+        };
+      };
+    };
+  };
+  validateUpi: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpiValidationRequest'];
+      };
+    };
+    responses: {
+      /** @description The verdict. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UpiValidation'];
+        };
+      };
+      /** @description Malformed MID (or merchant suspended), or the body is not a JSON object. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvalidMid'] | components['schemas']['BadRequestBody'];
+        };
+      };
+      /** @description Credentials missing, unknown or wrong. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Unauthorized'];
+        };
+      };
+      /** @description Body over 16 KiB. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PayloadTooLarge'];
+        };
+      };
+      /** @description Content-Type is not application/json. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaType'];
+        };
+      };
+      /** @description Validation failed: Upi missing or not a UPI address. `errors` lists each failing member. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit for this MID reached. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequests'];
+        };
+      };
+      /** @description Something unexpected; retrying later with the same TransactionID is safe. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InternalServerError'];
+        };
+      };
+      /** @description The UPI network did not answer in time. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RailUnavailable'];
+        };
+      };
+    };
+  };
+}

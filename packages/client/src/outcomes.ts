@@ -1,0 +1,272 @@
+import { PayoutClientError } from './errors.js';
+import type { JsonObject, JsonValue } from './lossless-json.js';
+import type { ApiAnswer } from './transport.js';
+import type {
+  AccountValidation,
+  Answered,
+  BulkItemOutcome,
+  BulkItemStatusOutcome,
+  BulkPayoutOutcome,
+  BulkPayoutStatusOutcome,
+  BulkPayoutStatusSummary,
+  BulkPayoutSummary,
+  FieldError,
+  Invalid,
+  MainWallet,
+  MainWalletOutcome,
+  NotFound,
+  PayinStatus,
+  PayinStatusOutcome,
+  PayoutOutcome,
+  PayoutResult,
+  PayoutStatus,
+  PayoutStatusOutcome,
+  UpiValidation,
+  ValidationOutcome,
+} from './types.js';
+
+// Turns the gateway's answers into outcomes. Its status codes are outcomes, not failures (202 PENDING,
+// 200 SUCCESS and 400 FAILED are all answers to a payout), and a few bodies share a status (a 400 is a failed
+// payout, a malformed MID or an unreadable body), so each answer is read by its status AND its body.
+
+const INVALID_MID = 'Please Input Valid MID';
+const FAILED_PREFIX = /^MP007 - Transaction failed: /;
+
+/** The answer of POST /api/impspayout or POST /api/payout. */
+export function payoutOutcome<R extends PayoutResult>(answer: ApiAnswer, what: string): PayoutOutcome<R> {
+  const { status, body } = answer;
+  const answered = answeredBy(answer);
+  rejectCredentials(answer, what);
+  if (isPayoutResult(body)) {
+    const payout = body as unknown as R;
+    if (status === 202 && body.status === 'PENDING')
+      return { kind: 'pending', payout: payout as Extract<R, { status: 'PENDING' }>, ...answered };
+    if (status === 200 && body.status === 'SUCCESS')
+      return { kind: 'success', payout: payout as Extract<R, { status: 'SUCCESS' }>, ...answered };
+    if (status === 400 && body.status === 'FAILED')
+      return {
+        kind: 'failed',
+        payout: payout as Extract<R, { status: 'FAILED' }>,
+        reason: failureReason(body.message),
+        ...answered,
+      };
+  }
+  if (status === 409) {
+    return {
+      kind: 'conflict',
+      TransactionID: text(body.TransactionID),
+      message: text(body.message),
+      ...answered,
+    };
+  }
+  return invalidOrUnexpected(answer, what);
+}
+
+/** The answer of GET /api/check_payout_status. */
+export function payoutStatusOutcome(answer: ApiAnswer, what: string): PayoutStatusOutcome {
+  const { status, body } = answer;
+  rejectCredentials(answer, what);
+  if (status === 200) {
+    const answered = answeredBy(answer);
+    const payout = body as unknown as PayoutStatus;
+    switch (payout.status) {
+      case 'Pending':
+        return { kind: 'pending', payout: { ...payout, status: 'Pending' }, ...answered };
+      case 'Success':
+        return { kind: 'success', payout: { ...payout, status: 'Success' }, ...answered };
+      case 'Failed':
+        return {
+          kind: 'failed',
+          payout: { ...payout, status: 'Failed' },
+          reason: failureReason(payout.message),
+          ...answered,
+        };
+    }
+    return unexpected(answer, what);
+  }
+  if (status === 404) return notFound(answer);
+  return invalidOrUnexpected(answer, what);
+}
+
+/** The answer of GET /api/payin/status. */
+export function payinStatusOutcome(answer: ApiAnswer, what: string): PayinStatusOutcome {
+  rejectCredentials(answer, what);
+  if (answer.status === 200)
+    return { kind: 'found', payin: answer.body as unknown as PayinStatus, ...answeredBy(answer) };
+  if (answer.status === 404) return notFound(answer);
+  return invalidOrUnexpected(answer, what);
+}
+
+/** The answer of GET /api/checkMainWallet. */
+export function mainWalletOutcome(answer: ApiAnswer, what: string): MainWalletOutcome {
+  rejectCredentials(answer, what);
+  if (answer.status === 200 && typeof answer.body.mainwallet === 'string') {
+    const wallet = answer.body as unknown as MainWallet;
+    return { kind: 'found', balance: wallet.mainwallet, wallet, ...answeredBy(answer) };
+  }
+  if (answer.status === 404) return notFound(answer);
+  return unexpected(answer, what);
+}
+
+/**
+ * The answer of POST /api/bulkpayout. Each item of `results` is what the single endpoint would have answered
+ * (its `status_code` is that answer's status), so it is read by payoutOutcome itself.
+ */
+export function bulkPayoutOutcome(answer: ApiAnswer, what: string): BulkPayoutOutcome {
+  const { status, body } = answer;
+  rejectCredentials(answer, what);
+  if (status === 202 && body.status === 'ACCEPTED' && Array.isArray(body.results)) {
+    const results = body.results.map((item, i): BulkItemOutcome => ({
+      ...payoutOutcome(itemAnswer(answer, item), `${what} item ${i}`),
+      index: i,
+    }));
+    return { kind: 'accepted', batch: summary(body) as unknown as BulkPayoutSummary, results, ...answeredBy(answer) };
+  }
+  if (status === 409) {
+    return { kind: 'conflict', BatchID: text(body.BatchID), message: text(body.message), ...answeredBy(answer) };
+  }
+  return invalidOrUnexpected(answer, what);
+}
+
+/** The answer of GET /api/bulkpayout/status: each item read as the status lookup's answer (or its refusal). */
+export function bulkPayoutStatusOutcome(answer: ApiAnswer, what: string): BulkPayoutStatusOutcome {
+  const { status, body } = answer;
+  rejectCredentials(answer, what);
+  if (status === 200 && Array.isArray(body.results)) {
+    const results = body.results.map((item, i): BulkItemStatusOutcome => {
+      const itemAnswered = itemAnswer(answer, item);
+      // A refused item stays refused: 409 (its TransactionID was another payout's) is a conflict as in the batch.
+      if (itemAnswered.status === 409) {
+        const conflict = payoutOutcome(itemAnswered, `${what} item ${i}`);
+        if (conflict.kind === 'conflict') return { ...conflict, index: i };
+      }
+      const outcome = payoutStatusOutcome(itemAnswered, `${what} item ${i}`);
+      if (outcome.kind === 'not_found') return unexpected(itemAnswered, `${what} item ${i}`);
+      return { ...outcome, index: i };
+    });
+    return {
+      kind: 'found',
+      batch: summary(body) as unknown as BulkPayoutStatusSummary,
+      results,
+      ...answeredBy(answer),
+    };
+  }
+  if (status === 404) {
+    return { ...notFound(answer), ...(typeof body.BatchID === 'string' && { BatchID: body.BatchID }) };
+  }
+  return invalidOrUnexpected(answer, what);
+}
+
+/** The answer of POST /api/validate/account or POST /api/validate/upi. */
+export function validationOutcome<V extends AccountValidation | UpiValidation>(
+  answer: ApiAnswer,
+  what: string,
+): ValidationOutcome<V> {
+  const { status, body } = answer;
+  rejectCredentials(answer, what);
+  if (status === 200) {
+    const validation = body as unknown as V;
+    switch (validation.status) {
+      case 'VALID':
+        return {
+          kind: 'valid',
+          registeredName: validation.registered_name,
+          validation: { ...validation, status: 'VALID' },
+          ...answeredBy(answer),
+        };
+      case 'INVALID':
+        return { kind: 'not_valid', validation: { ...validation, status: 'INVALID' }, ...answeredBy(answer) };
+    }
+    return unexpected(answer, what);
+  }
+  return invalidOrUnexpected(answer, what);
+}
+
+/** An item of a batch as if it were an answer of its own: its status is its `status_code`. */
+function itemAnswer(answer: ApiAnswer, item: JsonValue): ApiAnswer {
+  if (typeof item !== 'object' || item === null || Array.isArray(item) || typeof item.status_code !== 'number') {
+    return unexpected(answer, 'bulk item');
+  }
+  const { index: _index, ...body } = item;
+  return { status: item.status_code, requestId: answer.requestId, body };
+}
+
+/** The batch's own members, without `results` (read item by item). */
+function summary(body: JsonObject): JsonObject {
+  const { results: _results, ...rest } = body;
+  return rest;
+}
+
+/** "MP007 - Transaction failed: declined by beneficiary bank" → "declined by beneficiary bank". */
+export function failureReason(message: JsonValue | undefined): string {
+  return text(message).replace(FAILED_PREFIX, '');
+}
+
+/** A body shaped as a payout result (spec 2.6): the answer of a payout operation or a webhook. */
+export function isPayoutResult(body: JsonObject): boolean {
+  return (
+    typeof body.status === 'string' &&
+    typeof body.Ack_no === 'string' &&
+    typeof body.TransactionID === 'string' &&
+    typeof body.Amount === 'string'
+  );
+}
+
+function answeredBy(answer: ApiAnswer): Answered {
+  return { httpStatus: answer.status, requestId: answer.requestId };
+}
+
+/** Wrong credentials are a mistake in the integration, not an outcome of the request: thrown, never retried. */
+function rejectCredentials(answer: ApiAnswer, what: string): void {
+  if (answer.status === 401 || (answer.status === 400 && answer.body.message === INVALID_MID)) {
+    throw new PayoutClientError(
+      'UNAUTHORIZED',
+      `${what}: the gateway refused the credentials (${answer.status} ${text(answer.body.message)})`,
+      { httpStatus: answer.status, ...(answer.requestId !== undefined && { requestId: answer.requestId }) },
+    );
+  }
+}
+
+function notFound(answer: ApiAnswer): NotFound {
+  return {
+    kind: 'not_found',
+    message: text(answer.body.message),
+    ...(typeof answer.body.TransactionID === 'string' && { TransactionID: answer.body.TransactionID }),
+    ...answeredBy(answer),
+  };
+}
+
+/** 400 (a body refused whole), 413, 415 and 422 are refusals of the request; anything else is unexpected. */
+function invalidOrUnexpected(answer: ApiAnswer, what: string): Invalid {
+  if ([400, 413, 415, 422].includes(answer.status)) {
+    return {
+      kind: 'invalid',
+      message: text(answer.body.message),
+      errors: fieldErrors(answer.body.errors),
+      ...answeredBy(answer),
+    };
+  }
+  return unexpected(answer, what);
+}
+
+function unexpected(answer: ApiAnswer, what: string): never {
+  throw new PayoutClientError('UNEXPECTED_ANSWER', `${what}: an answer this client does not know (${answer.status})`, {
+    httpStatus: answer.status,
+    last: JSON.stringify(answer.body).slice(0, 500),
+    ...(answer.requestId !== undefined && { requestId: answer.requestId }),
+  });
+}
+
+function fieldErrors(errors: JsonValue | undefined): FieldError[] {
+  if (!Array.isArray(errors)) return [];
+  return errors.flatMap((e) =>
+    typeof e === 'object' && e !== null && !Array.isArray(e)
+      ? [{ field: text(e.field), message: text(e.message) }]
+      : [],
+  );
+}
+
+function text(value: JsonValue | undefined): string {
+  if (typeof value === 'string') return value;
+  return typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
+}

@@ -1,0 +1,279 @@
+import {
+  bulkPayoutOutcome,
+  bulkPayoutStatusOutcome,
+  mainWalletOutcome,
+  payinStatusOutcome,
+  payoutOutcome,
+  payoutStatusOutcome,
+  validationOutcome,
+} from './outcomes.js';
+import { backoffMs, DEFAULT_RETRY, send, sleep, type RetryPolicy, type Transport } from './transport.js';
+import type {
+  AccountValidation,
+  AccountValidationRequest,
+  BulkPayoutOutcome,
+  BulkPayoutRequest,
+  BulkPayoutStatusOutcome,
+  Digits,
+  ImpsPayoutRequest,
+  ImpsPayoutResult,
+  MainWalletOutcome,
+  PayinStatusOutcome,
+  PayoutOutcome,
+  PayoutStatusOutcome,
+  UpiPayoutRequest,
+  UpiPayoutResult,
+  UpiValidation,
+  UpiValidationRequest,
+  ValidationOutcome,
+} from './types.js';
+
+export interface PayoutClientOptions {
+  /** The gateway's address, e.g. https://payouts.example.com */
+  baseUrl: string;
+  /** Your merchant identifier (the MID header). */
+  mid: string;
+  /** Your API token (the Token header). Keep it out of logs and source code. */
+  token: string;
+  /** How hard each call tries before giving up; any member left out keeps its default. */
+  retry?: Partial<RetryPolicy>;
+  /** A fetch to use instead of the global one (a proxy agent, a test double). */
+  fetch?: typeof fetch;
+}
+
+export interface CallOptions {
+  /** Ends the call (and its retries) when aborted; the abort's reason is thrown. */
+  signal?: AbortSignal;
+}
+
+export interface WaitOptions extends CallOptions {
+  /** Stop waiting after this long and answer the last (pending) outcome. Default 10 minutes. */
+  deadlineMs?: number;
+  /** The first wait between two lookups; it doubles up to maxDelayMs. Default 1 000 ms. */
+  firstDelayMs?: number;
+  /** The longest wait between two lookups. Default 30 000 ms. */
+  maxDelayMs?: number;
+  /**
+   * How long a not_found is taken for a lookup that has not caught up yet (lookups may be served by a
+   * read replica a second behind, docs/scaling.md) before it is answered. Default 5 000 ms.
+   */
+  notFoundGraceMs?: number;
+}
+
+const IDENTIFIER = /^[0-9]{1,30}$/;
+
+// One method per operation: write the request, send() it, read the answer with its function in
+// outcomes.ts. An operation added to the OpenAPI document is one more method of this shape after
+// `pnpm client:generate` (docs/client.md, "Adding an operation").
+
+/**
+ * The payout gateway's merchant API. Every method answers with an outcome (a discriminated union on
+ * `kind`) instead of throwing on 4xx; it throws only a PayoutClientError (credentials refused, no answer
+ * before the deadline, an answer it does not know) or a TypeError for arguments it cannot send exactly.
+ */
+export class PayoutClient {
+  private readonly transport: Transport;
+
+  constructor(options: PayoutClientOptions) {
+    this.transport = {
+      baseUrl: options.baseUrl,
+      mid: options.mid,
+      token: options.token,
+      fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
+      retry: { ...DEFAULT_RETRY, ...options.retry },
+    };
+  }
+
+  /**
+   * Pays out to a bank account over IMPS (POST /api/impspayout). Safe to call again with the same
+   * request: the gateway answers the existing payout's state instead of paying twice.
+   */
+  async impsPayout(request: ImpsPayoutRequest, options: CallOptions = {}): Promise<PayoutOutcome<ImpsPayoutResult>> {
+    const transactionId = digits('TransactionID', request.TransactionID);
+    const body = payoutBody({ ...request, Account: digits('Account', request.Account) });
+    const answer = await send(this.transport, {
+      method: 'POST',
+      path: '/api/impspayout',
+      body,
+      transactionId,
+      signal: options.signal,
+    });
+    return payoutOutcome<ImpsPayoutResult>(answer, 'IMPS payout');
+  }
+
+  /** Pays out to a UPI address (POST /api/payout). Safe to call again with the same request. */
+  async upiPayout(request: UpiPayoutRequest, options: CallOptions = {}): Promise<PayoutOutcome<UpiPayoutResult>> {
+    const transactionId = digits('TransactionID', request.TransactionID);
+    const answer = await send(this.transport, {
+      method: 'POST',
+      path: '/api/payout',
+      body: payoutBody(request),
+      transactionId,
+      signal: options.signal,
+    });
+    return payoutOutcome<UpiPayoutResult>(answer, 'UPI payout');
+  }
+
+  /** The payout with this TransactionID (GET /api/check_payout_status): pending, success, failed or not found. */
+  async getPayoutStatus(transactionId: Digits, options: CallOptions = {}): Promise<PayoutStatusOutcome> {
+    const id = transactionIdQuery(transactionId);
+    const answer = await send(this.transport, {
+      method: 'GET',
+      path: '/api/check_payout_status',
+      query: { TransactionID: id },
+      transactionId: id,
+      signal: options.signal,
+    });
+    return payoutStatusOutcome(answer, 'payout status');
+  }
+
+  /** The pay-in (collection) with this TransactionID (GET /api/payin/status). */
+  async getPayinStatus(transactionId: Digits, options: CallOptions = {}): Promise<PayinStatusOutcome> {
+    const id = transactionIdQuery(transactionId);
+    const answer = await send(this.transport, {
+      method: 'GET',
+      path: '/api/payin/status',
+      query: { TransactionID: id },
+      transactionId: id,
+      signal: options.signal,
+    });
+    return payinStatusOutcome(answer, 'pay-in status');
+  }
+
+  /** The available balance of your main wallet (GET /api/checkMainWallet). */
+  async getMainWallet(options: CallOptions = {}): Promise<MainWalletOutcome> {
+    const answer = await send(this.transport, {
+      method: 'GET',
+      path: '/api/checkMainWallet',
+      query: { PayoutType: 'Main_Wallet_Balance' },
+      signal: options.signal,
+    });
+    return mainWalletOutcome(answer, 'main wallet');
+  }
+
+  /**
+   * Sends a batch of payouts (POST /api/bulkpayout). Safe to call again with the same request: the gateway
+   * answers the batch as it now stands, and each item is a payout idempotent by its own TransactionID.
+   * Retries within the call send the same bytes, so the same BatchID; after GAVE_UP, send the same request.
+   */
+  async bulkPayout(request: BulkPayoutRequest, options: CallOptions = {}): Promise<BulkPayoutOutcome> {
+    const batchId = digits('BatchID', request.BatchID);
+    const payouts = request.Payouts.map((item) =>
+      payoutMembers(item.Mode === 'IMPS' ? { ...item, Account: digits('Account', item.Account) } : { ...item }),
+    );
+    const answer = await send(this.transport, {
+      method: 'POST',
+      path: '/api/bulkpayout',
+      body: JSON.stringify({ BatchID: batchId, Payouts: payouts }),
+      transactionId: batchId,
+      signal: options.signal,
+    });
+    return bulkPayoutOutcome(answer, 'bulk payout');
+  }
+
+  /** The batch with this BatchID (GET /api/bulkpayout/status): each item as it now stands, or not found. */
+  async getBulkPayoutStatus(batchId: Digits, options: CallOptions = {}): Promise<BulkPayoutStatusOutcome> {
+    const id = digitsQuery('BatchID', batchId);
+    const answer = await send(this.transport, {
+      method: 'GET',
+      path: '/api/bulkpayout/status',
+      query: { BatchID: id },
+      transactionId: id,
+      signal: options.signal,
+    });
+    return bulkPayoutStatusOutcome(answer, 'bulk payout status');
+  }
+
+  /**
+   * Asks the bank whether the account exists, and the name it holds (POST /api/validate/account). Moves no
+   * money, so a time-out or a 503 (the bank did not answer) is simply asked again until the deadline.
+   */
+  async validateAccount(
+    request: AccountValidationRequest,
+    options: CallOptions = {},
+  ): Promise<ValidationOutcome<AccountValidation>> {
+    const answer = await send(this.transport, {
+      method: 'POST',
+      path: '/api/validate/account',
+      body: JSON.stringify({ Account: digits('Account', request.Account), Ifsc: request.Ifsc }),
+      signal: options.signal,
+    });
+    return validationOutcome<AccountValidation>(answer, 'account validation');
+  }
+
+  /** Asks the UPI network whether the address exists, and the name it holds (POST /api/validate/upi). */
+  async validateUpi(
+    request: UpiValidationRequest,
+    options: CallOptions = {},
+  ): Promise<ValidationOutcome<UpiValidation>> {
+    const answer = await send(this.transport, {
+      method: 'POST',
+      path: '/api/validate/upi',
+      body: JSON.stringify({ Upi: request.Upi }),
+      signal: options.signal,
+    });
+    return validationOutcome<UpiValidation>(answer, 'UPI validation');
+  }
+
+  /**
+   * Looks the payout up until it is final (success or failed) and answers that outcome; invalid at once,
+   * and not_found once it has lasted `notFoundGraceMs`, since looking again would not change them; the last
+   * pending outcome when `deadlineMs` has passed. Lookups are spaced by a growing, jittered wait, and a
+   * 429's Retry-After is honoured by each lookup's own retries.
+   */
+  async waitForFinal(transactionId: Digits, options: WaitOptions = {}): Promise<PayoutStatusOutcome> {
+    const started = Date.now();
+    const deadline = started + (options.deadlineMs ?? 600_000);
+    const notFoundUntil = started + (options.notFoundGraceMs ?? 5_000);
+    const spacing = { firstDelayMs: options.firstDelayMs ?? 1_000, maxDelayMs: options.maxDelayMs ?? 30_000 };
+    const callOptions = options.signal ? { signal: options.signal } : {};
+    for (let lookup = 1; ; lookup++) {
+      const outcome = await this.getPayoutStatus(transactionId, callOptions);
+      const settled = outcome.kind === 'not_found' ? Date.now() >= notFoundUntil : outcome.kind !== 'pending';
+      if (settled) return outcome;
+      const wait = Math.min(backoffMs(spacing, lookup), deadline - Date.now());
+      if (wait <= 0) return outcome;
+      await sleep(wait, options.signal);
+    }
+  }
+}
+
+/**
+ * The request body as JSON text, identifiers and money as strings (which the gateway reads exactly, as
+ * it does numbers). Written once per call, so every retry sends the same bytes.
+ */
+function payoutBody(request: Record<string, unknown>): string {
+  return JSON.stringify(payoutMembers(request));
+}
+
+/** A payout's members as the wire has them: identifiers as digit strings, the amount as rupee text. */
+function payoutMembers(request: Record<string, unknown>): Record<string, unknown> {
+  const amount = request.Amount;
+  if (typeof amount !== 'string') {
+    throw new TypeError('Amount must be rupees as a string, e.g. "101.50" (rupeesFromPaise(10150n) makes one)');
+  }
+  const body: Record<string, unknown> = { ...request, TransactionID: digits('TransactionID', request.TransactionID) };
+  if (request.Mobile !== undefined && request.Mobile !== null) body.Mobile = digits('Mobile', request.Mobile);
+  return body;
+}
+
+/** A string or bigint of digits as its text. A JS number is refused: past 2^53 it has already lost digits. */
+function digits(member: string, value: unknown): string {
+  if (typeof value === 'bigint') {
+    if (value < 0n) throw new TypeError(`${member} must not be negative`);
+    return value.toString();
+  }
+  if (typeof value === 'string') return value;
+  throw new TypeError(`${member} must be a string or a bigint of digits, not a ${typeof value}`);
+}
+
+function transactionIdQuery(value: unknown): string {
+  return digitsQuery('TransactionID', value);
+}
+
+function digitsQuery(member: string, value: unknown): string {
+  const id = digits(member, value);
+  // A lookup sends the id in the URL: refuse what would not be one identifier before it goes out.
+  if (!IDENTIFIER.test(id)) throw new TypeError(`${member} must be 1 to 30 digits`);
+  return id;
+}

@@ -1,0 +1,170 @@
+import type { components } from './generated/openapi.js';
+
+// Every answer type here is derived from the generated OpenAPI types (src/generated/openapi.ts), so the
+// client describes exactly the document the gateway publishes; only identifiers and money change type, from
+// "a JSON number or a string, depending on the answer" to always a string with the exact digits.
+
+type Schemas = components['schemas'];
+
+/** A wire body with `Amount` and `TransactionID` as exact strings ("101.00", "12345678901234567890123"). */
+export type Exact<T> = { [K in keyof T]: K extends 'Amount' | 'TransactionID' ? string : T[K] };
+
+// ----- what you send
+
+/** Digits as a string or a bigint. Never a JS number: above 2^53 a number has already lost digits. */
+export type Digits = string | bigint;
+
+type MerchantRequest<T> = Omit<T, 'TransactionID' | 'Amount' | 'Account' | 'Mobile'> & {
+  /** Your reference for the payout, 1 to 30 digits, unique per MID. Retries reuse it: never make a new one. */
+  TransactionID: Digits;
+  /** Rupees as text with at most two fraction digits: "101.50" (see rupeesFromPaise for integer paise). */
+  Amount: string;
+  /** 10 digits starting 6 to 9. */
+  Mobile?: Digits | null;
+};
+
+/** An IMPS payout (spec 2.4), with identifiers and the amount as strings or bigints. */
+export type ImpsPayoutRequest = MerchantRequest<Schemas['ImpsPayoutRequest']> & {
+  /** The beneficiary's account number: 9 to 18 digits. */
+  Account: Digits;
+};
+
+/** A UPI payout (spec 2.5), with identifiers and the amount as strings or bigints. */
+export type UpiPayoutRequest = MerchantRequest<Schemas['UpiPayoutRequest']>;
+
+// ----- what you get back
+
+export type ImpsPayoutResult =
+  Exact<Schemas['ImpsPayoutPending']> | Exact<Schemas['ImpsPayoutSuccess']> | Exact<Schemas['ImpsPayoutFailed']>;
+export type UpiPayoutResult =
+  Exact<Schemas['UpiPayoutPending']> | Exact<Schemas['UpiPayoutSuccess']> | Exact<Schemas['UpiPayoutFailed']>;
+/** A payout result (spec 2.6): the answer of both payout operations and the body of a payout webhook. */
+export type PayoutResult = ImpsPayoutResult | UpiPayoutResult;
+
+export type PayoutStatus = Exact<Schemas['PayoutStatus']>;
+export type PayinStatus = Exact<Schemas['CollectionStatus']>;
+export type MainWallet = Schemas['MainWallet'];
+export type FieldError = Schemas['ValidationError']['errors'][number];
+
+/** What every outcome carries about the answer it came from. */
+export interface Answered {
+  /** The HTTP status of the answer. */
+  httpStatus: number;
+  /** The gateway's X-Request-Id of the answer: quote it to support. */
+  requestId: string | undefined;
+}
+
+/** The request was refused before anything happened (422 validation, a body the API could not read). */
+export interface Invalid extends Answered {
+  kind: 'invalid';
+  message: string;
+  /** One entry per failing member (422); empty for a body refused as a whole. */
+  errors: FieldError[];
+}
+
+/** The payout's answer: a state of the payout, a conflict, or a refusal. Never thrown. */
+export type PayoutOutcome<R extends PayoutResult = PayoutResult> =
+  | (Answered & { kind: 'pending'; payout: Extract<R, { status: 'PENDING' }> })
+  | (Answered & { kind: 'success'; payout: Extract<R, { status: 'SUCCESS' }> })
+  | (Answered & {
+      kind: 'failed';
+      payout: Extract<R, { status: 'FAILED' }>;
+      /** The reason after "MP007 - Transaction failed: ", e.g. "insufficient balance in main wallet". */
+      reason: string;
+    })
+  | (Answered & {
+      kind: 'conflict';
+      /** The TransactionID is already used for a different payout (mode, beneficiary or amount). */
+      TransactionID: string;
+      message: string;
+    })
+  | Invalid;
+
+export interface NotFound extends Answered {
+  kind: 'not_found';
+  /** The TransactionID asked for (absent for the wallet). */
+  TransactionID?: string;
+  message: string;
+}
+
+/** The payout status lookup: the payout's state, or not found. */
+export type PayoutStatusOutcome =
+  | (Answered & { kind: 'pending'; payout: PayoutStatus & { status: 'Pending' } })
+  | (Answered & { kind: 'success'; payout: PayoutStatus & { status: 'Success' } })
+  | (Answered & { kind: 'failed'; payout: PayoutStatus & { status: 'Failed' }; reason: string })
+  | NotFound
+  | Invalid;
+
+export type PayinStatusOutcome = (Answered & { kind: 'found'; payin: PayinStatus }) | NotFound | Invalid;
+
+export type MainWalletOutcome =
+  | (Answered & {
+      kind: 'found';
+      /** The available balance in rupees, e.g. "4765.00". */
+      balance: string;
+      wallet: MainWallet;
+    })
+  | NotFound;
+
+// ----- bulk payouts (CONTRACT.md "Bulk payouts")
+
+/** One payout of a batch: the request of impsPayout or upiPayout plus its `Mode`. */
+export type BulkPayoutItem = (ImpsPayoutRequest & { Mode: 'IMPS' }) | (UpiPayoutRequest & { Mode: 'UPI' });
+
+export interface BulkPayoutRequest {
+  /** Your reference for the batch, 1 to 30 digits, unique per MID. Retries reuse it: never make a new one. */
+  BatchID: Digits;
+  /** 1 to 5 000 payouts, reserved in this order; each is a payout of its own with its own TransactionID. */
+  Payouts: BulkPayoutItem[];
+}
+
+/** A batch's counts as the gateway answers them, `BatchID` as its exact digits. */
+export type BulkPayoutSummary = Omit<Schemas['BulkPayoutAccepted'], 'results'>;
+export type BulkPayoutStatusSummary = Omit<Schemas['BulkPayoutStatus'], 'results'>;
+
+/** An item of a batch: what the single endpoint would have answered for it, and its position in Payouts. */
+export type BulkItemOutcome = PayoutOutcome & { index: number };
+
+/** An item of a batch as it now stands: what the status lookup would answer for it (or its refusal). */
+export type BulkItemStatusOutcome = (
+  Exclude<PayoutStatusOutcome, NotFound> | Extract<PayoutOutcome, { kind: 'conflict' }>
+) & { index: number };
+
+/** The batch's answer: accepted (each item with its own outcome), a conflict, or a refusal. Never thrown. */
+export type BulkPayoutOutcome =
+  | (Answered & { kind: 'accepted'; batch: BulkPayoutSummary; results: BulkItemOutcome[] })
+  | (Answered & {
+      kind: 'conflict';
+      /** The BatchID is already used for a batch with different items. */
+      BatchID: string;
+      message: string;
+    })
+  | Invalid;
+
+/** The batch lookup: each item as it now stands, or not found. */
+export type BulkPayoutStatusOutcome =
+  | (Answered & { kind: 'found'; batch: BulkPayoutStatusSummary; results: BulkItemStatusOutcome[] })
+  | (NotFound & { BatchID?: string })
+  | Invalid;
+
+// ----- beneficiary validation (CONTRACT.md "Beneficiary validation")
+
+/** A bank account to check before paying it. */
+export interface AccountValidationRequest {
+  /** 9 to 18 digits. */
+  Account: Digits;
+  Ifsc: string;
+}
+export type UpiValidationRequest = Schemas['UpiValidationRequest'];
+
+export type AccountValidation = Schemas['AccountValidation'];
+export type UpiValidation = Schemas['UpiValidation'];
+
+/**
+ * The bank's verdict: `valid` with the name it holds (compare it with the name you have), or `not_valid`
+ * (no such beneficiary: a payout to it would fail). `invalid` is a refused request, as everywhere.
+ */
+export type ValidationOutcome<V extends AccountValidation | UpiValidation> =
+  | (Answered & { kind: 'valid'; registeredName: string; validation: V & { status: 'VALID' } })
+  | (Answered & { kind: 'not_valid'; validation: V & { status: 'INVALID' } })
+  | Invalid;
