@@ -11,7 +11,12 @@ COPY packages/config/package.json packages/config/
 COPY packages/db/package.json packages/db/
 COPY packages/domain/package.json packages/domain/
 COPY packages/queue/package.json packages/queue/
+COPY packages/operator-actions/package.json packages/operator-actions/
 COPY packages/rails/package.json packages/rails/
+COPY packages/recon/package.json packages/recon/
+COPY packages/telemetry/package.json packages/telemetry/
+COPY packages/client/package.json packages/client/
+COPY examples/merchant-integration/package.json examples/merchant-integration/
 RUN pnpm install --frozen-lockfile
 COPY . .
 RUN pnpm build && pnpm prune --prod --ignore-scripts

@@ -1,10 +1,18 @@
 // `pnpm start`: runs the API, the worker and the rail simulator together against the local PostgreSQL and
 // Redis (the database is migrated first by the `start` script), each line prefixed with its app's name.
-// Ctrl-C stops them all; if one dies, the others are stopped too.
+// In development it also prepares a demo merchant with a funded wallet and, once the API answers, prints
+// its MID, a fresh token and a ready `curl` for a first payout. The apps log JSON (as in production); this
+// launcher shows each line readably unless LOG_FORMAT=json. Ctrl-C stops them all; if one dies, the others
+// are stopped too.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { cliConfigSchema, loadConfigOrExit } from '@payout/config';
+import { createPrismaClient } from '@payout/db';
+import { prettyFactory } from 'pino-pretty';
+import { printFirstPayoutGuide, waitUntilReady } from './start/first-payout-guide.js';
+import { prepareDemoMerchant, type DemoMerchant } from './start/demo-merchant.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const APPS = [
@@ -12,6 +20,43 @@ const APPS = [
   { name: 'worker', color: 33 },
   { name: 'api', color: 36 },
 ];
+
+// `pnpm start` is the development launcher: without an explicit NODE_ENV the apps run as development, where
+// the placeholder secrets are accepted (packages/config refuses them when NODE_ENV is unset: production).
+const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'development' };
+const development = env.NODE_ENV === 'development';
+const readable = (env.LOG_FORMAT ?? 'pretty') !== 'json';
+const prettify = prettyFactory({
+  colorize: process.stdout.isTTY,
+  singleLine: true,
+  translateTime: 'SYS:HH:MM:ss.l',
+  ignore: 'pid,hostname,app',
+});
+
+/** A JSON log line rendered for a person; anything that is not a JSON object passes through unchanged. */
+function humanLine(line: string): string {
+  if (!readable || !line.startsWith('{')) return line + '\n';
+  try {
+    return prettify(JSON.parse(line) as object);
+  } catch {
+    return line + '\n';
+  }
+}
+
+let demo: DemoMerchant | undefined;
+if (development) {
+  const config = loadConfigOrExit(cliConfigSchema, env);
+  const db = createPrismaClient({
+    url: config.DATABASE_URL,
+    poolSize: 1,
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+  });
+  try {
+    demo = await prepareDemoMerchant(db);
+  } finally {
+    await db.$disconnect();
+  }
+}
 
 const children = new Map<string, ChildProcess>();
 let stopping = false;
@@ -21,13 +66,15 @@ for (const app of APPS) {
   if (!existsSync(entry)) continue;
   const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', entry], {
     cwd: root,
-    env: process.env,
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.set(app.name, child);
   const prefix = `\x1b[${app.color}m${app.name.padEnd(8)}\x1b[0m | `;
   for (const stream of [child.stdout, child.stderr]) {
-    createInterface({ input: stream }).on('line', (line) => process.stdout.write(prefix + line + '\n'));
+    createInterface({ input: stream }).on('line', (line) =>
+      process.stdout.write(prefix + humanLine(line).replace(/\n(?=.)/g, `\n${prefix}`)),
+    );
   }
   child.on('exit', (code, signal) => {
     children.delete(app.name);
@@ -56,3 +103,8 @@ function stopAll(): void {
 
 process.on('SIGINT', stopAll);
 process.on('SIGTERM', stopAll);
+
+if (demo) {
+  const apiUrl = `http://127.0.0.1:${env.PORT ?? '3000'}`;
+  if (await waitUntilReady(apiUrl, () => stopping)) printFirstPayoutGuide(apiUrl, demo);
+}

@@ -22,7 +22,9 @@ const ASSERTIONS = new Set([
   'required',
   'items',
   'minItems',
+  'maxItems',
   'anyOf',
+  'allOf',
 ]);
 const JSON_TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 
@@ -86,7 +88,9 @@ export function schemaErrors(document: JsonObject, schema: unknown, value: unkno
     required?: string[];
     items?: unknown;
     minItems?: number;
+    maxItems?: number;
     anyOf?: unknown[];
+    allOf?: unknown[];
   };
   if (s.$ref !== undefined) errors.push(...schemaErrors(document, resolveRef(document, s.$ref), value, path));
   if (s.type !== undefined) {
@@ -123,6 +127,7 @@ export function schemaErrors(document: JsonObject, schema: unknown, value: unkno
   }
   if (Array.isArray(value)) {
     if (s.minItems !== undefined && value.length < s.minItems) errors.push(`${path}: fewer than ${s.minItems} items`);
+    if (s.maxItems !== undefined && value.length > s.maxItems) errors.push(`${path}: more than ${s.maxItems} items`);
     if (s.items !== undefined)
       value.forEach((item, i) => errors.push(...schemaErrors(document, s.items, item, `${path}[${i}]`)));
   }
@@ -131,6 +136,7 @@ export function schemaErrors(document: JsonObject, schema: unknown, value: unkno
     if (!branches.some((e) => e.length === 0))
       errors.push(`${path}: matches no branch of anyOf (${branches.flat().join('; ')})`);
   }
+  for (const branch of s.allOf ?? []) errors.push(...schemaErrors(document, branch, value, path));
   return errors;
 }
 

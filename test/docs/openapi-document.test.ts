@@ -35,12 +35,16 @@ afterAll(async () => {
   await prisma.$disconnect();
 });
 
-const FIVE_OPERATIONS = {
+const OPERATIONS = {
   '/api/impspayout': ['post'],
   '/api/payout': ['post'],
   '/api/check_payout_status': ['get'],
   '/api/payin/status': ['get'],
   '/api/checkMainWallet': ['get'],
+  '/api/bulkpayout': ['post'],
+  '/api/bulkpayout/status': ['get'],
+  '/api/validate/account': ['post'],
+  '/api/validate/upi': ['post'],
 };
 
 const operation = (path: string, method: string) =>
@@ -65,7 +69,7 @@ describe('GET /openapi.json', () => {
     expect(res.json.openapi).toBe('3.1.0');
   });
 
-  it('when read, then it is versioned with the API package and describes exactly the five operations', () => {
+  it('when read, then it is versioned with the API package and describes exactly the merchant operations', () => {
     const pkg = JSON.parse(readFileSync(new URL('../../apps/api/package.json', import.meta.url), 'utf8')) as {
       version: string;
     };
@@ -73,7 +77,7 @@ describe('GET /openapi.json', () => {
     const described = Object.fromEntries(
       Object.entries(document.paths as Record<string, JsonObject>).map(([path, item]) => [path, Object.keys(item)]),
     );
-    expect(described).toEqual(FIVE_OPERATIONS);
+    expect(described).toEqual(OPERATIONS);
   });
 
   it('when read, then every operation requires both the MID and the Token header', () => {
@@ -82,7 +86,7 @@ describe('GET /openapi.json', () => {
       MID: { type: 'apiKey', in: 'header', name: 'MID' },
       Token: { type: 'apiKey', in: 'header', name: 'Token' },
     });
-    for (const [path, methods] of Object.entries(FIVE_OPERATIONS)) {
+    for (const [path, methods] of Object.entries(OPERATIONS)) {
       expect(operation(path, methods[0]!).security, path).toEqual([{ MID: [], Token: [] }]);
     }
   });
@@ -317,5 +321,54 @@ describe('the published response schemas', () => {
     expect(limited.headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);
     const documented = (operation('/api/checkMainWallet', 'get').responses as Record<string, JsonObject>)['429']!;
     expect(documented.headers).toHaveProperty('Retry-After');
+  });
+});
+
+describe('the published bulk and validation schemas', () => {
+  it('when a batch is accepted, replayed, looked up, conflicts or is refused, then every answer fits its documented body', async () => {
+    const batchId = String(Date.now());
+    const body = {
+      BatchID: batchId,
+      Payouts: [
+        { Mode: 'IMPS', ...impsBody() },
+        { Mode: 'UPI', ...upiBody({ Amount: 101 }) },
+        { Mode: 'UPI', ...upiBody({ Upi: 'nope' }) },
+        'not an object',
+      ],
+    };
+    const accepted = await call(api.current, '/api/bulkpayout', { merchant: funded, body });
+    expect(accepted.status, accepted.text).toBe(202);
+    expectDocumented('/api/bulkpayout', 'post', accepted);
+    const conflict = await call(api.current, '/api/bulkpayout', {
+      merchant: funded,
+      body: { ...body, Payouts: [body.Payouts[0]] },
+    });
+    expect(conflict.status, conflict.text).toBe(409);
+    expectDocumented('/api/bulkpayout', 'post', conflict);
+    const lookup = await call(api.current, `/api/bulkpayout/status?BatchID=${batchId}`, { merchant: funded });
+    expect(lookup.status, lookup.text).toBe(200);
+    expectDocumented('/api/bulkpayout/status', 'get', lookup);
+    const missing = await call(api.current, '/api/bulkpayout/status?BatchID=1', { merchant: unfunded });
+    expect(missing.status, missing.text).toBe(404);
+    expectDocumented('/api/bulkpayout/status', 'get', missing);
+    const refused = await call(api.current, '/api/bulkpayout', {
+      merchant: funded,
+      body: { BatchID: 'x', Payouts: [] },
+    });
+    expect(refused.status, refused.text).toBe(422);
+    expectDocumented('/api/bulkpayout', 'post', refused);
+  });
+
+  it('when a validation request is malformed or the bank is unreachable, then the answer fits its documented body', async () => {
+    const malformed = await call(api.current, '/api/validate/upi', { merchant: funded, body: { Upi: 'x' } });
+    expect(malformed.status, malformed.text).toBe(422);
+    expectDocumented('/api/validate/upi', 'post', malformed);
+    const noBank = await call(api.current, '/api/validate/account', {
+      merchant: funded,
+      body: { Account: '123456789012', Ifsc: 'HDFC0001234' },
+    });
+    // No rail runs beside this API: whatever answers at RAIL_BASE_URL, the answer is documented.
+    expect([200, 503], noBank.text).toContain(noBank.status);
+    expectDocumented('/api/validate/account', 'post', noBank);
   });
 });

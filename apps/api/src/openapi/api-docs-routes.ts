@@ -72,15 +72,34 @@ const docsPagePolicy = helmet.contentSecurityPolicy({
   },
 });
 
-/** GET /openapi.json and GET /docs with its assets. The document is generated once, here. */
+/** A Host header that is a plain host name or address with an optional port; anything else is not echoed. */
+const PLAIN_HOST = /^(?:[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})*|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
+const CACHED_ORIGINS = 8;
+
+/**
+ * GET /openapi.json and GET /docs with its assets. The document names the origin that served it as its
+ * server, so a client generated from it talks to this API; its text is built once per origin (a few at most:
+ * the names this API is reached by), and a malformed Host gets the relative "/" instead of an echo.
+ */
 export function apiDocsRoutes(): Router {
-  const documentText = JSON.stringify(buildOpenApiDocument(packageVersion()));
+  const version = packageVersion();
+  const documentTexts = new Map<string, string>();
+  const documentFor = (origin: string): string => {
+    let text = documentTexts.get(origin);
+    if (text === undefined) {
+      text = JSON.stringify(buildOpenApiDocument(version, origin));
+      if (documentTexts.size < CACHED_ORIGINS) documentTexts.set(origin, text);
+    }
+    return text;
+  };
   const router = Router();
 
   router
     .route('/openapi.json')
-    .get((_req, res) => {
-      res.status(200).type('application/json; charset=utf-8').send(documentText);
+    .get((req, res) => {
+      const host = req.get('host') ?? '';
+      const origin = PLAIN_HOST.test(host) ? `${req.protocol}://${host}` : '/';
+      res.status(200).type('application/json; charset=utf-8').send(documentFor(origin));
     })
     .all(methodNotAllowed);
 

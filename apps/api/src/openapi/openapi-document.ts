@@ -2,6 +2,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig } from '@aste
 import { z } from 'zod';
 import { payoutMessage } from '@payout/domain';
 import { MESSAGES } from '../http/error-responses.js';
+import { registerBulkAndValidationPaths } from './bulk-and-validation-paths.js';
 import {
   impsPayoutRequestSchema,
   transactionQuerySchema,
@@ -345,21 +346,41 @@ function buildRegistry(): OpenAPIRegistry {
       ...common,
     },
   });
+  registerBulkAndValidationPaths(registry, {
+    response,
+    common,
+    postOnly,
+    validation,
+    invalidMid: invalidMidFailed,
+    security,
+  });
   return registry;
 }
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
 
-/** The OpenAPI 3.1 document of the five merchant operations. Built once, at start-up. */
-export function buildOpenApiDocument(version: string): OpenApiDocument {
+/**
+ * The OpenAPI 3.1 document of the merchant operations. `serverUrl` is where a client generated from it
+ * sends its requests: the origin that served the document (see api-docs-routes.ts); "/" means that origin
+ * to tools that resolve it against the document's own URL.
+ */
+export function buildOpenApiDocument(version: string, serverUrl = '/'): OpenApiDocument {
   const generator = new OpenApiGeneratorV31(buildRegistry().definitions);
   return generator.generateDocument({
     openapi: '3.1.0',
-    info: { title: 'Payout gateway merchant API', version, description: OVERVIEW },
+    info: {
+      title: 'Payout gateway merchant API',
+      version,
+      description: OVERVIEW,
+      license: { name: 'Proprietary: for merchants of this gateway', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [{ url: serverUrl, description: 'The server that served this document' }],
     tags: [
       { name: 'Payouts', description: 'Send money from your main wallet.' },
       { name: 'Status lookups', description: 'Find a payout or a pay-in by your TransactionID.' },
       { name: 'Wallet', description: 'Your balance.' },
+      { name: 'Bulk payouts', description: 'Many payouts in one request, each an ordinary payout.' },
+      { name: 'Beneficiary validation', description: 'Check a beneficiary exists before paying it.' },
     ],
   });
 }

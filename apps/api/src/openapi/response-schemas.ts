@@ -57,6 +57,12 @@ const transactionIdNumber = z
   });
 
 const bankriffEmpty = z.literal('').meta({ description: 'The bank reference (UTR): empty until the payout succeeds.' });
+// A payout reversed after success is FAILED but keeps the UTR of the payment that came back (CONTRACT.md,
+// "Reversal after success").
+const bankriffFailed = z.string().meta({
+  description: 'Empty, except for a payout reversed after success, which keeps the UTR of its payment.',
+  examples: ['', '412345678901'],
+});
 const bankriffUtr = z
   .string()
   .min(1)
@@ -114,7 +120,7 @@ export const impsPayoutFailedSchema = z
     account: accountNumber,
     ifsc,
     Amount: amountText,
-    Bankriff: bankriffEmpty,
+    Bankriff: bankriffFailed,
     Ack_no: ackNo,
     TransactionID: transactionIdText,
     message: failedMessage,
@@ -159,7 +165,7 @@ export const upiPayoutFailedSchema = z
     ...failedHead,
     account: upiAddress,
     Amount: amountText,
-    Bankriff: bankriffEmpty,
+    Bankriff: bankriffFailed,
     Ack_no: ackNo,
     TransactionID: transactionIdText,
     message: failedMessage,
@@ -184,9 +190,10 @@ export const payoutStatusSchema = z
       .meta({ description: 'The account number (IMPS) or UPI address (UPI).', examples: ['123456789012'] }),
     ifsc: z.string().meta({ description: 'The IFSC for IMPS; "" for UPI.', examples: ['HDFC0001234'] }),
     Amount: amountText,
-    Bankriff: z
-      .string()
-      .meta({ description: 'The bank reference (UTR); "" unless Success.', examples: ['412345678901'] }),
+    Bankriff: z.string().meta({
+      description: 'The bank reference (UTR); "" unless Success, or Failed after a reversal (the original UTR).',
+      examples: ['412345678901'],
+    }),
     Ack_no: ackNo,
     TransactionID: transactionIdText,
     mode: z.enum(['IMPS', 'UPI']),
@@ -230,7 +237,7 @@ export const walletSchema = z
 
 // ----- errors: error true, status_code equal to the HTTP status, status text, message.
 
-function errorSchema(
+export function errorSchema(
   id: string,
   httpStatus: number,
   status: string,
