@@ -79,7 +79,8 @@ export class AppProcess {
       : ['--import', ORPHAN_GUARD, `apps/${app}/dist/main.js`];
     const child = spawn(process.execPath, [...memoryBudget, ...nodeOptions, ...entry], {
       cwd: ROOT,
-      env: { ...process.env, ...env },
+      // A bench run, like a test run: the placeholder secrets are accepted (refused when NODE_ENV is unset).
+      env: { ...process.env, NODE_ENV: 'test', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     return new AppProcess(name, child);

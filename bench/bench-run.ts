@@ -28,6 +28,7 @@ import type { BenchOptions } from './bench-options.js';
 import { benchPlan, type BenchPlan } from './bench-plan.js';
 import type { CleanupStack } from './cleanup-stack.js';
 import { CpuMeter, ENDED_PROCESSES, OTHER_PROCESSES, type CpuSplit } from './cpu-meter.js';
+import { withBulkFigures, measureBulkBatch, type BulkBatchRun } from './bulk-batch.js';
 import { measureEndToEnd, type EndToEndRun } from './end-to-end.js';
 import { PayoutRequests, type HttpRunResult } from './http-load.js';
 import { runPgbench, type CeilingScript, type PgbenchResult } from './pgbench-ceilings.js';
@@ -64,6 +65,8 @@ export interface BenchReport {
   figures: Figure[];
   ceilings: Ceilings;
   api: ApiMeasurements;
+  /** A full-size bulk batch on the one-merchant wallet (docs/performance.md). */
+  bulk: BulkBatchRun;
   /** The coalescing API's RSS from the end of its warm-up to its last sample, through every run it served. */
   apiRssUnderLoad: RssGrowth;
   endToEnd: EndToEndRun[];
@@ -147,6 +150,7 @@ export async function runBench(
   const apps = await startApps(env);
   const payouts = new PayoutRequests();
   const api = await measureApi(env, apps.api, apps.uncoalescedApi, payouts);
+  const bulk = await measureBulkBatch(env, apps.api);
   const endToEnd = await measureEndToEnd(env, apps.api, apps.rails, payouts);
   const apiMemory = await apps.api.stop();
   for (const rail of apps.rails.values()) await rail.stop();
@@ -175,9 +179,10 @@ export async function runBench(
     database: databaseName,
     queuePrefix,
     profiles: options.cpuProf ? profileDir : null,
-    figures: benchFigures(env, ceilings, api, apiRssUnderLoad, endToEnd),
+    figures: withBulkFigures(benchFigures(env, ceilings, api, apiRssUnderLoad, endToEnd), bulk, api.acceptImpsHot),
     ceilings,
     api,
+    bulk,
     apiRssUnderLoad,
     endToEnd,
     memory: env.memory,

@@ -161,7 +161,8 @@ export async function markPayoutSuccess(
   _pool: pg.Pool,
   merchantId: number,
   transactionId: string,
-  bankReference = '123456789012',
+  // A UTR settles at most one payout (reconcile checks it), and suites share a database in test/distributed.
+  bankReference = `7${String(randomInt(10 ** 10)).padStart(11, '0')}`,
 ): Promise<void> {
   const db = createPrismaClient({ url: process.env.DATABASE_URL!, poolSize: 1, connectTimeoutMs: 5_000 });
   try {
@@ -244,7 +245,8 @@ export async function sendBytes(
   const response = await fetch(apiUrl + path, {
     method: options.method ?? 'POST',
     headers: options.headers ?? {},
-    body: options.body,
+    // A copy over a plain ArrayBuffer, which is what fetch's body type accepts.
+    body: options.body && new Uint8Array(options.body),
   });
   const text = await response.text();
   let json: Record<string, unknown> = {};

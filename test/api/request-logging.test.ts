@@ -58,6 +58,34 @@ describe('request ids and logs', () => {
     expect(lines.some((l) => (l.req as { id?: string } | undefined)?.id === 'trace-abc-123')).toBe(true);
   });
 
+  it('when a caller sends a token-shaped or malformed X-Request-Id, then it is replaced, never echoed or logged', async () => {
+    const merchant = await makeMerchant(prisma, { balance: '1.00' });
+    const refused = [
+      merchant.token, // pgt_…: a merchant pasting its token in the wrong header
+      'whsec_AbCdEf0123456789abcdef0123456789',
+      'a3f1c9e07b2d4f6a8c0e1d3b5f7a9c2e4d6f8a0b1c3e5d7f9a2b4c6d8e0f1a3b', // openssl rand -hex 32
+      'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl', // a JWT
+      'id with spaces',
+      'x'.repeat(65),
+      '-starts-with-a-dash',
+    ];
+    for (const incoming of refused) {
+      const answer = await call(api, '/api/checkMainWallet?PayoutType=Main_Wallet_Balance', {
+        merchant,
+        headers: { 'X-Request-Id': incoming },
+      });
+      expect(answer.headers.get('x-request-id')).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+      );
+      expect(raw.join('')).not.toContain(incoming);
+    }
+    for (const kept of ['9b2c6a1e-3f4d-4e5a-8b7c-0d1e2f3a4b5c', '00f067aa0ba902b7', 'req.42:retry-1']) {
+      expect((await call(api, '/nowhere', { headers: { 'X-Request-Id': kept } })).headers.get('x-request-id')).toBe(
+        kept,
+      );
+    }
+  });
+
   it('when payouts are logged, then the token never appears and account numbers appear only masked', async () => {
     const merchant = await makeMerchant(prisma, { balance: '100.00' });
     await call(api, '/api/impspayout', { merchant, body: impsBody({ Account: '112233445566', Amount: '1.00' }) });

@@ -4,14 +4,18 @@ import { startApi, type RunningApi } from '@payout/api';
 import { parseJson } from '@payout/domain';
 import type { TestMerchant } from './factories.js';
 
+type ConfigOverrides = Partial<Record<keyof ApiConfig, string>>;
+
 /**
  * Starts the real API in-process on a free port for the tests of one file, configured from this run's
  * environment (its own database and queue prefix), and stops it after them.
  */
-export function useApi(overrides: Partial<Record<keyof ApiConfig, string>> = {}): { readonly current: RunningApi } {
+export function useApi(overrides: ConfigOverrides | (() => ConfigOverrides) = {}): { readonly current: RunningApi } {
   const holder: { current?: RunningApi } = {};
   beforeAll(async () => {
-    const config = loadConfig(apiConfigSchema, { ...process.env, PORT: '0', HOST: '127.0.0.1', ...overrides });
+    // A function is read when the API starts, so it may name a server another beforeAll has just started.
+    const settings = typeof overrides === 'function' ? overrides() : overrides;
+    const config = loadConfig(apiConfigSchema, { ...process.env, PORT: '0', HOST: '127.0.0.1', ...settings });
     holder.current = await startApi(config);
   });
   afterAll(async () => {
@@ -42,8 +46,17 @@ export interface RequestOptions {
   merchant?: Pick<TestMerchant, 'mid' | 'token'>;
 }
 
+/** The API's admin listener (console, /admin/…, queue dashboard, /metrics), for `call`. */
+export function adminOf(api: RunningApi): RunningApi {
+  return { ...api, url: api.adminUrl };
+}
+
 /** Sends one request to the API and reads the whole answer. */
-export async function call(api: RunningApi, path: string, options: RequestOptions = {}): Promise<ApiResponse> {
+export async function call(
+  api: Pick<RunningApi, 'url'>,
+  path: string,
+  options: RequestOptions = {},
+): Promise<ApiResponse> {
   const headers: Record<string, string> = {};
   if (options.merchant) {
     headers.MID = options.merchant.mid;

@@ -9,8 +9,14 @@ export const FAST_WORKER: Partial<Record<keyof WorkerConfig, string>> = {
   WORKER_CONCURRENCY: '20',
   RAIL_CONNECT_TIMEOUT_MS: '1000',
   RAIL_RESPONSE_TIMEOUT_MS: '400',
-  INQUIRY_FIRST_DELAY_MS: '100',
-  INQUIRY_MAX_DELAY_MS: '400',
+  // Status checks every few hundred ms, and enough of them for a test's life (the real rules: docs/bank-boundary.md).
+  INQUIRY_UPI_FIRST_DELAY_MS: '100',
+  INQUIRY_UPI_SPACING_MS: '300',
+  INQUIRY_UPI_MAX_CHECKS: '50',
+  INQUIRY_IMPS_FIRST_DELAY_MS: '100',
+  INQUIRY_IMPS_SPACING_MS: '300',
+  INQUIRY_IMPS_MAX_CHECKS: '50',
+  RAIL_NOT_FOUND_TRUSTED_AFTER_MS: '1500',
   SWEEP_INTERVAL_MS: '200',
   SWEEP_GRACE_MS: '300',
   JOB_LOCK_MS: '2000',
@@ -37,7 +43,10 @@ export function useStack(
   beforeAll(async () => {
     const railSim = createRailSim({ ...FAST_RAIL, ...options.railSim });
     const rail = await railSim.listen(0);
-    const api = await startApi(loadConfig(apiConfigSchema, { ...process.env, PORT: '0', HOST: '127.0.0.1' }));
+    // The API asks the rail only from the console (manual resolution): the same simulator.
+    const api = await startApi(
+      loadConfig(apiConfigSchema, { ...process.env, PORT: '0', HOST: '127.0.0.1', RAIL_BASE_URL: rail.url }),
+    );
     const worker = await startWorker(workerConfig({ RAIL_BASE_URL: rail.url, ...options.worker }));
     stack = { api, worker, railSim, rail };
   });

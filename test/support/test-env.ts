@@ -49,4 +49,9 @@ process.env.DATABASE_URL = databaseUrl.toString();
 process.env.REDIS_URL = run.redisUrl;
 process.env.QUEUE_PREFIX = `${run.queuePrefix}-${fileId}`;
 process.env.NODE_ENV = 'test';
+// The tests' webhook receivers listen on 127.0.0.1, which a deployment never lets a webhook reach; the
+// tests of that refusal switch this off again.
+process.env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = 'true';
+// Many test files run at once: each API's admin listener takes a free port, as its merchant port does.
+process.env.ADMIN_PORT = '0';
 process.env.LOG_LEVEL ??= 'silent';

@@ -4,10 +4,15 @@ import type { AddressInfo } from 'node:net';
 import type { ApiConfig } from '@payout/config';
 import { createPrismaClient } from '@payout/db';
 import { Queue } from 'bullmq';
+import { createHttpRailAdapter } from '@payout/rails';
 import { createPayoutProducer, createProducerConnection, WEBHOOK_QUEUE } from '@payout/queue';
 import { createLogger, createMetrics, type Logger } from '@payout/telemetry';
+import { createAdminApp, type AdminDependencies } from './admin/admin-app.js';
+import { signInLimiter } from './admin/console/sign-in-limiter.js';
 import { createApp, type ApiDependencies } from './app.js';
+import { AuthFailureLimit } from './auth/auth-failure-limit.js';
 import { CredentialStore } from './auth/credential-store.js';
+import { BeneficiaryValidator } from './beneficiaries/beneficiary-validator.js';
 import { merchantRateLimit } from './auth/rate-limit.js';
 import { CoalescingAccepter } from './payouts/coalescing-accepter.js';
 import { directAccepter } from './payouts/payout-accepter.js';
@@ -15,7 +20,11 @@ import { directAccepter } from './payouts/payout-accepter.js';
 export interface RunningApi {
   url: string;
   port: number;
+  /** The admin listener: console, /admin/…, queue dashboard, /metrics. */
+  adminUrl: string;
+  adminPort: number;
   deps: ApiDependencies;
+  adminDeps: AdminDependencies;
   /** Stops taking requests, lets those in flight finish, then closes PostgreSQL and Redis. */
   close(): Promise<void>;
 }
@@ -30,9 +39,23 @@ export async function startApi(
     poolSize: config.DATABASE_POOL_SIZE,
     connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
     applicationName: 'payout-gateway-api',
+    // A stuck statement or a held lock answers 503 within these, rather than holding the request (and a
+    // connection) for as long as PostgreSQL takes.
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    lockTimeoutMs: config.DATABASE_LOCK_TIMEOUT_MS,
   });
-  const redis = createProducerConnection(config.REDIS_URL);
-  redis.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
+  const readDb = config.READ_DATABASE_URL
+    ? createPrismaClient({
+        url: config.READ_DATABASE_URL,
+        poolSize: config.DATABASE_POOL_SIZE,
+        connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+        applicationName: 'payout-gateway-api-lookups',
+      })
+    : undefined;
+  // Every Redis command has a deadline: a Redis that stops answering without closing the connection (paused,
+  // swapping, a network black hole) costs a request at most this long.
+  const redis = createProducerConnection(config, { commandTimeout: config.REDIS_COMMAND_TIMEOUT_MS });
+  redis.on('error', (error: Error) => logger.warn({ err: error.message }, 'redis connection error'));
   const producer = createPayoutProducer({
     connection: redis,
     prefix: config.QUEUE_PREFIX,
@@ -40,17 +63,31 @@ export async function startApi(
     onError: (error) => logger.warn({ err: error.message }, 'queue error'),
   });
   const metrics = createMetrics('api');
-  // Queues the API only shows in the support console; their errors are Redis's, already logged above.
+  // Queues the API only shows in the support console and the admin listener acts on; their errors are
+  // Redis's, already logged above.
   const dashboardQueue = (name: string) => {
     const queue = new Queue(name, { connection: redis, prefix: config.QUEUE_PREFIX });
     queue.on('error', () => undefined);
     return queue;
   };
+  // The API asks the rail only for beneficiary validation (docs/api.md) and, from the console's manual
+  // resolution, a payout's status; it never submits a payout (the worker does).
+  const rail = createHttpRailAdapter({
+    baseUrl: config.RAIL_BASE_URL,
+    connectTimeoutMs: config.RAIL_CONNECT_TIMEOUT_MS,
+    responseTimeoutMs: config.RAIL_RESPONSE_TIMEOUT_MS,
+  });
   const deps: ApiDependencies = {
     db,
+    readDb,
     redis,
     producer,
-    credentials: new CredentialStore(db, config.AUTH_CACHE_TTL_MS),
+    credentials: new CredentialStore(db, {
+      ttlMs: config.AUTH_CACHE_TTL_MS,
+      maxInFlight: config.AUTH_LOOKUP_MAX_IN_FLIGHT,
+      maxWaiting: config.AUTH_LOOKUP_MAX_WAITING,
+      onSaturated: () => metrics.authThrottled.inc({ reason: 'lookups_saturated' }),
+    }),
     accepter: config.ACCEPT_COALESCING
       ? new CoalescingAccepter(db, {
           maxBatch: config.ACCEPT_MAX_BATCH,
@@ -66,38 +103,88 @@ export async function startApi(
           prefix: config.QUEUE_PREFIX,
           points: config.RATE_LIMIT_POINTS,
           windowMs: config.RATE_LIMIT_WINDOW_MS,
+          onFallback: (error) =>
+            logger.warn({ err: (error as Error).message }, 'rate limiter: Redis did not answer; counting in memory'),
         })
       : null,
-    adminToken: config.ADMIN_TOKEN,
-    webhookQueue: dashboardQueue(WEBHOOK_QUEUE),
+    authFailures: config.RATE_LIMIT_ENABLED
+      ? new AuthFailureLimit({
+          limit: config.AUTH_FAILURE_LIMIT,
+          windowMs: config.AUTH_FAILURE_WINDOW_MS,
+          onRefused: () => metrics.authThrottled.inc({ reason: 'address_limited' }),
+        })
+      : null,
     payinCallbackSecret: config.PAYIN_CALLBACK_SECRET,
+    beneficiaryValidator: new BeneficiaryValidator(rail, { cacheTtlMs: config.VALIDATION_CACHE_TTL_MS }),
+  };
+  const adminDeps: AdminDependencies = {
+    db,
+    redis,
+    logger,
+    metrics,
+    adminToken: config.ADMIN_TOKEN,
+    payoutQueue: producer.queue,
+    webhookQueue: dashboardQueue(WEBHOOK_QUEUE),
+    rail,
+    signIn: signInLimiter({
+      redis,
+      prefix: config.QUEUE_PREFIX,
+      attempts: config.CONSOLE_SIGNIN_ATTEMPTS,
+      windowMs: config.CONSOLE_SIGNIN_WINDOW_MS,
+    }),
+    sessionTtlMs: config.CONSOLE_SESSION_TTL_MS,
+    ...(config.ADMIN_TRUST_PROXY !== undefined && { trustProxy: trustProxySetting(config.ADMIN_TRUST_PROXY) }),
   };
 
-  const server: Server = createApp(deps).listen(config.PORT, config.HOST);
+  const app = createApp(deps);
+  // Who the client is (req.ip, what the per-address limit counts): the socket's peer, or — behind that many
+  // proxies — the address they report in X-Forwarded-For.
+  app.set('trust proxy', config.TRUST_PROXY_HOPS);
+  const server = await listen(app.listen(config.PORT, config.HOST));
+  const adminServer = await listen(createAdminApp(adminDeps).listen(config.ADMIN_PORT, config.ADMIN_HOST));
+  const { port } = server.address() as AddressInfo;
+  const { port: adminPort } = adminServer.address() as AddressInfo;
+  logger.info({ port, adminPort, adminHost: config.ADMIN_HOST }, 'api listening');
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    adminUrl: `http://127.0.0.1:${adminPort}`,
+    adminPort,
+    deps,
+    adminDeps,
+    async close() {
+      await Promise.all([stop(server), stop(adminServer)]);
+      await producer.close();
+      await adminDeps.webhookQueue.close();
+      await adminDeps.rail.close();
+      redis.disconnect();
+      await db.$disconnect();
+      await readDb?.$disconnect();
+    },
+  };
+}
+
+// "2" means two hops; anything else ("loopback", an address list) is Express's own notation.
+function trustProxySetting(value: string): string | number {
+  return /^[0-9]+$/.test(value) ? Number(value) : value;
+}
+
+async function listen(server: Server): Promise<Server> {
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
   });
   server.keepAliveTimeout = 65_000;
   server.on('clientError', answerMalformedRequest);
-  const { port } = server.address() as AddressInfo;
-  logger.info({ port }, 'api listening');
+  return server;
+}
 
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    deps,
-    async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
-      await producer.close();
-      await deps.webhookQueue.close();
-      redis.disconnect();
-      await db.$disconnect();
-    },
-  };
+function stop(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
 }
 
 // Requests Node cannot even parse (broken request line, headers too large) never reach Express; answer them

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from '@payout/queue';
 import type { PrismaClient } from '@payout/db';
 import { probeDependency, type ServiceMetrics } from '@payout/telemetry';
 
@@ -18,7 +18,7 @@ const JOB_STATES = ['waiting', 'active', 'delayed', 'failed', 'prioritized'] as 
  */
 export async function startHealthServer(
   port: number,
-  deps: { db: PrismaClient; redis: Redis; queues: Queue[]; metrics: ServiceMetrics },
+  deps: { db: PrismaClient; redis: RedisConnection; queues: Queue[]; metrics: ServiceMetrics },
 ): Promise<HealthServer> {
   const server: Server = createServer((req, res) => {
     const reply = (code: number, body: unknown, type = 'application/json; charset=utf-8') => {

@@ -2,6 +2,7 @@ import { hostname } from 'node:os';
 import { Queue, Worker } from 'bullmq';
 import type { WorkerConfig } from '@payout/config';
 import { createPrismaClient } from '@payout/db';
+import type { InquirySchedules } from '@payout/domain';
 import { createProducerConnection, createWorkerConnection, PAYOUT_QUEUE } from '@payout/queue';
 import { createHttpRailAdapter, type RailAdapter } from '@payout/rails';
 import { createLogger, createMetrics, type Logger, type ServiceMetrics } from '@payout/telemetry';
@@ -43,10 +44,10 @@ export async function startWorker(config: WorkerConfig, overrides: WorkerOverrid
     connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
     applicationName: 'payout-gateway-worker',
   });
-  const producerRedis = createProducerConnection(config.REDIS_URL);
-  const workerRedis = createWorkerConnection(config.REDIS_URL);
+  const producerRedis = createProducerConnection(config);
+  const workerRedis = createWorkerConnection(config);
   for (const connection of [producerRedis, workerRedis]) {
-    connection.on('error', (error) => logger.warn({ err: error.message }, 'redis connection error'));
+    connection.on('error', (error: Error) => logger.warn({ err: error.message }, 'redis connection error'));
   }
   const queue = new Queue(PAYOUT_QUEUE, { connection: producerRedis, prefix: config.QUEUE_PREFIX });
   queue.on('error', (error) => logger.warn({ err: error.message }, 'queue error'));
@@ -76,8 +77,9 @@ export async function startWorker(config: WorkerConfig, overrides: WorkerOverrid
     ),
     logger,
     actor: `worker:${hostname()}:${process.pid}`,
-    schedule: { firstDelayMs: config.INQUIRY_FIRST_DELAY_MS, maxDelayMs: config.INQUIRY_MAX_DELAY_MS },
+    schedules: inquirySchedulesOf(config),
     deadlineMs: config.INQUIRY_DEADLINE_MS,
+    notFoundTrustedAfterMs: config.RAIL_NOT_FOUND_TRUSTED_AFTER_MS,
     railWindowMs: config.RAIL_CONNECT_TIMEOUT_MS + config.RAIL_RESPONSE_TIMEOUT_MS + 5_000,
     metrics,
     onSettled: (_payoutId, webhookDeliveryId) => {
@@ -156,6 +158,22 @@ export async function startWorker(config: WorkerConfig, overrides: WorkerOverrid
       workerRedis.disconnect();
       await db.$disconnect();
       logger.info('worker stopped');
+    },
+  };
+}
+
+/** Each mode's status-check schedule, from the configuration (defaults: docs/bank-boundary.md). */
+export function inquirySchedulesOf(config: WorkerConfig): InquirySchedules {
+  return {
+    UPI: {
+      firstDelayMs: config.INQUIRY_UPI_FIRST_DELAY_MS,
+      spacingMs: config.INQUIRY_UPI_SPACING_MS,
+      maxChecks: config.INQUIRY_UPI_MAX_CHECKS,
+    },
+    IMPS: {
+      firstDelayMs: config.INQUIRY_IMPS_FIRST_DELAY_MS,
+      spacingMs: config.INQUIRY_IMPS_SPACING_MS,
+      maxChecks: config.INQUIRY_IMPS_MAX_CHECKS,
     },
   };
 }

@@ -33,3 +33,8 @@ export function positiveIntegerArgument(name: string) {
     return Number(text);
   };
 }
+
+/** Who is acting, for the audit log: `--operator` or the login name, as "cli:<name>". */
+export function cliActor(operator: string | undefined, login: () => string): string {
+  return `cli:${operator ?? login()}`;
+}

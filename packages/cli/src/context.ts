@@ -1,12 +1,21 @@
 import type { Queue } from 'bullmq';
 import type { PrismaClient } from '@payout/db';
+import type { WebhookDestinationPolicy } from '@payout/domain';
+import type { RailAdapter } from '@payout/rails';
 import type { Output } from './output.js';
 
-/** What every command gets: the database and the payouts queue (each opened on first use) and where to print. */
+/**
+ * What every command gets: the database, the payouts queue and the rail (each opened on first use) and
+ * where to print.
+ */
 export interface CommandContext {
   db: () => PrismaClient;
   queue: () => Queue;
+  /** The bank rail, asked before a payout is resolved by hand. */
+  rail: () => RailAdapter;
   /** Reconcile: how overdue a pending payout may be before it counts as stuck. */
   stuckAfterMs: number;
   out: Output;
+  /** Where `merchant webhook` may register a URL (from NODE_ENV and WEBHOOK_ALLOW_PRIVATE_ADDRESSES). */
+  webhookDestinations: WebhookDestinationPolicy;
 }

@@ -2,22 +2,32 @@ import { Command, CommanderError } from 'commander';
 import { registerMerchantCommands } from './commands/merchant-commands.js';
 import { registerTokenCommands } from './commands/token-commands.js';
 import { registerPayoutCommands } from './commands/payout-commands.js';
+import { registerPayoutBulkCommand } from './commands/payout-bulk-command.js';
 import { registerReconcileCommand } from './commands/reconcile-command.js';
 import { registerWalletCommands } from './commands/wallet-commands.js';
 import { registerPayinCommands } from './commands/payin-commands.js';
 import { registerWebhookCommands } from './commands/webhook-commands.js';
+import { registerDiscrepancyCommands } from './commands/discrepancy-commands.js';
+import { registerReconCommands } from './commands/recon-commands.js';
 import type { CommandContext } from './context.js';
 import type { Output } from './output.js';
 import { CommandFailure, UsageError } from './usage-error.js';
 import type { Queue } from 'bullmq';
 import type { PrismaClient } from '@payout/db';
+import type { WebhookDestinationPolicy } from '@payout/domain';
+import type { RailAdapter } from '@payout/rails';
+import { registerConsoleCommands } from './commands/console-commands.js';
 
 export interface RunOptions {
   /** Opens the database on first use, so --help and argument errors need none. */
   openDb: () => PrismaClient;
   /** Opens the payouts queue on first use (only `payout show` needs it); `close` releases its connection. */
   openQueue: () => { queue: Queue; close: () => Promise<void> };
+  /** Opens the rail on first use (only `payout resolve` asks it). */
+  openRail?: () => RailAdapter;
   stuckAfterMs?: number;
+  /** Where `merchant webhook` may register a URL; by default the production rules (https, public addresses). */
+  webhookDestinations?: WebhookDestinationPolicy;
   stdout: (line: string) => void;
   stderr: (line: string) => void;
 }
@@ -32,10 +42,16 @@ export async function runCli(argv: string[], options: RunOptions): Promise<numbe
   const out: Output = { json: argv.includes('--json'), write: options.stdout };
   let db: PrismaClient | undefined;
   let queue: { queue: Queue; close: () => Promise<void> } | undefined;
+  let rail: RailAdapter | undefined;
   const context = (): CommandContext => ({
     db: () => (db ??= options.openDb()),
     queue: () => (queue ??= options.openQueue()).queue,
+    rail: () => {
+      if (!options.openRail) throw new Error('this run of the CLI has no rail');
+      return (rail ??= options.openRail());
+    },
     stuckAfterMs: options.stuckAfterMs ?? 60_000,
+    webhookDestinations: options.webhookDestinations ?? { requireHttps: true, allowPrivateAddresses: false },
     out,
   });
 
@@ -49,11 +65,16 @@ export async function runCli(argv: string[], options: RunOptions): Promise<numbe
   registerTokenCommands(program, context);
   registerWalletCommands(program, context);
   registerPayoutCommands(program, context);
+  registerPayoutBulkCommand(program, context);
   registerReconcileCommand(program, context);
   registerPayinCommands(program, context);
   registerWebhookCommands(program, context);
+  registerDiscrepancyCommands(program, context);
+  registerReconCommands(program, context);
+  registerConsoleCommands(program, context);
   // Subcommands inherit neither exitOverride nor the output streams from their parent.
-  for (const command of [...program.commands, ...program.commands.flatMap((c) => c.commands)]) {
+  const all = (c: Command): Command[] => [c, ...c.commands.flatMap(all)];
+  for (const command of program.commands.flatMap(all)) {
     command.exitOverride().configureOutput(program.configureOutput());
   }
 
@@ -77,5 +98,6 @@ export async function runCli(argv: string[], options: RunOptions): Promise<numbe
   } finally {
     await db?.$disconnect();
     await queue?.close();
+    await rail?.close();
   }
 }

@@ -12,6 +12,8 @@ export * from './repositories/payout-repository.js';
 export * from './repositories/collection-repository.js';
 export { isDatabaseUnavailable, isRetryableTransactionError } from './database-errors.js';
 export * from './repositories/payout-transitions.js';
+export * from './repositories/ledger-posting.js';
+export * from './repositories/discrepancy-repository.js';
 export {
   INVARIANT_NAMES,
   reconcile,
@@ -19,7 +21,18 @@ export {
   type ReconcileOptions,
   type ReconcileReport,
 } from './reconcile.js';
-export { findPayoutStory, type PayoutStory } from './repositories/payout-story.js';
+export { findPayoutStory, findPayoutStoryByAckNo, type PayoutStory } from './repositories/payout-story.js';
+export * from './repositories/console-user-repository.js';
+export * from './repositories/operator-action-repository.js';
+export * from './repositories/console-queries.js';
+export {
+  findPayoutsForStatement,
+  listStatementRuns,
+  reconcileStatement,
+  type StatementRunView,
+  type StatementRunReport,
+  type StatementRunRequest,
+} from './statement-reconciliation.js';
 export {
   recordCollection,
   type CollectionConflict,
@@ -30,3 +43,5 @@ export {
 export * from './repositories/webhook-endpoint-repository.js';
 export * from './repositories/webhook-delivery-repository.js';
 export { withAdvisoryLock } from './advisory-lock.js';
+export { lookUpCollection, lookUpPayout, lookUpWallet, type LookupDatabases } from './read-routing.js';
+export * from './repositories/bulk-batch-repository.js';

@@ -13,6 +13,7 @@ export {
   FAILURE_REASON_TEXT,
   IN_FLIGHT_STATES,
   PAYOUT_STATES,
+  SETTLED_STATES,
   TERMINAL_STATES,
   canTransition,
   externalStatus,
@@ -24,7 +25,14 @@ export {
   type PayoutState,
   type PayoutStatus,
 } from './payout-state.js';
-export { ledgerLegs, walletDelta, type LedgerAccount, type LedgerEntryKind, type LedgerLeg } from './ledger.js';
+export {
+  LEDGER_ENTRY_KINDS,
+  ledgerLegs,
+  walletDelta,
+  type LedgerAccount,
+  type LedgerEntryKind,
+  type LedgerLeg,
+} from './ledger.js';
 export { hashToken, newApiToken, tokenDisplayPrefix, tokenMatchesAny } from './credentials.js';
 export {
   isSameInstruction,
@@ -32,14 +40,29 @@ export {
   MODE_CEILING_PAISE,
   type InstructionIdentity,
 } from './payout-instruction.js';
-export { inquiryDelayMs, nextStep, type InquirySchedule, type NextStep, type RailVerdict } from './rail-outcome.js';
-export { PAYOUT_RESULT_HTTP_STATUS, payoutResult, type PayoutResultSource } from './payout-result.js';
 export {
-  isValidPayinSignature,
+  inquiryDelayMs,
+  nextStep,
+  type Circumstances,
+  type InquirySchedule,
+  type InquirySchedules,
+  type NextStep,
+  type RailVerdict,
+} from './rail-outcome.js';
+export { bankriff, PAYOUT_RESULT_HTTP_STATUS, payoutResult, type PayoutResultSource } from './payout-result.js';
+export {
+  checkPayinSignature,
   newWebhookSecret,
   PAYIN_SIGNATURE_HEADER,
+  PAYIN_SIGNATURE_TOLERANCE_SECONDS,
   payinSignature,
+  type PayinSignatureCheck,
   WEBHOOK_SIGNATURE_HEADER,
   webhookSecretDisplayPrefix,
   webhookSignature,
 } from './signatures.js';
+export { isForbiddenWebhookAddress, webhookUrlProblem, type WebhookDestinationPolicy } from './webhook-destination.js';
+export { decideResolution, type ResolutionDecision, type ResolutionRequest } from './manual-resolution.js';
+export { hashPassword, newPassword, verifyPassword } from './passwords.js';
+export { CONSOLE_ROLES, CONSOLE_USERNAME_PATTERN, mayAct, type ConsoleRole } from './console-roles.js';
+export { bulkCounts, MAX_BULK_ITEMS, type BulkCounts, type BulkItemStanding } from './bulk-batch.js';

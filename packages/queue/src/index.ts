@@ -1,7 +1,13 @@
 export { PAYOUT_QUEUE, payoutJobs, type ExecutePayoutJob, type InquirePayoutJob } from './job-catalog.js';
 export { WEBHOOK_QUEUE, webhookJobs, type DeliverWebhookJob } from './job-catalog.js';
 export { createPayoutProducer, type PayoutProducer, type PayoutProducerOptions } from './payout-producer.js';
-export { createProducerConnection, createWorkerConnection } from './redis-connection.js';
+export {
+  clusterNodes,
+  createProducerConnection,
+  createWorkerConnection,
+  type RedisConnection,
+  type RedisTarget,
+} from './redis-connection.js';
 export { findPayoutJobs, type PayoutJobView } from './job-inspection.js';
 export { deleteKeysMatching } from './redis-keys.js';
 export { ensureJob, type EnsureJobAction } from './ensure-job.js';

@@ -12,10 +12,17 @@ const payoutId = z.string().regex(/^[1-9][0-9]{0,18}$/, 'a payout id');
 
 // Transient failures (database or Redis briefly away) retry with exponential backoff and jitter;
 // a job that runs out of attempts stays in the failed set and the sweeper re-queues its payout.
+//
+// A finished job is removed at once. Job ids are made of database row ids (`execute-1`), and BullMQ
+// silently ignores an add whose id it still holds: a finished job kept for a day swallowed the job of the
+// next payout to get that id — the first payouts of a database created afresh while Redis lived on, which
+// then waited for the sweeper (issue 10, "the first payout after a start"). PostgreSQL, not Redis, keeps a
+// payout's history; a failed job is kept for a week as evidence, and the sweeper retries it if a payout
+// reusing its id needs it (payloads carry ids only, so the old job does exactly what a new one would).
 const retryPolicy: JobsOptions = {
   attempts: 10,
   backoff: { type: 'exponential', delay: 1_000, jitter: 0.5 },
-  removeOnComplete: { age: 24 * 60 * 60, count: 50_000 },
+  removeOnComplete: true,
   removeOnFail: { age: 7 * 24 * 60 * 60 },
 };
 

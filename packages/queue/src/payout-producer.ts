@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisConnection } from './redis-connection.js';
 import { PAYOUT_QUEUE, payoutJobs } from './job-catalog.js';
 
 export interface PayoutProducer {
@@ -14,7 +14,7 @@ export interface PayoutProducer {
 }
 
 export interface PayoutProducerOptions {
-  connection: Redis;
+  connection: RedisConnection;
   prefix: string;
   /** Longest wait for Redis before leaving the job to the sweeper. */
   timeoutMs: number;

@@ -13,7 +13,12 @@ export interface ServiceMetrics {
   railRequestDuration: Histogram<'operation' | 'outcome'>;
   railErrors: Counter<'operation'>;
   sweeperActions: Counter<'action'>;
+  railDiscrepancies: Counter<'kind'>;
   queueJobs: Gauge<'queue' | 'state'>;
+  /** 1 while a dependency answered its last readiness probe, 0 while it did not. */
+  dependencyUp: Gauge<'dependency'>;
+  /** Requests refused before authentication: an address over its failure allowance, or look-ups saturated. */
+  authThrottled: Counter<'reason'>;
 }
 
 export function createMetrics(app: string): ServiceMetrics {
@@ -37,7 +42,7 @@ export function createMetrics(app: string): ServiceMetrics {
     }),
     payoutsSettled: new Counter({
       name: 'payouts_settled_total',
-      help: 'Payouts settled by mode and final outcome (SUCCESS or FAILED).',
+      help: 'Payouts settled by mode and outcome (SUCCESS or FAILED; REVERSED when a paid payout came back).',
       labelNames: ['mode', 'outcome'],
       registers: [registry],
     }),
@@ -50,7 +55,7 @@ export function createMetrics(app: string): ServiceMetrics {
     }),
     railRequestDuration: new Histogram({
       name: 'rail_request_duration_seconds',
-      help: 'Rail calls by operation (submit, status) and the answer (SUCCESS, FAILED, PENDING, UNKNOWN, NOT_FOUND).',
+      help: 'Rail calls by operation (submit, status) and the answer (SUCCESS, FAILED, PENDING, REVERSED, UNKNOWN, NOT_FOUND, REFUSED).',
       labelNames: ['operation', 'outcome'],
       buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [registry],
@@ -65,6 +70,24 @@ export function createMetrics(app: string): ServiceMetrics {
       name: 'sweeper_actions_total',
       help: 'Jobs the sweeper re-queued (added: lost; retried: had run out of attempts).',
       labelNames: ['action'],
+      registers: [registry],
+    }),
+    railDiscrepancies: new Counter({
+      name: 'payout_rail_discrepancies_total',
+      help: 'Times the rail contradicted a settled payout (SUCCESS_AFTER_FAILED, FAILED_AFTER_SUCCESS, REVERSAL_OF_UNPAID); each is recorded for an operator.',
+      labelNames: ['kind'],
+      registers: [registry],
+    }),
+    dependencyUp: new Gauge({
+      name: 'dependency_up',
+      help: 'Whether a dependency (postgres, redis) answered its last readiness probe: 1 yes, 0 no.',
+      labelNames: ['dependency'],
+      registers: [registry],
+    }),
+    authThrottled: new Counter({
+      name: 'auth_throttled_total',
+      help: 'Requests refused before authentication, by reason: address_limited (too many failed authentications from one client address) or lookups_saturated (credential look-ups at their cap).',
+      labelNames: ['reason'],
       registers: [registry],
     }),
     queueJobs: new Gauge({

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { AppError, formatRupees } from '@payout/domain';
-import { findCollectionByTransactionId, type CollectionSummary, type PrismaClient } from '@payout/db';
+import { lookUpCollection, type CollectionSummary, type PrismaClient } from '@payout/db';
 import { merchantOf } from '../auth/authenticate.js';
 import { merchantAccess, type MerchantAccessDeps } from '../auth/merchant-access.js';
 import { MESSAGES } from '../http/error-responses.js';
@@ -25,13 +25,16 @@ export function collectionStatusBody(c: CollectionSummary): Record<string, unkno
 }
 
 /** GET /api/payin/status. */
-export function collectionRoutes(deps: { db: PrismaClient } & MerchantAccessDeps): Router {
+export function collectionRoutes(
+  deps: { db: PrismaClient; readDb?: PrismaClient | undefined } & MerchantAccessDeps,
+): Router {
   const router = Router();
   router
     .route('/api/payin/status')
     .get(...merchantAccess(deps, 'FAILED'), async (req, res) => {
       const { TransactionID } = parseQuery(transactionQuerySchema, req.query);
-      const collection = await findCollectionByTransactionId(deps.db, merchantOf(res).id, TransactionID);
+      const lookups = { primary: deps.db, replica: deps.readDb };
+      const collection = await lookUpCollection(lookups, merchantOf(res).id, TransactionID);
       if (!collection) throw new AppError('NOT_FOUND', MESSAGES.transactionNotFound, { details: { TransactionID } });
       sendJson(res, 200, collectionStatusBody(collection));
     })

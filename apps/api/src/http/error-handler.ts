@@ -27,6 +27,14 @@ export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, _nex
     res.destroy();
     return;
   }
+  if (typeof appError.details.retryAfterSeconds === 'number') {
+    res.setHeader('Retry-After', String(appError.details.retryAfterSeconds));
+  }
+  sendJson(res, appError.httpStatus, errorBody(appError));
+};
+
+/** The contract's error body for an error; also what a bulk batch's refused item is answered with. */
+export function errorBody(appError: AppError): Record<string, unknown> {
   const body: Record<string, unknown> = {
     error: true,
     status_code: appError.httpStatus,
@@ -35,11 +43,9 @@ export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, _nex
   };
   if (appError.code === 'VALIDATION_FAILED') body.errors = appError.details.errors;
   if (typeof appError.details.TransactionID === 'string') body.TransactionID = appError.details.TransactionID;
-  if (typeof appError.details.retryAfterSeconds === 'number') {
-    res.setHeader('Retry-After', String(appError.details.retryAfterSeconds));
-  }
-  sendJson(res, appError.httpStatus, body);
-};
+  if (typeof appError.details.BatchID === 'string') body.BatchID = appError.details.BatchID;
+  return body;
+}
 
 function statusText(error: AppError): string {
   // The invalid-MID answer's status text depends on the endpoint (CONTRACT.md, authentication step 2).
@@ -48,7 +54,7 @@ function statusText(error: AppError): string {
 }
 
 // Errors raised by Express's body reader carry a `type`; PostgreSQL and Redis outages are 503.
-function toAppError(error: unknown): AppError {
+export function toAppError(error: unknown): AppError {
   if (isAppError(error)) return error;
   if (error instanceof JsonSyntaxError) return new AppError('BAD_REQUEST', MESSAGES.badJson, { cause: error });
   const type = (error as { type?: unknown } | null)?.type;

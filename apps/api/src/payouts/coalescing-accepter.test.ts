@@ -120,4 +120,34 @@ describe('CoalescingAccepter', () => {
     expect(await db.payout.count({ where: { merchantId } })).toBe(1);
     await locker.$disconnect();
   });
+
+  it('when a statement returns its rows in another order, then every request still gets its own payout', async () => {
+    const merchants = [await fundedMerchant(100), await fundedMerchant(100), await fundedMerchant(100)];
+    // The same client, but every batch's rows come back reversed.
+    const reversing = new Proxy(db, {
+      get(target, property, receiver) {
+        if (property !== '$queryRaw') return Reflect.get(target, property, receiver) as unknown;
+        return async (...args: Parameters<PrismaClient['$queryRaw']>) =>
+          [...(await target.$queryRaw<unknown[]>(...args))].reverse();
+      },
+    });
+    const accepter = new CoalescingAccepter(reversing, { maxBatch: 100, maxInFlight: 1, maxWaitMs: 5_000 });
+    const instructions = merchants.flatMap((m) => Array.from({ length: 4 }, (_, i) => instruction(m, BigInt(100 + i))));
+    const repeat = { ...instructions[0]!, ackNo: newAckNo() }; // the same TransactionID again, in the same batch
+    const results = await Promise.all([...instructions, repeat].map((i) => accepter.accept(i)));
+
+    results.slice(0, -1).forEach((result, i) => {
+      expect(result.outcome).toBe('accepted');
+      expect(result.payout).toMatchObject({
+        merchantId: instructions[i]!.merchantId,
+        transactionId: instructions[i]!.transactionId,
+        ackNo: instructions[i]!.ackNo,
+        amountPaise: instructions[i]!.amountPaise,
+      });
+    });
+    expect(results.at(-1)).toMatchObject({
+      outcome: 'existing',
+      payout: { merchantId: repeat.merchantId, transactionId: repeat.transactionId, ackNo: instructions[0]!.ackNo },
+    });
+  });
 });

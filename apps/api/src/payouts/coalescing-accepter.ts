@@ -1,5 +1,6 @@
 import {
   acceptPayouts,
+  isDatabaseUnavailable,
   isRetryableTransactionError,
   type AcceptResult,
   type PayoutInstructionRecord,
@@ -130,13 +131,19 @@ export class CoalescingAccepter implements PayoutAccepter {
         this.db,
         ordered.map((w) => w.instruction),
       );
+      const matched = matchResults(
+        ordered.map((w) => w.instruction),
+        results,
+      );
       ordered.forEach((w, i) => {
-        const result = results[i];
+        const result = matched[i];
         if (result) w.resolve(result);
-        else w.reject(new Error('accept_payouts returned fewer rows than instructions'));
+        else w.reject(new Error(`accept_payouts returned no row for TransactionID ${w.instruction.transactionId}`));
       });
     } catch (error) {
-      if (ordered.length === 1 || isRetryableTransactionError(error)) {
+      // A database that is away or timed out (statement or lock time-out) would fail each instruction alone
+      // too, after as long again: answer them all now.
+      if (ordered.length === 1 || isRetryableTransactionError(error) || isDatabaseUnavailable(error)) {
         for (const w of ordered) w.reject(error);
         return;
       }
@@ -153,4 +160,34 @@ export class CoalescingAccepter implements PayoutAccepter {
       w.reject(error);
     }
   }
+}
+
+/**
+ * Pairs each instruction with its own row of a batch's results by what the row is about, never by position,
+ * so that rows coming back in another order can never hand one merchant's payout to another request. A row
+ * for a payout the instruction recorded carries the instruction's own Ack_no; a row for a TransactionID
+ * already taken (outcome `existing`, possibly by an earlier instruction of the same batch) is matched by
+ * merchant and TransactionID, in order. An instruction with no row of its own gets undefined.
+ */
+export function matchResults(
+  instructions: readonly PayoutInstructionRecord[],
+  results: readonly AcceptResult[],
+): (AcceptResult | undefined)[] {
+  const key = (merchantId: number, transactionId: string) => `${merchantId}:${transactionId}`;
+  const byAckNo = new Map<string, AcceptResult>();
+  const existingByKey = new Map<string, AcceptResult[]>();
+  for (const result of results) {
+    if (result.outcome === 'existing') {
+      const k = key(result.payout.merchantId, result.payout.transactionId);
+      existingByKey.set(k, [...(existingByKey.get(k) ?? []), result]);
+    } else {
+      byAckNo.set(result.payout.ackNo, result);
+    }
+  }
+  return instructions.map((instruction) => {
+    const own = byAckNo.get(instruction.ackNo);
+    const ownKey = key(instruction.merchantId, instruction.transactionId);
+    if (own && key(own.payout.merchantId, own.payout.transactionId) === ownKey) return own;
+    return existingByKey.get(ownKey)?.shift();
+  });
 }

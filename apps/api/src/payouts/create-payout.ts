@@ -37,6 +37,25 @@ export async function createPayout(
   merchant: AuthenticatedMerchant,
   payout: NewPayout,
 ): Promise<PayoutSummary> {
+  const recorded = await recordPayout(deps, log, merchant, payout);
+  // The job is queued without holding up the answer: the payout is already safe in PostgreSQL, and if
+  // Redis does not take the job the sweeper queues it. A replay of a payout still waiting for its job
+  // queues it again: harmless (the job id is the payout's), and it rescues a job lost between commit and
+  // queue.
+  if (recorded.state === 'ACCEPTED') queueExecution(deps, log, [recorded]);
+  return recorded;
+}
+
+/**
+ * The recording half of {@link createPayout}: the merchant's limit, the accept, the conflict rule, the
+ * metrics and the log line; everything but queuing the job, which a bulk batch does once for all its items.
+ */
+export async function recordPayout(
+  deps: Pick<CreatePayoutDeps, 'accepter' | 'metrics'>,
+  log: Logger,
+  merchant: AuthenticatedMerchant,
+  payout: NewPayout,
+): Promise<PayoutSummary> {
   const limit = payout.mode === 'IMPS' ? merchant.impsMaxPaise : merchant.upiMaxPaise;
   if (payout.amountPaise > limit) {
     throw AppError.validation([
@@ -65,16 +84,23 @@ export async function createPayout(
   const context = { ackNo: recorded.ackNo, mode: recorded.mode, account: maskAccount(recorded.account) };
   if (outcome === 'rejected') log.info(context, 'payout refused: insufficient balance');
   if (outcome === 'existing') log.info({ ...context, state: recorded.state }, 'payout replayed');
-
-  // The job is queued without holding up the answer: the payout is already safe in PostgreSQL, and if
-  // Redis does not take the job the sweeper queues it. A replay of a payout still waiting for its job
-  // queues it again: harmless (the job id is the payout's), and it rescues a job lost between commit and
-  // queue.
-  if (recorded.state === 'ACCEPTED') {
-    if (outcome === 'accepted') log.info(context, 'payout accepted');
-    void deps.producer.enqueueExecute([recorded.id]).then((queued) => {
-      if (!queued) log.warn(context, 'payout recorded but not queued: Redis unreachable; the sweeper will queue it');
-    });
-  }
+  if (outcome === 'accepted') log.info(context, 'payout accepted');
   return recorded;
+}
+
+/** Queues the execute jobs of payouts without waiting; if Redis does not take them, the sweeper queues them. */
+export function queueExecution(
+  deps: Pick<CreatePayoutDeps, 'producer'>,
+  log: Logger,
+  payouts: readonly PayoutSummary[],
+): void {
+  if (payouts.length === 0) return;
+  void deps.producer.enqueueExecute(payouts.map((p) => p.id)).then((queued) => {
+    if (queued) return;
+    const ackNos = payouts.slice(0, 20).map((p) => p.ackNo);
+    log.warn(
+      { count: payouts.length, ackNos },
+      'payouts recorded but not queued: Redis unreachable; the sweeper will queue them',
+    );
+  });
 }

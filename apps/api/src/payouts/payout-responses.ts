@@ -1,4 +1,4 @@
-import { formatRupees, payoutMessage, type PayoutStatus } from '@payout/domain';
+import { bankriff, formatRupees, payoutMessage, type PayoutStatus } from '@payout/domain';
 import type { PayoutSummary } from '@payout/db';
 
 // The payout result (spec 2.6) is built in packages/domain, so the API and the worker's webhooks share it.
@@ -15,7 +15,7 @@ export function payoutStatusBody(p: PayoutSummary): Record<string, unknown> {
     account: p.account,
     ifsc: p.ifsc ?? '',
     Amount: formatRupees(p.amountPaise),
-    Bankriff: p.status === 'SUCCESS' ? (p.bankReference ?? '') : '',
+    Bankriff: bankriff(p),
     Ack_no: p.ackNo,
     TransactionID: p.transactionId,
     mode: p.mode,

@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { z } from 'zod';
 import { AppError } from '@payout/domain';
-import { findPayoutByTransactionId, type PrismaClient } from '@payout/db';
+import { lookUpPayout, type PrismaClient } from '@payout/db';
 import { merchantOf } from '../auth/authenticate.js';
 import { merchantAccess, type MerchantAccessDeps } from '../auth/merchant-access.js';
 import { MESSAGES } from '../http/error-responses.js';
@@ -21,9 +21,11 @@ import { payoutResult, payoutStatusBody } from './payout-responses.js';
 
 export interface PayoutRouteDeps extends CreatePayoutDeps, MerchantAccessDeps {
   db: PrismaClient;
+  /** The read replica of lookups (READ_DATABASE_URL), if any. */
+  readDb?: PrismaClient | undefined;
 }
 
-const fromImps = (r: ImpsPayoutRequest): NewPayout => ({
+export const fromImps = (r: ImpsPayoutRequest): NewPayout => ({
   mode: 'IMPS',
   transactionId: r.TransactionID,
   amountPaise: r.Amount,
@@ -36,7 +38,7 @@ const fromImps = (r: ImpsPayoutRequest): NewPayout => ({
   description: r.Description ?? null,
 });
 
-const fromUpi = (r: UpiPayoutRequest): NewPayout => ({
+export const fromUpi = (r: UpiPayoutRequest): NewPayout => ({
   mode: 'UPI',
   transactionId: r.TransactionID,
   amountPaise: r.Amount,
@@ -71,7 +73,8 @@ export function payoutRoutes(deps: PayoutRouteDeps): Router {
     .route('/api/check_payout_status')
     .get(...merchantAccess(deps, 'FAILED'), async (req, res) => {
       const { TransactionID } = parseQuery(transactionQuerySchema, req.query);
-      const payout = await findPayoutByTransactionId(deps.db, merchantOf(res).id, TransactionID);
+      const lookups = { primary: deps.db, replica: deps.readDb };
+      const payout = await lookUpPayout(lookups, merchantOf(res).id, TransactionID);
       if (!payout) {
         throw new AppError('NOT_FOUND', MESSAGES.transactionNotFound, { details: { TransactionID } });
       }

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Command } from 'commander';
-import { cliConfigSchema, ConfigError, loadConfig } from '@payout/config';
+import { cliConfigSchema, ConfigError, DEVELOPMENT_SECRET, isDevelopmentOrTest, loadConfig } from '@payout/config';
 import {
   formatRupees,
   isTransactionId,
@@ -28,6 +28,12 @@ const REQUEST_TIMEOUT_MS = 10_000;
 function settingsFromEnvironment(): PayinSimulatorSettings {
   try {
     const config = loadConfig(cliConfigSchema);
+    // As the API does (packages/config), the placeholder is only for a developer machine or a test run.
+    if (config.PAYIN_CALLBACK_SECRET === DEVELOPMENT_SECRET && !isDevelopmentOrTest(config.NODE_ENV)) {
+      throw new CommandFailure(
+        `PAYIN_CALLBACK_SECRET must be set to the real secret (the placeholder is for NODE_ENV=development or test; NODE_ENV is ${config.NODE_ENV})`,
+      );
+    }
     return { apiBaseUrl: config.API_BASE_URL, secret: config.PAYIN_CALLBACK_SECRET };
   } catch (error) {
     if (error instanceof ConfigError) throw new CommandFailure(error.message);
@@ -86,7 +92,10 @@ export function registerPayinCommands(
         try {
           response = await fetch(url, {
             method: 'POST',
-            headers: { 'Content-Type': 'application/json', [PAYIN_SIGNATURE_HEADER]: payinSignature(secret, body) },
+            headers: {
+              'Content-Type': 'application/json',
+              [PAYIN_SIGNATURE_HEADER]: payinSignature(secret, Math.floor(Date.now() / 1000), body),
+            },
             body,
             signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
           });

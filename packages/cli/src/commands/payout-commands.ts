@@ -1,14 +1,19 @@
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';
-import { findPayoutStory, settleFailure, settleSuccess, type PayoutStory } from '@payout/db';
+import { findPayoutStory, type PayoutStory } from '@payout/db';
+import { resolveManualReview } from '@payout/operator-actions';
 import { FAILURE_REASON_TEXT, formatRupees, type FailureReason } from '@payout/domain';
 import { findPayoutJobs, type PayoutJobView } from '@payout/queue';
 import { midArgument, nonEmptyArgument } from '../arguments.js';
 import type { CommandContext } from '../context.js';
 import { show, type Row } from '../output.js';
+import { discrepancyRow } from './discrepancy-commands.js';
 import { CommandFailure, UsageError } from '../usage-error.js';
 
-const RESOLVABLE_REASONS = Object.keys(FAILURE_REASON_TEXT).filter((r) => r !== 'INSUFFICIENT_BALANCE');
+// Insufficient balance is decided at acceptance and a reversal by the bank, never by an operator's hand.
+const RESOLVABLE_REASONS = Object.keys(FAILURE_REASON_TEXT).filter(
+  (r) => r !== 'INSUFFICIENT_BALANCE' && r !== 'REVERSED_BY_BENEFICIARY_BANK',
+);
 
 export function registerPayoutCommands(program: Command, context: () => CommandContext): void {
   const payout = program.command('payout').description("a payout's whole story, and manual resolution");
@@ -33,13 +38,29 @@ export function registerPayoutCommands(program: Command, context: () => CommandC
 
   payout
     .command('resolve')
-    .description('settle a payout under manual review (after checking with the bank), through the normal settlement')
+    .description(
+      'settle a payout under manual review through the normal settlement, after asking the rail: refused while the rail disagrees, unless --override',
+    )
     .requiredOption('--mid <mid>', 'merchant MID', midArgument)
     .requiredOption('--TransactionID <id>', "the merchant's TransactionID", transactionIdArgument)
     .requiredOption('--as <outcome>', 'success or failed')
-    .option('--utr <reference>', 'the bank reference (UTR), for --as success', nonEmptyArgument('utr', 64))
+    .option(
+      '--utr <reference>',
+      "the bank reference (UTR), for --as success (the rail's, if omitted)",
+      nonEmptyArgument('utr', 64),
+    )
     .option('--reason <reason>', `for --as failed: ${RESOLVABLE_REASONS.join(', ')}`)
-    .option('--operator <name>', 'who is resolving it (recorded in the event log)', nonEmptyArgument('operator', 60))
+    .option(
+      '--override <why>',
+      'settle as asked even though the rail disagrees or cannot be asked; <why> goes to the audit log',
+      nonEmptyArgument('override', 400),
+    )
+    .option('--note <text>', 'why, for the audit log', nonEmptyArgument('note', 400))
+    .option(
+      '--operator <name>',
+      'who is resolving it (recorded in the event and audit logs)',
+      nonEmptyArgument('operator', 60),
+    )
     .action(
       async (opts: {
         mid: string;
@@ -47,44 +68,59 @@ export function registerPayoutCommands(program: Command, context: () => CommandC
         as: string;
         utr?: string;
         reason?: string;
+        override?: string;
+        note?: string;
         operator?: string;
       }) => {
         const outcome = opts.as.toLowerCase();
         if (outcome !== 'success' && outcome !== 'failed') throw new UsageError('--as must be success or failed');
-        if (outcome === 'success' && !opts.utr) throw new UsageError('--as success needs --utr, the bank reference');
         if (outcome === 'failed' && !RESOLVABLE_REASONS.includes(opts.reason ?? '')) {
           throw new UsageError(`--as failed needs --reason, one of ${RESOLVABLE_REASONS.join(', ')}`);
         }
-        const { db, out } = context();
-        const story = await findPayoutStory(db(), opts.mid, opts.TransactionID);
-        if (!story) throw new CommandFailure(`no payout ${opts.TransactionID} for MID ${opts.mid}`);
-        if (story.payout.state !== 'MANUAL_REVIEW') {
-          throw new CommandFailure(
-            `payout ${opts.TransactionID} is ${story.payout.state}, not under manual review; only payouts the worker gave up on are resolved by hand`,
-          );
-        }
+        const { db, rail, out } = context();
         const operator = opts.operator ?? userInfo().username;
-        const note = { reason: `resolved by hand as ${outcome}`, actor: `operator:${operator}` };
-        const result =
-          outcome === 'success'
-            ? await settleSuccess(db(), story.payout.id, opts.utr!, note, ['MANUAL_REVIEW'])
-            : await settleFailure(
-                db(),
-                story.payout.id,
-                opts.reason as Exclude<FailureReason, 'INSUFFICIENT_BALANCE'>,
-                note,
-                ['MANUAL_REVIEW'],
-              );
-        if (!result.moved)
-          throw new CommandFailure(`payout ${opts.TransactionID} moved to ${result.from} meanwhile; nothing changed`);
-        const view = {
-          mid: opts.mid,
-          TransactionID: opts.TransactionID,
-          ackNo: story.payout.ackNo,
-          resolvedAs: outcome === 'success' ? 'SUCCESS' : 'FAILED',
-          operator,
-        };
-        show(out, view, [{ rows: [view] }]);
+        const result = await resolveManualReview(
+          { db: db(), rail: rail() },
+          {
+            payout: { mid: opts.mid, transactionId: opts.TransactionID },
+            request:
+              outcome === 'success'
+                ? { outcome: 'SUCCESS', ...(opts.utr !== undefined && { bankReference: opts.utr }) }
+                : { outcome: 'FAILED', reason: opts.reason as Exclude<FailureReason, 'INSUFFICIENT_BALANCE'> },
+            actor: `cli:${operator}`,
+            reason: opts.override ?? opts.note ?? 'resolved from the CLI',
+            override: opts.override !== undefined,
+          },
+        );
+        switch (result.kind) {
+          case 'no-payout':
+            throw new CommandFailure(`no payout ${opts.TransactionID} for MID ${opts.mid}`);
+          case 'not-in-review':
+            throw new CommandFailure(
+              `payout ${opts.TransactionID} is ${result.state}, not under manual review; only payouts the worker gave up on are resolved by hand`,
+            );
+          case 'refused':
+            throw new CommandFailure(
+              `refused: ${result.why}; nothing changed (check with the bank; --override "<why>" settles anyway and is audited)`,
+            );
+          case 'moved':
+            throw new CommandFailure(
+              `payout ${opts.TransactionID} moved to ${result.state} meanwhile; nothing changed`,
+            );
+          case 'resolved': {
+            const view = {
+              mid: opts.mid,
+              TransactionID: opts.TransactionID,
+              ackNo: result.ackNo,
+              resolvedAs: result.status,
+              utr: result.bankReference,
+              railSaid: result.rail.outcome,
+              overridden: opts.override !== undefined,
+              operator,
+            };
+            show(out, view, [{ rows: [view] }]);
+          }
+        }
       },
     );
 }
@@ -149,6 +185,10 @@ function printStory(story: PayoutStory, jobs: PayoutJobView[] | string, { out }:
             }))
           : [{ delivery: String(d.id), status: d.status, attempt: null, at: null, result: null }],
       ),
+    },
+    {
+      title: '\nDiscrepancies (the bank contradicts this payout; `pnpm cli discrepancy resolve`)',
+      rows: story.discrepancies.map(discrepancyRow),
     },
     {
       title: '\nQueue jobs',

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
-import { addToken, findMerchantByMid, listTokens, revokeToken, type MerchantToken } from '@payout/db';
-import { hashToken, newApiToken, tokenDisplayPrefix } from '@payout/domain';
-import { midArgument, positiveIntegerArgument } from '../arguments.js';
+import { userInfo } from 'node:os';
+import { findMerchantByMid, listTokens, type MerchantToken } from '@payout/db';
+import { revokeToken, rotateToken } from '@payout/operator-actions';
+import { cliActor, midArgument, nonEmptyArgument, positiveIntegerArgument } from '../arguments.js';
 import type { CommandContext } from '../context.js';
 import { show } from '../output.js';
 import { CommandFailure } from '../usage-error.js';
@@ -13,12 +14,20 @@ export function registerTokenCommands(program: Command, context: () => CommandCo
     .command('rotate')
     .description('issue an additional token; the old ones keep working until revoked')
     .requiredOption('--mid <mid>', 'merchant MID', midArgument)
-    .action(async (opts: { mid: string }) => {
+    .option('--note <why>', 'why, for the audit log', nonEmptyArgument('note', 400))
+    .option('--operator <name>', 'who is doing it (recorded in the audit log)', nonEmptyArgument('operator', 60))
+    .action(async (opts: { mid: string; note?: string; operator?: string }) => {
       const { db, out } = context();
-      const merchantId = await merchantIdOf(db(), opts.mid);
-      const secret = newApiToken();
-      const created = await addToken(db(), merchantId, hashToken(secret), tokenDisplayPrefix(secret));
-      const view = { mid: opts.mid, ...tokenView(created), token: secret };
+      const issued = await rotateToken(
+        { db: db() },
+        {
+          mid: opts.mid,
+          actor: cliActor(opts.operator, () => userInfo().username),
+          reason: opts.note ?? 'rotated from the CLI',
+        },
+      );
+      if (issued.kind === 'no-merchant') throw new CommandFailure(`no merchant with MID ${opts.mid}`);
+      const view = { mid: opts.mid, ...tokenView(issued.row), token: issued.token };
       show(out, view, [
         { rows: [view] },
         {
@@ -36,12 +45,23 @@ export function registerTokenCommands(program: Command, context: () => CommandCo
     .description('revoke one token (see `token list` for ids)')
     .requiredOption('--mid <mid>', 'merchant MID', midArgument)
     .requiredOption('--id <id>', 'token id', positiveIntegerArgument('id'))
-    .action(async (opts: { mid: string; id: number }) => {
+    .option('--note <why>', 'why, for the audit log', nonEmptyArgument('note', 400))
+    .option('--operator <name>', 'who is doing it (recorded in the audit log)', nonEmptyArgument('operator', 60))
+    .action(async (opts: { mid: string; id: number; note?: string; operator?: string }) => {
       const { db, out } = context();
-      const merchantId = await merchantIdOf(db(), opts.mid);
-      const revoked = await revokeToken(db(), merchantId, opts.id);
-      if (!revoked) throw new CommandFailure(`MID ${opts.mid} has no active token with id ${opts.id}`);
-      const view = { mid: opts.mid, ...tokenView(revoked) };
+      const revoked = await revokeToken(
+        { db: db() },
+        {
+          mid: opts.mid,
+          tokenId: opts.id,
+          actor: cliActor(opts.operator, () => userInfo().username),
+          reason: opts.note ?? 'revoked from the CLI',
+        },
+      );
+      if (revoked.kind === 'no-merchant') throw new CommandFailure(`no merchant with MID ${opts.mid}`);
+      if (revoked.kind === 'no-token')
+        throw new CommandFailure(`MID ${opts.mid} has no active token with id ${opts.id}`);
+      const view = { mid: opts.mid, ...tokenView(revoked.row) };
       show(out, view, [{ rows: [view] }]);
     });
 

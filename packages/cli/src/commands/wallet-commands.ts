@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
-import { creditWallet, CreditReferenceConflictError, findMerchantByMid, findWallet, ledgerBalances } from '@payout/db';
+import { userInfo } from 'node:os';
+import { findMerchantByMid, findWallet, ledgerBalances } from '@payout/db';
 import { formatRupees, type Paise } from '@payout/domain';
-import { amountArgument, midArgument, nonEmptyArgument } from '../arguments.js';
+import { creditWallet } from '@payout/operator-actions';
+import { amountArgument, cliActor, midArgument, nonEmptyArgument } from '../arguments.js';
 import type { CommandContext } from '../context.js';
 import { show } from '../output.js';
 import { CommandFailure } from '../usage-error.js';
@@ -19,30 +21,43 @@ export function registerWalletCommands(program: Command, context: () => CommandC
       'unique reference of this credit (e.g. the bank transfer id)',
       nonEmptyArgument('reference', 100),
     )
-    .action(async (opts: { mid: string; amount: Paise; reference: string }) => {
+    .option('--note <why>', 'why, for the audit log', nonEmptyArgument('note', 400))
+    .option('--operator <name>', 'who is crediting (recorded in the audit log)', nonEmptyArgument('operator', 60))
+    .action(async (opts: { mid: string; amount: Paise; reference: string; note?: string; operator?: string }) => {
       const { db, out } = context();
-      const merchant = await findMerchantByMid(db(), opts.mid);
-      if (!merchant) throw new CommandFailure(`no merchant with MID ${opts.mid}`);
-      try {
-        const result = await creditWallet(db(), merchant.id, opts.amount, opts.reference);
-        const view = {
+      const result = await creditWallet(
+        { db: db() },
+        {
           mid: opts.mid,
+          amountPaise: opts.amount,
           reference: opts.reference,
-          amount: formatRupees(opts.amount),
-          credited: result.credited,
-          available: formatRupees(result.availablePaise),
-        };
-        show(out, view, [
-          { rows: [view] },
-          ...(result.credited ? [] : [{ rows: [{ note: 'This reference was already credited; nothing changed.' }] }]),
-        ]);
-      } catch (error) {
-        if (error instanceof CreditReferenceConflictError) {
+          actor: cliActor(opts.operator, () => userInfo().username),
+          reason: opts.note ?? 'credited from the CLI',
+        },
+      );
+      switch (result.kind) {
+        case 'no-merchant':
+          throw new CommandFailure(`no merchant with MID ${opts.mid}`);
+        case 'reference-conflict':
           throw new CommandFailure(
-            `reference ${error.reference} was already used for a credit of ${formatRupees(error.creditedPaise)}; nothing changed`,
+            `reference ${opts.reference} was already used for a credit of ${formatRupees(result.creditedPaise)}; nothing changed`,
           );
+        case 'credited':
+        case 'already-credited': {
+          const view = {
+            mid: opts.mid,
+            reference: opts.reference,
+            amount: formatRupees(opts.amount),
+            credited: result.kind === 'credited',
+            available: formatRupees(result.availablePaise),
+          };
+          show(out, view, [
+            { rows: [view] },
+            ...(result.kind === 'credited'
+              ? []
+              : [{ rows: [{ note: 'This reference was already credited; nothing changed.' }] }]),
+          ]);
         }
-        throw error;
       }
     });
 

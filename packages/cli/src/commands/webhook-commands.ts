@@ -1,3 +1,5 @@
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import { userInfo } from 'node:os';
 import { Queue } from 'bullmq';
 import type { Command } from 'commander';
@@ -6,13 +8,20 @@ import {
   findMerchantByMid,
   findPayoutByTransactionId,
   findWebhookDeliveries,
-  recordWebhookReplay,
   registerWebhookEndpoint,
   type Merchant,
   type WebhookEndpointView,
 } from '@payout/db';
-import { isTransactionId, newWebhookSecret, webhookSecretDisplayPrefix } from '@payout/domain';
-import { WEBHOOK_QUEUE, webhookJobs } from '@payout/queue';
+import {
+  isForbiddenWebhookAddress,
+  isTransactionId,
+  newWebhookSecret,
+  webhookSecretDisplayPrefix,
+  webhookUrlProblem,
+  type WebhookDestinationPolicy,
+} from '@payout/domain';
+import { WEBHOOK_QUEUE } from '@payout/queue';
+import { replayWebhook } from '@payout/operator-actions';
 import { midArgument, nonEmptyArgument } from '../arguments.js';
 import type { CommandContext } from '../context.js';
 import { show } from '../output.js';
@@ -31,10 +40,15 @@ export function registerWebhookCommands(program: Command, context: () => Command
       "register the merchant's webhook URL and print a new signing secret, once (an earlier secret keeps signing for 24 h)",
     )
     .requiredOption('--mid <mid>', 'merchant MID', midArgument)
-    .requiredOption('--url <url>', 'where payout results are POSTed (https:// in production)', urlArgument)
+    .requiredOption(
+      '--url <url>',
+      'where payout results are POSTed (https:// in production; never a loopback, private or metadata address)',
+      urlArgument,
+    )
     .option('--keep-secret', 'only change the URL; the current secret stays')
     .action(async (opts: { mid: string; url: string; keepSecret?: boolean }) => {
-      const { db, out } = context();
+      const { db, out, webhookDestinations } = context();
+      await checkDestination(opts.url, webhookDestinations);
       const found = await merchantByMid(db(), opts.mid);
       if (opts.keepSecret) {
         const endpoint = await changeWebhookUrl(db(), found.id, opts.url);
@@ -71,39 +85,59 @@ export function registerWebhookCommands(program: Command, context: () => Command
     .description("send a settled payout's result to the merchant's webhook again, as a fresh delivery")
     .requiredOption('--mid <mid>', 'merchant MID', midArgument)
     .requiredOption('--TransactionID <id>', "the payout's TransactionID", transactionIdArgument)
-    .option('--operator <name>', 'who is replaying it (recorded with the delivery)', nonEmptyArgument('operator', 60))
-    .action(async (opts: { mid: string; TransactionID: string; operator?: string }) => {
+    .option(
+      '--operator <name>',
+      'who is replaying it (recorded with the delivery and in the audit log)',
+      nonEmptyArgument('operator', 60),
+    )
+    .option('--note <why>', 'why, for the audit log', nonEmptyArgument('note', 400))
+    .action(async (opts: { mid: string; TransactionID: string; operator?: string; note?: string }) => {
       const { db, out } = context();
-      const found = await merchantByMid(db(), opts.mid);
+      await merchantByMid(db(), opts.mid);
       const operator = opts.operator ?? userInfo().username;
-      const replay = await recordWebhookReplay(db(), found.id, opts.TransactionID, `operator:${operator}`);
-      switch (replay.kind) {
-        case 'no-payout':
-          throw new CommandFailure(`no payout ${opts.TransactionID} for MID ${opts.mid}`);
-        case 'not-settled':
-          throw new CommandFailure(
-            `payout ${opts.TransactionID} is still PENDING: its webhook is sent when it settles; nothing queued`,
-          );
-        case 'no-endpoint':
-          throw new CommandFailure(`MID ${opts.mid} has no webhook URL: register one with \`merchant webhook\``);
-        case 'queued':
-          break;
+      const webhooks = webhookQueueOf(context());
+      try {
+        const replay = await replayWebhook(
+          { db: db(), webhookQueue: webhooks },
+          {
+            payout: { mid: opts.mid, transactionId: opts.TransactionID },
+            actor: `cli:${operator}`,
+            reason: opts.note ?? 'replayed from the CLI',
+          },
+        );
+        switch (replay.kind) {
+          case 'no-payout':
+            throw new CommandFailure(`no payout ${opts.TransactionID} for MID ${opts.mid}`);
+          case 'not-settled':
+            throw new CommandFailure(
+              `payout ${opts.TransactionID} is still PENDING: its webhook is sent when it settles; nothing queued`,
+            );
+          case 'no-endpoint':
+            throw new CommandFailure(`MID ${opts.mid} has no webhook URL: register one with \`merchant webhook\``);
+          case 'queued': {
+            const view = {
+              mid: opts.mid,
+              TransactionID: opts.TransactionID,
+              payoutStatus: replay.payoutStatus,
+              deliveryId: replay.deliveryId.toString(),
+              queued: replay.queued,
+              operator,
+            };
+            show(out, view, [
+              { rows: [view] },
+              ...(replay.queued
+                ? []
+                : [
+                    {
+                      rows: [{ note: 'Redis did not take the job: the worker sweeper sends it within its interval.' }],
+                    },
+                  ]),
+            ]);
+          }
+        }
+      } finally {
+        await webhooks.close().catch(() => undefined);
       }
-      const queued = await queueFirstAttempt(context(), replay.deliveryId);
-      const view = {
-        mid: opts.mid,
-        TransactionID: opts.TransactionID,
-        payoutStatus: replay.payoutStatus,
-        deliveryId: replay.deliveryId.toString(),
-        queued,
-        operator,
-      };
-      show(out, view, [
-        { rows: [view] },
-        ...(queued
-          ? []
-          : [{ rows: [{ note: 'Redis did not take the job: the worker sweeper sends it within its interval.' }] }]),
-      ]);
     });
 
   webhook
@@ -155,28 +189,12 @@ async function merchantByMid(db: ReturnType<CommandContext['db']>, mid: string):
   return found;
 }
 
-/**
- * Queues a delivery's first attempt on the webhooks queue, over the connection of the CLI's queue. False when
- * Redis is away: the delivery is safe in PostgreSQL and the worker's sweeper queues it.
- */
-async function queueFirstAttempt(context: CommandContext, deliveryId: bigint): Promise<boolean> {
-  let webhooks: Queue | undefined;
-  try {
-    const { connection, prefix } = context.queue().opts;
-    webhooks = new Queue(WEBHOOK_QUEUE, { connection, ...(prefix !== undefined && { prefix }) });
-    webhooks.on('error', () => undefined); // the outcome is reported as `queued`
-    const id = deliveryId.toString();
-    await webhooks.add(
-      webhookJobs.deliver.name,
-      { deliveryId: id, attempt: 1 },
-      { ...webhookJobs.deliver.options, jobId: webhookJobs.deliver.jobId(id, 1) },
-    );
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await webhooks?.close().catch(() => undefined);
-  }
+/** The webhooks queue, over the connection of the CLI's queue (a replay's first attempt is queued on it). */
+function webhookQueueOf(context: CommandContext): Queue {
+  const { connection, prefix } = context.queue().opts;
+  const webhooks = new Queue(WEBHOOK_QUEUE, { connection, ...(prefix !== undefined && { prefix }) });
+  webhooks.on('error', () => undefined); // the outcome is reported as `queued`
+  return webhooks;
 }
 
 function endpointView(mid: string, endpoint: WebhookEndpointView) {
@@ -202,6 +220,31 @@ function urlArgument(text: string): string {
   if (url.username || url.password) throw new UsageError('--url must not carry a user name or password');
   if (url.href.length > 2048) throw new UsageError('--url must be at most 2048 characters');
   return url.href;
+}
+
+/**
+ * Refuses a URL a webhook may not be sent to (docs/webhooks.md): by its form, then by every address its
+ * host resolves to now. A name that does not resolve yet is accepted — the worker checks the address of
+ * every connection it makes, so a name pointed at a private address later gets no further either.
+ */
+async function checkDestination(url: string, policy: WebhookDestinationPolicy): Promise<void> {
+  const problem = webhookUrlProblem(url, policy);
+  if (problem) throw new UsageError(`--url ${problem}: got "${url}"`);
+  if (policy.allowPrivateAddresses) return;
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host)) return;
+  let addresses: { address: string }[];
+  try {
+    addresses = await lookup(host, { all: true });
+  } catch {
+    return;
+  }
+  const refused = addresses.find((a) => isForbiddenWebhookAddress(a.address));
+  if (refused) {
+    throw new UsageError(
+      `--url must not point to a loopback, private, link-local or metadata address: ${host} resolves to ${refused.address}`,
+    );
+  }
 }
 
 function transactionIdArgument(text: string): string {

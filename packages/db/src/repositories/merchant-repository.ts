@@ -81,6 +81,17 @@ export async function revokeToken(
   return count ? db.merchantToken.findUnique({ where: { id: tokenId } }) : null;
 }
 
+/**
+ * Records that a token was just used, for the console's "last used" column: at most one write a minute
+ * per token, whatever the request rate (the condition makes a concurrent or early write a no-op).
+ */
+export async function recordTokenUse(db: PrismaClientOrTransaction, tokenHash: string): Promise<void> {
+  await db.$executeRaw`
+    UPDATE merchant_tokens SET last_used_at = now()
+     WHERE token_hash = ${tokenHash} AND revoked_at IS NULL
+       AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`;
+}
+
 export interface MerchantCredentials {
   merchant: Pick<Merchant, 'id' | 'mid' | 'status' | 'impsMaxPaise' | 'upiMaxPaise'>;
   activeTokenHashes: string[];

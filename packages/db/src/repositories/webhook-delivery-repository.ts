@@ -195,7 +195,7 @@ export async function recordWebhookReplay(
 /** A delivery with its attempts, for support. */
 export interface WebhookDeliveryView {
   id: bigint;
-  cause: 'SETTLEMENT' | 'REPLAY';
+  cause: 'SETTLEMENT' | 'REPLAY' | 'REVERSAL';
   status: 'PENDING' | 'DELIVERED' | 'FAILED';
   requestedBy: string;
   createdAt: Date;
