@@ -1,7 +1,7 @@
-import express, { type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { AppError, checkPayinSignature, PAYIN_SIGNATURE_HEADER } from '@payout/domain';
 import { MESSAGES } from '../http/error-responses.js';
-import { parseJsonObject } from '../http/json-body.js';
+import { parseJsonObject, rawBodyReader } from '../http/json-body.js';
 
 const BODY_LIMIT = '16kb';
 
@@ -10,9 +10,8 @@ export const STALE_SIGNATURE_MESSAGE =
   'The callback signature is more than 5 minutes old or ahead: sign each delivery with the current time.';
 
 // The raw bytes are what was signed, so they are read as bytes (16 KiB at most) whatever the content type,
-// and never decompressed: a compressed body (Content-Encoding) is refused with 415, so the signature is
-// always checked against exactly the bytes that arrived.
-const readRawBody = express.raw({ type: () => true, limit: BODY_LIMIT, inflate: false });
+// and never decompressed (a compressed body is refused with 415).
+const readRawBody = rawBodyReader(BODY_LIMIT);
 
 /**
  * A JSON object body signed with `secret` (X-Payin-Signature: an HMAC-SHA256 of the timestamp and the raw
@@ -37,7 +36,7 @@ export function signedJsonBody(secret: string, nowSeconds: () => number = unixSe
     req.body = parseJsonObject(bytes);
     next();
   };
-  return [requireSignatureHeader, readRawBody, verify];
+  return [requireSignatureHeader, ...readRawBody, verify];
 }
 
 const unixSeconds = () => Math.floor(Date.now() / 1000);

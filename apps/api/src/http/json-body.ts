@@ -10,10 +10,27 @@ const requireJsonContentType: RequestHandler = (req, _res, next) => {
   next();
 };
 
-// Read as bytes (16 KiB at most) and parse losslessly: JSON.parse would turn big numbers into floats.
-// Compressed bodies are refused (415): a payout request is a few hundred bytes, and a decompressor only
-// adds a way to fail (or to smuggle a large body past the limit).
-const readRawBody = express.raw({ type: () => true, limit: BODY_LIMIT, inflate: false });
+// A repeated `Content-Encoding: identity` reaches us joined into one list ("identity, identity"). A list of
+// identities is still no coding at all, so it is read like a body without the header rather than refused.
+const dropIdentityOnlyEncoding: RequestHandler = (req, _res, next) => {
+  const encoding = req.headers['content-encoding'];
+  if (encoding?.split(',').every((coding) => coding.trim().toLowerCase() === 'identity')) {
+    delete req.headers['content-encoding'];
+  }
+  next();
+};
+
+/**
+ * A body's bytes, `limit` at most, whatever its content type. Compressed bodies are refused (415): a
+ * payout request is a few hundred bytes, and a decompressor only adds a way to fail (or to smuggle a large
+ * body past the limit) — and a signed body must be checked against exactly the bytes that arrived.
+ */
+export function rawBodyReader(limit: string | number): RequestHandler[] {
+  return [dropIdentityOnlyEncoding, express.raw({ type: () => true, limit, inflate: false })];
+}
+
+// Read as bytes and parse losslessly: JSON.parse would turn big numbers into floats.
+const readRawBody = rawBodyReader(BODY_LIMIT);
 
 /** A request body's bytes as a JSON object, parsed losslessly; anything else (not UTF-8, not JSON, not an object) is a 400. */
 export function parseJsonObject(bytes: Buffer): Record<string, unknown> {
@@ -37,21 +54,18 @@ const parseBody: RequestHandler = (req, _res, next) => {
 };
 
 /** A JSON object body: 415 without the JSON content type, 413 over 16 KiB, 400 if not a JSON object. */
-export const jsonBody: RequestHandler[] = [requireJsonContentType, readRawBody, parseBody];
+export const jsonBody: RequestHandler[] = [requireJsonContentType, ...readRawBody, parseBody];
 
 /**
  * A JSON object body of up to `limitBytes`, for the one endpoint whose body is legitimately large (a bulk
  * batch of up to 5,000 payouts); otherwise the same rules as {@link jsonBody}. Over the limit: 413 with
  * `tooLargeMessage`.
  */
-export function largeJsonBody(
-  limitBytes: number,
-  tooLargeMessage: string,
-): [RequestHandler, RequestHandler, ErrorRequestHandler, RequestHandler] {
-  const readLargeRawBody = express.raw({ type: () => true, limit: limitBytes, inflate: false });
+export function largeJsonBody(limitBytes: number, tooLargeMessage: string): (RequestHandler | ErrorRequestHandler)[] {
+  const readLargeRawBody = rawBodyReader(limitBytes);
   const tooLarge: ErrorRequestHandler = (error: unknown, _req, _res, next) => {
     const type = (error as { type?: unknown } | null)?.type;
     next(type === 'entity.too.large' ? new AppError('PAYLOAD_TOO_LARGE', tooLargeMessage) : error);
   };
-  return [requireJsonContentType, readLargeRawBody, tooLarge, parseBody];
+  return [requireJsonContentType, ...readLargeRawBody, tooLarge, parseBody];
 }
