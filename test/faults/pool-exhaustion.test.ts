@@ -42,17 +42,45 @@ async function lockPayouts(s: FaultStack): Promise<pg.Client> {
   return maintenance;
 }
 
-/** Waits until `n` of the API's statements are waiting for the lock (each holding one of its connections). */
-async function stuckStatements(s: FaultStack, n: number): Promise<void> {
-  await eventually(
-    () =>
-      s.pool.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM pg_stat_activity
-          WHERE application_name = 'payout-gateway-api' AND wait_event_type = 'Lock'`,
-      ),
-    (r) => r.rows[0]!.n === n,
-    { what: `${n} of the API's statements to wait for the lock` },
+async function lockWaiters(s: FaultStack): Promise<number> {
+  const { rows } = await s.pool.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM pg_stat_activity
+      WHERE application_name = 'payout-gateway-api' AND wait_event_type = 'Lock'`,
   );
+  return rows[0]!.n;
+}
+
+interface Sent<T> {
+  meta: T;
+  answer: Promise<Answered>;
+}
+
+/**
+ * Sends requests one at a time until `n` of them wait for the lock, each holding one of the API's
+ * connections. On a loaded machine, opening a fresh connection can outlast the API's short connect
+ * time-out; such a request is answered 503 having held nothing, so it is kept aside (`early`, for the
+ * books check) and the next one is sent in its place. `send(slot)` gets the index of the place to fill.
+ */
+async function sendUntilStuck<T>(
+  s: FaultStack,
+  n: number,
+  send: (slot: number) => Sent<T>,
+): Promise<{ stuck: Sent<T>[]; early: (Sent<T> & { answered: Answered })[] }> {
+  const stuck: Sent<T>[] = [];
+  const early: (Sent<T> & { answered: Answered })[] = [];
+  while (stuck.length < n) {
+    expect(early.length, 'requests answered before they reached the lock').toBeLessThan(10);
+    const sent = send(stuck.length);
+    let answered: Answered | undefined;
+    void sent.answer.then((a) => (answered = a));
+    const waiting = stuck.length + 1;
+    await eventually(async () => answered !== undefined || (await lockWaiters(s)) === waiting, Boolean, {
+      what: `request ${waiting} to wait for the lock or be answered`,
+    });
+    if ((await lockWaiters(s)) === waiting) stuck.push(sent);
+    else early.push({ ...sent, answered: await sent.answer });
+  }
+  return { stuck, early };
 }
 
 /** Resolves to the answer, or to "still waiting" if none came within `ms`. */
@@ -122,8 +150,12 @@ describe('connection pool exhausted', () => {
     let lookups: Answered[];
     try {
       // Three lookups take the pool's three connections and wait for the lock.
-      stuck = [1, 2, 3].map((i) => timed(call(api, `/api/check_payout_status?TransactionID=${900 + i}`, { merchant })));
-      await stuckStatements(s, 3);
+      let sent = 0;
+      const lookup = () => ({
+        meta: undefined,
+        answer: timed(call(api, `/api/check_payout_status?TransactionID=${900 + ++sent}`, { merchant })),
+      });
+      stuck = (await sendUntilStuck(s, 3, lookup)).stuck.map((l) => l.answer);
       // Nothing is left for anyone else.
       const bodies = [1, 2, 3, 4].map((i) => impsBody({ Amount: `${i}.00` }));
       [refused, lookups] = await Promise.all([
@@ -131,7 +163,7 @@ describe('connection pool exhausted', () => {
           bodies.map(async (body) => ({ body, answer: await timed(call(api, '/api/impspayout', { merchant, body })) })),
         ),
         Promise.all(
-          [4, 5].map((i) => timed(call(api, `/api/check_payout_status?TransactionID=${900 + i}`, { merchant }))),
+          [1, 2].map((i) => timed(call(api, `/api/check_payout_status?TransactionID=${950 + i}`, { merchant }))),
         ),
       ]);
     } finally {
@@ -166,14 +198,16 @@ describe('connection pool exhausted', () => {
     const stuckMerchants = [await cachedMerchant(s, api), await cachedMerchant(s, api)];
     const merchant = await cachedMerchant(s, api);
     const maintenance = await lockPayouts(s);
-    const stuckBodies = [1, 2].map((i) => impsBody({ Amount: `${i}.00` }));
     const body = impsBody({ Amount: '3.00' });
-    let stuck: Promise<Answered>[];
+    let stuck: Sent<{ merchant: TestMerchant; body: PayoutBody }>[];
+    let early: (Sent<{ merchant: TestMerchant; body: PayoutBody }> & { answered: Answered })[];
     let waited: Answered | 'still waiting';
     let later: Promise<Answered>;
     try {
-      stuck = stuckBodies.map((b, i) => timed(call(api, '/api/impspayout', { merchant: stuckMerchants[i]!, body: b })));
-      await stuckStatements(s, 2);
+      ({ stuck, early } = await sendUntilStuck(s, 2, (slot) => {
+        const meta = { merchant: stuckMerchants[slot]!, body: impsBody({ Amount: `${slot + 1}.00` }) };
+        return { meta, answer: timed(call(api, '/api/impspayout', meta)) };
+      }));
       later = timed(call(api, '/api/impspayout', { merchant, body }));
       waited = await within(3_000, later);
     } finally {
@@ -181,12 +215,15 @@ describe('connection pool exhausted', () => {
       await maintenance.end();
     }
     // Released, the stuck payouts are accepted.
-    expect((await Promise.all(stuck)).map((a) => a.status)).toEqual([202, 202]);
+    expect((await Promise.all(stuck.map((p) => p.answer))).map((a) => a.status)).toEqual([202, 202]);
     const answer = await later;
-    for (const [i, stuckMerchant] of stuckMerchants.entries()) {
-      await expectNothingHalfWritten(s, stuckMerchant, [
-        { body: stuckBodies[i]!, answer: { status: 202 } as ApiResponse },
-      ]);
+    for (const stuckMerchant of stuckMerchants) {
+      const sentFor = [...stuck, ...early].filter((p) => p.meta.merchant === stuckMerchant);
+      await expectNothingHalfWritten(
+        s,
+        stuckMerchant,
+        await Promise.all(sentFor.map(async (p) => ({ body: p.meta.body, answer: await p.answer }))),
+      );
     }
     await expectNothingHalfWritten(s, merchant, [{ body, answer }]);
     await retryAndDrain(s, api, merchant, answer.status === 202 ? [] : [body]);
