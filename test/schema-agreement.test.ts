@@ -87,6 +87,8 @@ const DATABASE_ONLY_CHECKS = [
   'bulk_batches_batch_id_digits',
   'bulk_batches_total_range',
   'bulk_batch_items_payout_or_refusal',
+  'merchants_queue_window_positive',
+  'payouts_queued_has_no_next_check',
 ];
 const DATABASE_ONLY_UNIQUE_INDEXES = [
   'ledger_entries_one_terminal_entry_per_payout',

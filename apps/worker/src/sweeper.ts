@@ -1,5 +1,11 @@
 import type { Queue } from 'bullmq';
-import { findOverduePayouts, withAdvisoryLock, type OverduePayout, type PrismaClient } from '@payout/db';
+import {
+  expireQueuedPayouts,
+  findOverduePayouts,
+  withAdvisoryLock,
+  type OverduePayout,
+  type PrismaClient,
+} from '@payout/db';
 import { ensureJob, payoutJobs, type EnsureJobAction } from '@payout/queue';
 import type { Logger, ServiceMetrics } from '@payout/telemetry';
 
@@ -34,6 +40,9 @@ export class Sweeper {
 
   async sweepOnce(): Promise<SweepResult> {
     const result = await withAdvisoryLock(this.db, SWEEP_LOCK_KEY, async (tx) => {
+      // Queued payouts past their merchant's window fail first (docs/api.md, "Queue if low balance").
+      const expired = await expireQueuedPayouts(tx);
+      if (expired) this.logger.info({ expired }, 'queued payouts failed: their queue window passed');
       const overdue = await findOverduePayouts(tx, this.graceMs, BATCH);
       const swept: SweepResult = { swept: true, overdue: overdue.length, added: 0, retried: 0 };
       for (const payout of overdue) {

@@ -7,6 +7,8 @@ export {
 export { migrate, MigrationError, type MigrateOptions, type MigrateResult } from './migrate/migrate.js';
 export { defaultMigrationsDir } from './migrate/migrations-dir.js';
 export * from './repositories/merchant-repository.js';
+export * from './repositories/merchant-settings.js';
+export * from './repositories/payout-queue.js';
 export * from './repositories/wallet-repository.js';
 export * from './repositories/payout-repository.js';
 export * from './repositories/collection-repository.js';

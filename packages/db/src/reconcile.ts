@@ -103,7 +103,8 @@ const INVARIANTS: Invariant[] = [
              reversals::int, late_debits::int
         FROM effects
        WHERE NOT CASE
-               WHEN failure_reason = 'INSUFFICIENT_BALANCE'
+               -- Refused for balance, or queued (and perhaps failed when its window passed): nothing reserved.
+               WHEN failure_reason = 'INSUFFICIENT_BALANCE' OR state = 'QUEUED'
                  THEN reserves = 0 AND settles = 0 AND releases = 0 AND reversals = 0 AND late_debits = 0
                WHEN state = 'SUCCESS' THEN reserves = 1 AND settles = 1 AND releases = 0 AND reversals = 0 AND late_debits = 0
                WHEN state = 'REVERSED' THEN reserves = 1 AND settles = 1 AND releases = 0 AND reversals = 1 AND late_debits = 0
@@ -159,10 +160,12 @@ const INVARIANTS: Invariant[] = [
   },
   {
     name: 'reserved-equals-pending',
-    description: "each merchant's reserved balance equals the sum of its pending payouts",
+    description:
+      "each merchant's reserved balance equals the sum of its pending payouts (a queued one reserves nothing)",
     sql: () => `
       WITH pending AS (
-        SELECT merchant_id, sum(amount_paise) AS paise FROM payouts WHERE status = 'PENDING' GROUP BY merchant_id
+        SELECT merchant_id, sum(amount_paise) AS paise FROM payouts
+         WHERE status = 'PENDING' AND state <> 'QUEUED' GROUP BY merchant_id
       )
       SELECT coalesce(w.merchant_id, p.merchant_id) AS merchant_id,
              coalesce(w.reserved_paise, 0)::text AS reserved, coalesce(p.paise, 0)::text AS pending
@@ -184,11 +187,11 @@ const INVARIANTS: Invariant[] = [
   {
     name: 'no-stuck-payouts',
     description:
-      'no pending payout (other than those waiting for an operator) has gone without its job or inquiry for longer than the sweeper interval',
+      'no pending payout (other than those waiting for an operator or for balance) has gone without its job or inquiry for longer than the sweeper interval',
     sql: ({ stuckAfterSeconds }) => `
       SELECT id::text AS payout_id, state::text AS state, next_check_at
         FROM payouts
-       WHERE status = 'PENDING' AND state <> 'MANUAL_REVIEW'
+       WHERE status = 'PENDING' AND state NOT IN ('MANUAL_REVIEW', 'QUEUED')
          AND (next_check_at IS NULL OR next_check_at < now() - make_interval(secs => ${stuckAfterSeconds}))`,
   },
 ];

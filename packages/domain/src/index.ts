@@ -19,6 +19,7 @@ export {
   externalStatus,
   isTerminal,
   payoutMessage,
+  QUEUED_MESSAGE,
   statesAllowedBefore,
   type FailureReason,
   type PayoutMode,

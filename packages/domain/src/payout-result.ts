@@ -1,6 +1,12 @@
 import { jsonNumber } from './json.js';
 import { formatRupees, type Paise } from './money.js';
-import { payoutMessage, type FailureReason, type PayoutMode, type PayoutStatus } from './payout-state.js';
+import {
+  payoutMessage,
+  type FailureReason,
+  type PayoutMode,
+  type PayoutState,
+  type PayoutStatus,
+} from './payout-state.js';
 
 /** What a payout result is built from: the payout as recorded. */
 export interface PayoutResultSource {
@@ -14,6 +20,8 @@ export interface PayoutResultSource {
   ifsc: string | null;
   bankReference: string | null;
   failureReason: FailureReason | null;
+  /** The inside state, where the message depends on it (a queued payout says so). */
+  state?: PayoutState;
 }
 
 /**
@@ -56,6 +64,6 @@ export function payoutResult(p: PayoutResultSource): { httpStatus: number; body:
   body.Bankriff = bankriff(p);
   body.Ack_no = p.ackNo;
   body.TransactionID = numeric ? digitsAsNumber(p.transactionId) : p.transactionId;
-  body.message = payoutMessage(p.status, p.failureReason);
+  body.message = payoutMessage(p.status, p.failureReason, p.state);
   return { httpStatus: PAYOUT_RESULT_HTTP_STATUS[p.status], body };
 }

@@ -5,6 +5,7 @@ import {
   isTerminal,
   PAYOUT_STATES,
   payoutMessage,
+  QUEUED_MESSAGE,
   statesAllowedBefore,
 } from './payout-state.js';
 
@@ -17,12 +18,20 @@ describe('payout state machine', () => {
     }
   });
 
+  it('when a payout waits in the low-balance queue, then it can only be released or fail, and only a queued payout is released', () => {
+    expect(PAYOUT_STATES.filter((to) => canTransition('QUEUED', to))).toEqual(['ACCEPTED', 'FAILED']);
+    expect(statesAllowedBefore('QUEUED')).toEqual([]);
+    expect(payoutMessage('PENDING', null, 'QUEUED')).toBe(QUEUED_MESSAGE);
+    expect(payoutMessage('PENDING', null, 'ACCEPTED')).toBe('MP006 - Your transaction is in progress');
+  });
+
   it('when a payout is reversed, then only a SUCCESS could have been', () => {
     expect(statesAllowedBefore('REVERSED')).toEqual(['SUCCESS']);
   });
 
   it('when mapped outside, then SUCCESS is SUCCESS, FAILED and REVERSED are FAILED, and the rest PENDING', () => {
     expect(PAYOUT_STATES.map(externalStatus)).toEqual([
+      'PENDING',
       'PENDING',
       'PENDING',
       'PENDING',

@@ -4,6 +4,7 @@
  * later come back from the beneficiary's bank (REVERSED, shown to the merchant as FAILED), once.
  */
 export const PAYOUT_STATES = [
+  'QUEUED',
   'ACCEPTED',
   'SUBMITTING',
   'AWAITING_RAIL',
@@ -45,6 +46,9 @@ export function externalStatus(state: PayoutState): PayoutStatus {
 }
 
 const TRANSITIONS: Record<PayoutState, readonly PayoutState[]> = {
+  // Waiting for balance (docs/api.md, "Queue if low balance"): released with its reservation, or failed
+  // when the merchant's queue window passes; nothing was reserved, so nothing is released on failure.
+  QUEUED: ['ACCEPTED', 'FAILED'],
   // FAILED straight from ACCEPTED only before anything was sent (the rail refused the instruction outright).
   ACCEPTED: ['SUBMITTING', 'FAILED'],
   // MANUAL_REVIEW: a worker died mid-submit and the deadline passed before anyone could ask the rail.
@@ -86,11 +90,14 @@ export const FAILURE_REASON_TEXT: Record<FailureReason, string> = {
   REVERSED_BY_BENEFICIARY_BANK: 'reversed by beneficiary bank',
 };
 
+/** The message of a pending payout waiting in its merchant's queue for balance. */
+export const QUEUED_MESSAGE = 'MP006 - Your transaction is queued: insufficient balance in main wallet';
+
 /** The message of a payout result, beginning with its result code (spec section 3). */
-export function payoutMessage(status: PayoutStatus, reason?: FailureReason | null): string {
+export function payoutMessage(status: PayoutStatus, reason?: FailureReason | null, state?: PayoutState): string {
   switch (status) {
     case 'PENDING':
-      return 'MP006 - Your transaction is in progress';
+      return state === 'QUEUED' ? QUEUED_MESSAGE : 'MP006 - Your transaction is in progress';
     case 'SUCCESS':
       return 'MP00 - Transaction successful';
     case 'FAILED':

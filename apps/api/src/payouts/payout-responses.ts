@@ -19,6 +19,6 @@ export function payoutStatusBody(p: PayoutSummary): Record<string, unknown> {
     Ack_no: p.ackNo,
     TransactionID: p.transactionId,
     mode: p.mode,
-    message: payoutMessage(p.status, p.failureReason),
+    message: payoutMessage(p.status, p.failureReason, p.state),
   };
 }

@@ -1,5 +1,12 @@
 import type { Command } from 'commander';
-import { createMerchant, findMerchantByMid, MidTakenError, setMerchantStatus, type Merchant } from '@payout/db';
+import {
+  createMerchant,
+  findMerchantByMid,
+  MidTakenError,
+  setMerchantStatus,
+  updateQueueSettings,
+  type Merchant,
+} from '@payout/db';
 import { formatRupees, hashToken, newApiToken, rupees, tokenDisplayPrefix, type Paise } from '@payout/domain';
 import { randomInt } from 'node:crypto';
 import { amountArgument, midArgument, nonEmptyArgument } from '../arguments.js';
@@ -66,6 +73,33 @@ export function registerMerchantCommands(program: Command, context: () => Comman
   }
 
   merchant
+    .command('update')
+    .description("change a merchant's settings")
+    .requiredOption('--mid <mid>', 'merchant MID', midArgument)
+    .option(
+      '--queue-if-low-balance <on|off>',
+      'queue payouts that do not fit the balance until a credit makes room, instead of refusing them',
+      onOffArgument,
+    )
+    .option(
+      '--queue-window <duration>',
+      'how long a queued payout waits before it fails, e.g. 72h, 90m, 3d',
+      durationArgument,
+    )
+    .action(async (opts: { mid: string; queueIfLowBalance?: boolean; queueWindow?: number }) => {
+      const { db, out } = context();
+      if (opts.queueIfLowBalance === undefined && opts.queueWindow === undefined) {
+        throw new UsageError('nothing to change: give --queue-if-low-balance and/or --queue-window');
+      }
+      const updated = await updateQueueSettings(db(), opts.mid, {
+        ...(opts.queueIfLowBalance !== undefined && { queueIfLowBalance: opts.queueIfLowBalance }),
+        ...(opts.queueWindow !== undefined && { queueWindowSeconds: opts.queueWindow }),
+      });
+      if (!updated) throw new CommandFailure(`no merchant with MID ${opts.mid}`);
+      show(out, merchantView(updated), [{ rows: [merchantView(updated)] }]);
+    });
+
+  merchant
     .command('show')
     .description('show a merchant')
     .requiredOption('--mid <mid>', 'merchant MID', midArgument)
@@ -83,6 +117,25 @@ function checkLimit(flag: string, value: Paise | undefined, ceiling: Paise): voi
   }
 }
 
+function onOffArgument(value: string): boolean {
+  if (value === 'on' || value === 'off') return value === 'on';
+  throw new UsageError(`expected on or off, got ${JSON.stringify(value)}`);
+}
+
+const DURATION_UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3_600, d: 86_400 };
+/** The longest queue window: a payout should not wait for balance for more than a month. */
+const MAX_QUEUE_WINDOW_SECONDS = 30 * 86_400;
+
+/** A duration such as 72h, 90m or 3d, in seconds: at least a minute, at most 30 days. */
+export function durationArgument(value: string): number {
+  const match = /^([1-9][0-9]{0,6})([smhd])$/.exec(value);
+  const seconds = match ? Number(match[1]) * DURATION_UNIT_SECONDS[match[2]!]! : NaN;
+  if (!(seconds >= 60 && seconds <= MAX_QUEUE_WINDOW_SECONDS)) {
+    throw new UsageError(`expected a duration from 1m to 30d such as 72h, 90m or 3d, got ${JSON.stringify(value)}`);
+  }
+  return seconds;
+}
+
 function generatedMid(): string {
   return `M${randomInt(10 ** 11, 10 ** 12)}`;
 }
@@ -94,6 +147,8 @@ function merchantView(m: Merchant): Record<string, string> {
     status: m.status,
     impsLimit: formatRupees(m.impsMaxPaise),
     upiLimit: formatRupees(m.upiMaxPaise),
+    queueIfLowBalance: m.queueIfLowBalance ? 'on' : 'off',
+    queueWindow: `${m.queueWindowSeconds / 3_600}h`,
     createdAt: m.createdAt.toISOString(),
   };
 }

@@ -130,6 +130,29 @@ export function findRoutes(deps: ConsoleDependencies): Router {
     );
   });
 
+  router.get('/console/lists/queued', async (_req, res) => {
+    const viewer = signedIn(res);
+    const rows = await listPayouts(deps.db, { state: 'QUEUED', limit: LIST_LIMIT });
+    renderPage(
+      res,
+      200,
+      <ListPage
+        title="Queued for balance"
+        viewer={viewer}
+        intro={
+          <p>
+            Payouts of merchants who queue when their balance is low, waiting for a credit in arrival order. Each credit
+            releases what fits; one that waits past its merchant's queue window fails (docs/api.md, "Queue if low
+            balance").
+          </p>
+        }
+        columns={payoutColumns}
+        rows={rows}
+        empty="No payout is waiting for balance."
+      />,
+    );
+  });
+
   router.get('/console/lists/failed-webhooks', async (_req, res) => {
     const viewer = signedIn(res);
     const rows = await listFailedWebhookDeliveries(deps.db, LIST_LIMIT);

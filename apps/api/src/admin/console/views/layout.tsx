@@ -35,6 +35,9 @@ export function Page(props: { title: string; viewer?: Viewer | undefined; childr
                   <a href="/console/lists/pending?minutes=30">Pending</a>
                 </li>
                 <li>
+                  <a href="/console/lists/queued">Queued</a>
+                </li>
+                <li>
                   <a href="/console/lists/failed-webhooks">Failed webhooks</a>
                 </li>
                 <li>

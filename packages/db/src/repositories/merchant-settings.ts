@@ -1,0 +1,23 @@
+import type { Merchant } from '../generated/prisma/client.js';
+import type { PrismaClientOrTransaction } from '../client.js';
+import { findMerchantByMid } from './merchant-repository.js';
+
+export interface QueueSettings {
+  /** Queue payouts that do not fit the balance instead of refusing them (docs/api.md, "Queue if low balance"). */
+  queueIfLowBalance?: boolean;
+  /** How long a queued payout waits for balance before it fails. */
+  queueWindowSeconds?: number;
+}
+
+/**
+ * Changes a merchant's queueing. Turning it off queues nothing new; payouts already queued keep their place
+ * and are still released by credits or failed when their window passes.
+ */
+export async function updateQueueSettings(
+  db: PrismaClientOrTransaction,
+  mid: string,
+  settings: QueueSettings,
+): Promise<Merchant | null> {
+  const { count } = await db.merchant.updateMany({ where: { mid }, data: settings });
+  return count ? findMerchantByMid(db, mid) : null;
+}

@@ -1,0 +1,11 @@
+import type { PrismaClientOrTransaction } from '../client.js';
+
+// The low-balance queue lives in SQL (migration 20261123210100_queue_if_low_balance): accept_payouts
+// queues, every credit releases in the credit's own transaction, and expire_queued_payouts fails what
+// waited past its merchant's window. This module is how TypeScript reaches it.
+
+/** Fails every queued payout older than its merchant's queue window; returns how many failed. */
+export async function expireQueuedPayouts(db: PrismaClientOrTransaction): Promise<number> {
+  const [row] = await db.$queryRaw<{ expired: number }[]>`SELECT expire_queued_payouts() AS expired`;
+  return row?.expired ?? 0;
+}
