@@ -33,7 +33,7 @@ export function benchPlan(options: BenchOptions): BenchPlan {
     durationS: options.durationS,
     railLatencyMs: 200,
     slowRailConcurrencies: [10, 50, 200],
-    p99LoadFraction: 0.7,
+    p99LoadFraction: 0.5,
     rssBudgetMb: 200,
     poolSize: 16,
   };
