@@ -182,10 +182,15 @@ export async function databaseNow(db: PrismaClient): Promise<Date> {
   return row!.now;
 }
 
-/** Payouts settled SUCCESS within [from, to). */
-export async function countSettled(db: PrismaClient, from: Date, to: Date): Promise<number> {
+/**
+ * Payouts settled SUCCESS within [from, to), of those accepted since `acceptedSince`: an end-to-end run
+ * counts only its own stream's payouts, never jobs an earlier phase queued late (a bulk batch's enqueue can
+ * land after the queue was emptied on a loaded machine).
+ */
+export async function countSettled(db: PrismaClient, from: Date, to: Date, acceptedSince: Date): Promise<number> {
   const [row] = await db.$queryRaw<{ n: bigint }[]>`
-    SELECT count(*) AS n FROM payouts WHERE state = 'SUCCESS' AND settled_at >= ${from} AND settled_at < ${to}`;
+    SELECT count(*) AS n FROM payouts
+     WHERE state = 'SUCCESS' AND settled_at >= ${from} AND settled_at < ${to} AND created_at >= ${acceptedSince}`;
   return Number(row!.n);
 }
 

@@ -89,7 +89,7 @@ export async function measureEndToEnd(
     const last = worker.process.memory().samples.at(-1);
     const memory = await worker.stop();
     const windowS = (to.getTime() - from.getTime()) / 1000;
-    const settledPerSecond = (await countSettled(env.db, from, to)) / windowS;
+    const settledPerSecond = (await countSettled(env.db, from, to, startedAt)) / windowS;
     await emptyQueue(env.redisUrl, queuePrefix);
     env.log(`${describe(accepted)}; settled ${Math.round(settledPerSecond)}/s\n    ${describeCpu(cpu)}`);
     runs.push({
@@ -113,7 +113,7 @@ export async function measureEndToEnd(
 async function firstSettlement(env: BenchEnv, since: Date): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    if ((await countSettled(env.db, since, await databaseNow(env.db))) > 0) return;
+    if ((await countSettled(env.db, since, await databaseNow(env.db), since)) > 0) return;
     await sleep(env, 100);
   }
   env.log('the worker settled nothing within 30 s of starting');
