@@ -37,5 +37,14 @@ export async function measureReference(
     requests: lookupRequests(merchants.spread, plan.lookupKeysPerMerchant),
   });
   await reference.stop();
+  // Not a timing check (the smoke run makes none): a reference that answered nothing is broken, and every
+  // ratio to it would be meaningless.
+  for (const run of [acceptImpsSpread, lookups]) {
+    if (run.succeeded === 0) {
+      throw new Error(
+        `${run.label}: no successful answer (statuses ${JSON.stringify(run.statuses)}, ${run.errors} errors)`,
+      );
+    }
+  }
   return { acceptImpsSpread, lookups };
 }
