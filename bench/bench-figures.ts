@@ -117,8 +117,9 @@ export function benchFigures(
     }
   }
 
-  const budget = { name: 'budget', value: plan.rssBudgetMb, unit: 'MB' };
+  const budgets = { api: goals.apiPeakRssMb.atMost!, worker: goals.workerPeakRssMb.atMost! };
   for (const app of ['api', 'worker'] as const) {
+    const budget = { name: 'budget', value: budgets[app], unit: 'MB' };
     const reports = env.memory.filter((m) => m.app === app);
     if (reports.length === 0) continue;
     const peak = reports.reduce((a, b) => (b.peakRssMb > a.peakRssMb ? b : a));

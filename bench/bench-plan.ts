@@ -24,8 +24,6 @@ export interface BenchPlan {
   slowRailConcurrencies: number[];
   /** The p99 figure is taken at this fraction of the measured maximum accept rate. */
   p99LoadFraction: number;
-  /** RSS budget of one API or worker process. */
-  rssBudgetMb: number;
 }
 
 export function benchPlan(options: BenchOptions): BenchPlan {
@@ -34,7 +32,6 @@ export function benchPlan(options: BenchOptions): BenchPlan {
     railLatencyMs: 200,
     slowRailConcurrencies: [10, 50, 200],
     p99LoadFraction: 0.5,
-    rssBudgetMb: 200,
     poolSize: 16,
   };
   if (options.smoke) {
