@@ -176,6 +176,16 @@ export async function seedLookupPayouts(
   }
 }
 
+/**
+ * Payouts recorded within [from, to) (every one accepted: the bench's wallets never run short): the accept
+ * rate of an end-to-end window, on the same clock and over the same seconds as the settlements counted.
+ */
+export async function countAccepted(db: PrismaClient, from: Date, to: Date): Promise<number> {
+  const [row] = await db.$queryRaw<{ n: bigint }[]>`
+    SELECT count(*) AS n FROM payouts WHERE created_at >= ${from} AND created_at < ${to}`;
+  return Number(row!.n);
+}
+
 /** The database's own clock, so a measurement window and settled_at are read on the same clock. */
 export async function databaseNow(db: PrismaClient): Promise<Date> {
   const [row] = await db.$queryRaw<{ now: Date }[]>`SELECT clock_timestamp() AS now`;

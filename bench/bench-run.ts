@@ -177,7 +177,7 @@ export async function runBench(
     memory: env.memory,
     zeroLatencyRun: zeroLatencyRun && {
       settledPerSecond: zeroLatencyRun.settledPerSecond,
-      acceptedPerSecond: zeroLatencyRun.stream.succeededPerSecond,
+      acceptedPerSecond: zeroLatencyRun.acceptedPerSecond,
     },
   });
 

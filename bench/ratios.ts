@@ -18,7 +18,7 @@ export interface Ratios {
   apiPeakRssMb: number | null;
   /** The highest VmHWM of any worker process of the run. */
   workerPeakRssMb: number | null;
-  /** Settled per second ÷ accepted per second in the end-to-end run against the zero-latency rail. */
+  /** Settled ÷ accepted per second, both in the window of the end-to-end run against the zero-latency rail. */
   settledToAccepted: number | null;
 }
 
