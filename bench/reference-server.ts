@@ -65,6 +65,12 @@ const pool = new pg.Pool({
   application_name: 'bench-reference',
 });
 
+// An idle connection's error (PostgreSQL restarted, the connection killed) must not end the process: the
+// pool replaces the connection, and the bench counts the line as a problem of the run (bench/app-process.ts).
+pool.on('error', (error) => {
+  process.stderr.write(JSON.stringify({ level: 50, msg: `reference: idle connection: ${error.message}` }) + '\n');
+});
+
 const credentials = new Map<string, Credentials>();
 const { rows } = await pool.query<{ mid: string; id: number; token_hash: string }>(
   `SELECT m.mid, m.id, t.token_hash FROM merchants m JOIN merchant_tokens t ON t.merchant_id = m.id
@@ -206,7 +212,6 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
 
 const server = createServer((req, res) => {
   handle(req, res).catch((error: unknown) => {
-    // The bench counts lines at level ≥ 40 as problems of the run (bench/app-process.ts).
     process.stderr.write(JSON.stringify({ level: 50, msg: `reference: ${(error as Error).message}` }) + '\n');
     if (!res.headersSent) refuse(res, 500, 'internal error');
     else res.destroy();
