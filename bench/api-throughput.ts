@@ -93,8 +93,10 @@ export async function measureApi(
   };
 }
 
-/** Unmeasured load (both modes, every merchant) so the JIT, the credential cache and the pools are warm. */
-async function warmUp(env: BenchEnv, api: StartedApp, payouts: PayoutRequests): Promise<void> {
+/**
+ * Unmeasured load (both modes, every merchant) so the JIT, the credential cache and the pools are warm.
+ */
+export async function warmUp(env: BenchEnv, api: StartedApp, payouts: PayoutRequests): Promise<void> {
   await startLoad({
     label: 'warm-up',
     url: api.url,
@@ -107,7 +109,8 @@ async function warmUp(env: BenchEnv, api: StartedApp, payouts: PayoutRequests): 
   await sleep(env, 200);
 }
 
-async function measure(
+/** One measured autocannon run against `api` (the service or the reference server), with who used the CPU. */
+export async function measure(
   env: BenchEnv,
   api: StartedApp,
   successStatus: number,
@@ -131,7 +134,9 @@ async function measure(
   const apiCores = cpu.byUser[api.process.name] ?? 0;
   const apiCpuMsPerSuccess = result.succeeded ? (apiCores * cpu.wallS * 1000) / result.succeeded : 0;
   const measured = { ...result, cpu, apiCpuMsPerSuccess: Math.round(apiCpuMsPerSuccess * 100) / 100 };
-  env.log(`${describe(measured)}\n    ${describeCpu(cpu)}; api ${measured.apiCpuMsPerSuccess} ms CPU per answer`);
+  env.log(
+    `${describe(measured)}\n    ${describeCpu(cpu)}; ${api.process.name} ${measured.apiCpuMsPerSuccess} ms CPU per answer`,
+  );
   return measured;
 }
 

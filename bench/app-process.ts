@@ -13,7 +13,8 @@ export interface LoggedProblem {
   first: string;
 }
 
-export type AppName = 'api' | 'worker' | 'rail-sim';
+/** The service's apps, and the bench's own reference server (bench/reference-server.ts). */
+export type AppName = 'api' | 'worker' | 'rail-sim' | 'reference';
 
 export interface RssSample {
   /** Seconds since the process started. */
@@ -74,9 +75,14 @@ export class AppProcess {
   ): AppProcess {
     // Compiled apps run with the production image's memory budget (Dockerfile, NODE_OPTIONS).
     const memoryBudget = fromSources ? [] : ['--max-old-space-size=128'];
-    const entry = fromSources
-      ? ['--conditions=source', '--import', 'tsx', '--import', ORPHAN_GUARD, `apps/${app}/src/main.ts`]
-      : ['--import', ORPHAN_GUARD, `apps/${app}/dist/main.js`];
+    // The reference server is not built by `pnpm build`: it always runs from its source under tsx (the
+    // loader's cost is paid at start, not per request).
+    const entry =
+      app === 'reference'
+        ? ['--conditions=source', '--import', 'tsx', '--import', ORPHAN_GUARD, 'bench/reference-server.ts']
+        : fromSources
+          ? ['--conditions=source', '--import', 'tsx', '--import', ORPHAN_GUARD, `apps/${app}/src/main.ts`]
+          : ['--import', ORPHAN_GUARD, `apps/${app}/dist/main.js`];
     const child = spawn(process.execPath, [...memoryBudget, ...nodeOptions, ...entry], {
       cwd: ROOT,
       // A bench run, like a test run: the placeholder secrets are accepted (refused when NODE_ENV is unset).

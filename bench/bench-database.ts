@@ -176,16 +176,31 @@ export async function seedLookupPayouts(
   }
 }
 
+/**
+ * Payouts recorded within [from, to) (every one accepted: the bench's wallets never run short): the accept
+ * rate of an end-to-end window, on the same clock and over the same seconds as the settlements counted.
+ */
+export async function countAccepted(db: PrismaClient, from: Date, to: Date): Promise<number> {
+  const [row] = await db.$queryRaw<{ n: bigint }[]>`
+    SELECT count(*) AS n FROM payouts WHERE created_at >= ${from} AND created_at < ${to}`;
+  return Number(row!.n);
+}
+
 /** The database's own clock, so a measurement window and settled_at are read on the same clock. */
 export async function databaseNow(db: PrismaClient): Promise<Date> {
   const [row] = await db.$queryRaw<{ now: Date }[]>`SELECT clock_timestamp() AS now`;
   return row!.now;
 }
 
-/** Payouts settled SUCCESS within [from, to). */
-export async function countSettled(db: PrismaClient, from: Date, to: Date): Promise<number> {
+/**
+ * Payouts settled SUCCESS within [from, to), of those accepted since `acceptedSince`: an end-to-end run
+ * counts only its own stream's payouts, never jobs an earlier phase queued late (a bulk batch's enqueue can
+ * land after the queue was emptied on a loaded machine).
+ */
+export async function countSettled(db: PrismaClient, from: Date, to: Date, acceptedSince: Date): Promise<number> {
   const [row] = await db.$queryRaw<{ n: bigint }[]>`
-    SELECT count(*) AS n FROM payouts WHERE state = 'SUCCESS' AND settled_at >= ${from} AND settled_at < ${to}`;
+    SELECT count(*) AS n FROM payouts
+     WHERE state = 'SUCCESS' AND settled_at >= ${from} AND settled_at < ${to} AND created_at >= ${acceptedSince}`;
   return Number(row!.n);
 }
 

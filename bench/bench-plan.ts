@@ -24,8 +24,6 @@ export interface BenchPlan {
   slowRailConcurrencies: number[];
   /** The p99 figure is taken at this fraction of the measured maximum accept rate. */
   p99LoadFraction: number;
-  /** RSS budget of one API or worker process. */
-  rssBudgetMb: number;
 }
 
 export function benchPlan(options: BenchOptions): BenchPlan {
@@ -33,8 +31,7 @@ export function benchPlan(options: BenchOptions): BenchPlan {
     durationS: options.durationS,
     railLatencyMs: 200,
     slowRailConcurrencies: [10, 50, 200],
-    p99LoadFraction: 0.7,
-    rssBudgetMb: 200,
+    p99LoadFraction: 0.5,
     poolSize: 16,
   };
   if (options.smoke) {

@@ -32,6 +32,8 @@ import { withBulkFigures, measureBulkBatch, type BulkBatchRun } from './bulk-bat
 import { measureEndToEnd, type EndToEndRun } from './end-to-end.js';
 import { PayoutRequests, type HttpRunResult } from './http-load.js';
 import { runPgbench, type CeilingScript, type PgbenchResult } from './pgbench-ceilings.js';
+import { computeRatios, ratioVerdicts, type Ratios, type Verdict } from './ratios.js';
+import { measureReference, startReference, type ReferenceMeasurements } from './reference-throughput.js';
 import type { Figure } from './results-table.js';
 
 export const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
@@ -62,9 +64,15 @@ export interface BenchReport {
   queuePrefix: string;
   /** Where --cpu-prof wrote the profiles (one folder per process). */
   profiles: string | null;
+  /** Issue 13's figures, each a ratio to a ceiling of this run or an absolute figure (bench/ratios.ts). */
+  ratios: Ratios;
+  /** Each of `ratios` beside the issue's goal. */
+  ratioVerdicts: Verdict[];
   figures: Figure[];
   ceilings: Ceilings;
   api: ApiMeasurements;
+  /** The same accept and lookup loads against the reference server (bench/reference-server.ts). */
+  reference: ReferenceMeasurements;
   /** A full-size bulk batch on the one-merchant wallet (docs/performance.md). */
   bulk: BulkBatchRun;
   /** The coalescing API's RSS from the end of its warm-up to its last sample, through every run it served. */
@@ -150,11 +158,28 @@ export async function runBench(
   const apps = await startApps(env);
   const payouts = new PayoutRequests();
   const api = await measureApi(env, apps.api, apps.uncoalescedApi, payouts);
+  const reference = await measureReference(env, apps.reference, payouts);
   const bulk = await measureBulkBatch(env, apps.api);
   const endToEnd = await measureEndToEnd(env, apps.api, apps.rails, payouts);
   const apiMemory = await apps.api.stop();
   for (const rail of apps.rails.values()) await rail.stop();
   const apiRssUnderLoad = rssGrowth(api.rssAfterWarmup, apiMemory.samples.at(-1));
+  const zeroLatencyRun = endToEnd.find((r) => r.railLatencyMs === 0);
+  const ratios = computeRatios({
+    pgbenchAcceptSpreadTps: ceilings.acceptSpread.tps,
+    pgbenchNaiveOneWalletTps: ceilings.naiveOneWallet.tps,
+    acceptSpreadPerS: api.acceptImpsSpread.succeededPerSecond,
+    acceptHotPerS: api.acceptImpsHot.succeededPerSecond,
+    referenceAcceptSpreadPerS: reference.acceptImpsSpread.succeededPerSecond,
+    lookupsPerS: api.lookups.succeededPerSecond,
+    referenceLookupsPerS: reference.lookups.succeededPerSecond,
+    p99AtHalfLoadMs: api.acceptAtFraction.latencyMs.p99,
+    memory: env.memory,
+    zeroLatencyRun: zeroLatencyRun && {
+      settledPerSecond: zeroLatencyRun.settledPerSecond,
+      acceptedPerSecond: zeroLatencyRun.acceptedPerSecond,
+    },
+  });
 
   const finished = new Date();
   return {
@@ -172,16 +197,25 @@ export async function runBench(
       postgres: await postgresVersion(db),
       loadAverage: { atStart: loadAtStart, atEnd: loadavg()[0]! },
       othersCpu: othersCpu([
-        ...Object.values(api).flatMap((r: unknown) => (isRun(r) && r.cpu ? [r.cpu] : [])),
+        ...[api, reference]
+          .flatMap((measurements): unknown[] => Object.values(measurements))
+          .flatMap((r) => (isRun(r) && r.cpu ? [r.cpu] : [])),
         ...endToEnd.map((r) => r.cpu),
       ]),
     },
     database: databaseName,
     queuePrefix,
     profiles: options.cpuProf ? profileDir : null,
-    figures: withBulkFigures(benchFigures(env, ceilings, api, apiRssUnderLoad, endToEnd), bulk, api.acceptImpsHot),
+    ratios,
+    ratioVerdicts: ratioVerdicts(ratios),
+    figures: withBulkFigures(
+      benchFigures(env, ceilings, api, reference, apiRssUnderLoad, endToEnd),
+      bulk,
+      api.acceptImpsHot,
+    ),
     ceilings,
     api,
+    reference,
     bulk,
     apiRssUnderLoad,
     endToEnd,
@@ -193,19 +227,23 @@ export async function runBench(
 interface BenchApps {
   api: StartedApp;
   uncoalescedApi: StartedApp;
+  /** The reference server: the same accept and lookup with nothing in the way. */
+  reference: StartedApp;
   /** Rail simulators by added latency. */
   rails: Map<number, StartedApp>;
 }
 
 /**
  * The long-lived processes, started together (nothing is measured while they start; idle, they cost the
- * others nothing): the API, the API with coalescing off, and one rail simulator per latency.
+ * others nothing): the API, the API with coalescing off, the reference server, and one rail simulator per
+ * latency.
  */
 async function startApps(env: BenchEnv): Promise<BenchApps> {
   const latencies = [0, env.plan.railLatencyMs];
-  const [api, uncoalescedApi, ...rails] = await Promise.all([
+  const [api, uncoalescedApi, reference, ...rails] = await Promise.all([
     startApp(env, 'api', 'api', 'PORT', '/healthz', apiVariables(env, env.queuePrefix, true)),
     startApp(env, 'api-no-coalescing', 'api', 'PORT', '/healthz', apiVariables(env, `${env.queuePrefix}-nc`, false)),
+    startReference(env),
     ...latencies.map((latency) =>
       startApp(env, `rail-sim-${latency}ms`, 'rail-sim', 'RAIL_SIM_PORT', '/health', {
         RAIL_SIM_HOST: '127.0.0.1',
@@ -213,7 +251,7 @@ async function startApps(env: BenchEnv): Promise<BenchApps> {
       }),
     ),
   ]);
-  return { api, uncoalescedApi, rails: new Map(latencies.map((l, i) => [l, rails[i]!])) };
+  return { api, uncoalescedApi, reference, rails: new Map(latencies.map((l, i) => [l, rails[i]!])) };
 }
 
 function isRun(value: unknown): value is HttpRunResult {

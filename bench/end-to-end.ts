@@ -1,6 +1,6 @@
 import { PAYOUT_QUEUE, createWorkerConnection } from '@payout/queue';
 import { Queue } from 'bullmq';
-import { countSettled, databaseNow } from './bench-database.js';
+import { countAccepted, countSettled, databaseNow } from './bench-database.js';
 import { sleep, startApp, type BenchEnv, type StartedApp } from './bench-env.js';
 import { describe } from './api-throughput.js';
 import { startLoad, type HttpRunResult, type PayoutRequests } from './http-load.js';
@@ -14,6 +14,12 @@ export interface EndToEndRun {
   stream: HttpRunResult;
   /** Payouts settled SUCCESS in the window, per second (read from the database). */
   settledPerSecond: number;
+  /**
+   * Payouts accepted in the same window, per second (read from the database): what the settlements are
+   * compared with. The stream's own rate also covers its warm-up and the wait for the worker's first
+   * settlement, whose backlog the worker settles in the window.
+   */
+  acceptedPerSecond: number;
   windowS: number;
   /** Who used the machine's CPU during the window. */
   cpu: CpuSplit;
@@ -89,14 +95,19 @@ export async function measureEndToEnd(
     const last = worker.process.memory().samples.at(-1);
     const memory = await worker.stop();
     const windowS = (to.getTime() - from.getTime()) / 1000;
-    const settledPerSecond = (await countSettled(env.db, from, to)) / windowS;
+    const settledPerSecond = (await countSettled(env.db, from, to, startedAt)) / windowS;
+    const acceptedPerSecond = (await countAccepted(env.db, from, to)) / windowS;
     await emptyQueue(env.redisUrl, queuePrefix);
-    env.log(`${describe(accepted)}; settled ${Math.round(settledPerSecond)}/s\n    ${describeCpu(cpu)}`);
+    env.log(
+      `${describe(accepted)}; in the window accepted ${Math.round(acceptedPerSecond)}/s, ` +
+        `settled ${Math.round(settledPerSecond)}/s\n    ${describeCpu(cpu)}`,
+    );
     runs.push({
       railLatencyMs,
       concurrency,
       stream: accepted,
       settledPerSecond,
+      acceptedPerSecond,
       windowS,
       cpu,
       worker: memory,
@@ -113,7 +124,7 @@ export async function measureEndToEnd(
 async function firstSettlement(env: BenchEnv, since: Date): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    if ((await countSettled(env.db, since, await databaseNow(env.db))) > 0) return;
+    if ((await countSettled(env.db, since, await databaseNow(env.db), since)) > 0) return;
     await sleep(env, 100);
   }
   env.log('the worker settled nothing within 30 s of starting');

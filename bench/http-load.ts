@@ -21,7 +21,7 @@ export interface HttpRunResult {
   timeouts: number;
   /** Who used the machine's CPU during the run (absent for unmeasured runs). */
   cpu?: CpuSplit;
-  /** CPU the API process spent per successful response, in ms. */
+  /** CPU the server under load (the API, or the reference server) spent per successful response, in ms. */
   apiCpuMsPerSuccess?: number;
 }
 

@@ -6,6 +6,7 @@ import { parseBenchOptions, USAGE, UsageError, type BenchOptions } from './bench
 import { AppProcess } from './app-process.js';
 import { RESULTS_DIR, runBench } from './bench-run.js';
 import { CleanupStack } from './cleanup-stack.js';
+import { formatVerdicts } from './ratios.js';
 import { formatTable } from './results-table.js';
 
 const startedAt = Date.now();
@@ -46,6 +47,7 @@ try {
     process.stdout.write(JSON.stringify(report, null, 2) + '\n');
   } else {
     console.log(`\n${formatTable(report.figures)}\n`);
+    console.log(`${formatVerdicts(report.ratioVerdicts)}\n`);
     for (const [name, problems] of Object.entries(report.problems)) {
       console.log(
         `${name} logged: ${Object.entries(problems)

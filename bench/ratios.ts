@@ -1,0 +1,133 @@
+// The figures issue 13 judges the service by (docs/performance.md, "The figures"): each a ratio to a
+// ceiling measured in the same run, or an absolute figure with its budget, plus the goal it is held to.
+// Pure: the bench's measurements in, numbers and verdicts out.
+
+/** The top-level `ratios` of bench/results/<time>.json. null: a figure the run could not measure. */
+export interface Ratios {
+  /** Accepts over the spread merchants ÷ pgbench `accept_payouts` over as many wallets. */
+  acceptSpreadToPgbench: number | null;
+  /** Accepts on one merchant ÷ pgbench's naive one-transaction-per-payout ceiling on one wallet. */
+  acceptHotToNaive: number | null;
+  /** Accepts over the spread merchants ÷ the reference server's, same load. */
+  acceptSpreadToReference: number | null;
+  /** Status lookups ÷ the reference server's, same load. */
+  lookupToReference: number | null;
+  /** p99 latency (ms) of accepts over the spread merchants asked at half the measured maximum rate. */
+  p99AtHalfLoadMs: number | null;
+  /** The highest VmHWM of any API process of the run. */
+  apiPeakRssMb: number | null;
+  /** The highest VmHWM of any worker process of the run. */
+  workerPeakRssMb: number | null;
+  /** Settled ÷ accepted per second, both in the window of the end-to-end run against the zero-latency rail. */
+  settledToAccepted: number | null;
+}
+
+export type RatioName = keyof Ratios;
+
+export interface Goal {
+  atLeast?: number;
+  atMost?: number;
+}
+
+/** The issue's goals, in the order the table shows them. */
+export const RATIO_GOALS: Readonly<Record<RatioName, Goal>> = {
+  acceptSpreadToPgbench: { atLeast: 0.6 },
+  acceptSpreadToReference: { atLeast: 0.7 },
+  lookupToReference: { atLeast: 0.6 },
+  acceptHotToNaive: { atLeast: 1.5 },
+  p99AtHalfLoadMs: { atMost: 50 },
+  apiPeakRssMb: { atMost: 200 },
+  workerPeakRssMb: { atMost: 200 },
+  settledToAccepted: { atLeast: 0.9 },
+};
+
+/** What the ratios are computed from: rates per second, milliseconds, megabytes. */
+export interface RatioInputs {
+  pgbenchAcceptSpreadTps: number;
+  pgbenchNaiveOneWalletTps: number;
+  acceptSpreadPerS: number;
+  acceptHotPerS: number;
+  referenceAcceptSpreadPerS: number;
+  lookupsPerS: number;
+  referenceLookupsPerS: number;
+  p99AtHalfLoadMs: number;
+  /** Peak RSS of every app process of the run. */
+  memory: readonly { app: string; peakRssMb: number }[];
+  /** The zero-latency end-to-end run, if there was one. */
+  zeroLatencyRun?: { settledPerSecond: number; acceptedPerSecond: number } | undefined;
+}
+
+export function computeRatios(inputs: RatioInputs): Ratios {
+  const peak = (app: string) => {
+    const peaks = inputs.memory.filter((m) => m.app === app).map((m) => m.peakRssMb);
+    return peaks.length ? round(Math.max(...peaks), 1) : null;
+  };
+  const run = inputs.zeroLatencyRun;
+  return {
+    acceptSpreadToPgbench: ratio(inputs.acceptSpreadPerS, inputs.pgbenchAcceptSpreadTps),
+    acceptHotToNaive: ratio(inputs.acceptHotPerS, inputs.pgbenchNaiveOneWalletTps),
+    acceptSpreadToReference: ratio(inputs.acceptSpreadPerS, inputs.referenceAcceptSpreadPerS),
+    lookupToReference: ratio(inputs.lookupsPerS, inputs.referenceLookupsPerS),
+    p99AtHalfLoadMs: Number.isFinite(inputs.p99AtHalfLoadMs) ? round(inputs.p99AtHalfLoadMs, 1) : null,
+    apiPeakRssMb: peak('api'),
+    workerPeakRssMb: peak('worker'),
+    settledToAccepted: run ? ratio(run.settledPerSecond, run.acceptedPerSecond) : null,
+  };
+}
+
+/** A figure beside its goal; a figure the run could not measure meets nothing. */
+export interface Verdict {
+  name: RatioName;
+  value: number | null;
+  goal: string;
+  met: boolean;
+}
+
+export function goalText(goal: Goal): string {
+  return goal.atLeast !== undefined ? `≥ ${goal.atLeast}` : `≤ ${goal.atMost}`;
+}
+
+export function meets(value: number | null, goal: Goal): boolean {
+  if (value === null) return false;
+  if (goal.atLeast !== undefined && value < goal.atLeast) return false;
+  if (goal.atMost !== undefined && value > goal.atMost) return false;
+  return true;
+}
+
+export function ratioVerdicts(ratios: Ratios): Verdict[] {
+  return (Object.keys(RATIO_GOALS) as RatioName[]).map((name) => ({
+    name,
+    value: ratios[name],
+    goal: goalText(RATIO_GOALS[name]),
+    met: meets(ratios[name], RATIO_GOALS[name]),
+  }));
+}
+
+/** The verdicts as a plain-text table, printed after the figures. */
+export function formatVerdicts(verdicts: readonly Verdict[]): string {
+  const rows = verdicts.map((v) => [
+    v.name,
+    v.value === null ? 'not measured' : String(v.value),
+    v.goal,
+    v.met ? 'met' : 'NOT met',
+  ]);
+  const header = ['ratio (issue 13 goal)', 'value', 'goal', ''];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === 1 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join(' | ')
+      .trimEnd();
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('-|-'), ...rows.map(line)].join('\n');
+}
+
+/** numerator ÷ denominator to 3 decimals; null when the denominator was not measured (0 or less). */
+function ratio(numerator: number, denominator: number): number | null {
+  if (!(denominator > 0) || !Number.isFinite(numerator)) return null;
+  return round(numerator / denominator, 3);
+}
+
+function round(n: number, digits: number): number {
+  const scale = 10 ** digits;
+  return Math.round(n * scale) / scale;
+}

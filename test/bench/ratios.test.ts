@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { computeRatios, formatVerdicts, RATIO_GOALS, ratioVerdicts, type RatioInputs } from '../../bench/ratios.js';
+
+// `pnpm bench` writes these ratios for scripts to read (issue 13; docs/performance.md).
+const INPUTS: RatioInputs = {
+  pgbenchAcceptSpreadTps: 2_000,
+  pgbenchNaiveOneWalletTps: 700,
+  acceptSpreadPerS: 1_300,
+  acceptHotPerS: 1_120,
+  referenceAcceptSpreadPerS: 1_600,
+  lookupsPerS: 3_000,
+  referenceLookupsPerS: 6_000,
+  p99AtHalfLoadMs: 41.25,
+  memory: [
+    { app: 'api', peakRssMb: 180.2 },
+    { app: 'api', peakRssMb: 195.4 },
+    { app: 'worker', peakRssMb: 150 },
+    { app: 'worker', peakRssMb: 210.7 },
+    { app: 'rail-sim', peakRssMb: 900 },
+    { app: 'reference', peakRssMb: 800 },
+  ],
+  zeroLatencyRun: { settledPerSecond: 270, acceptedPerSecond: 300 },
+};
+
+describe('bench ratios', () => {
+  it('when computed, then each is its figure over its ceiling, and the peak RSS is the highest of that app’s processes', () => {
+    expect(computeRatios(INPUTS)).toEqual({
+      acceptSpreadToPgbench: 0.65,
+      acceptHotToNaive: 1.6,
+      acceptSpreadToReference: 0.813,
+      lookupToReference: 0.5,
+      p99AtHalfLoadMs: 41.3,
+      apiPeakRssMb: 195.4,
+      workerPeakRssMb: 210.7,
+      settledToAccepted: 0.9,
+    });
+  });
+
+  it('when the ratios are written, then the object has exactly the keys the issue names', () => {
+    expect(Object.keys(computeRatios(INPUTS)).sort()).toEqual(
+      [
+        'acceptHotToNaive',
+        'acceptSpreadToPgbench',
+        'acceptSpreadToReference',
+        'apiPeakRssMb',
+        'lookupToReference',
+        'p99AtHalfLoadMs',
+        'settledToAccepted',
+        'workerPeakRssMb',
+      ].sort(),
+    );
+    expect(Object.keys(RATIO_GOALS).sort()).toEqual(Object.keys(computeRatios(INPUTS)).sort());
+  });
+
+  it('when a ceiling or a process was not measured, then its ratio is null, never Infinity or NaN', () => {
+    const ratios = computeRatios({
+      ...INPUTS,
+      pgbenchAcceptSpreadTps: 0,
+      referenceLookupsPerS: Number.NaN,
+      p99AtHalfLoadMs: Number.NaN,
+      memory: [],
+      zeroLatencyRun: undefined,
+    });
+    expect(ratios).toMatchObject({
+      acceptSpreadToPgbench: null,
+      lookupToReference: null,
+      p99AtHalfLoadMs: null,
+      apiPeakRssMb: null,
+      workerPeakRssMb: null,
+      settledToAccepted: null,
+    });
+    expect(JSON.parse(JSON.stringify(ratios))).toEqual(ratios);
+  });
+
+  it('when judged, then "at least" goals are met from the goal up, "at most" goals up to it, and an unmeasured figure meets nothing', () => {
+    const verdicts = ratioVerdicts({
+      ...computeRatios(INPUTS),
+      acceptSpreadToPgbench: 0.6,
+      p99AtHalfLoadMs: 50,
+      lookupToReference: null,
+    });
+    const met = Object.fromEntries(verdicts.map((v) => [v.name, v.met]));
+    expect(met).toEqual({
+      acceptSpreadToPgbench: true,
+      acceptSpreadToReference: true,
+      lookupToReference: false,
+      acceptHotToNaive: true,
+      p99AtHalfLoadMs: true,
+      apiPeakRssMb: true,
+      workerPeakRssMb: false,
+      settledToAccepted: true,
+    });
+    expect(verdicts.find((v) => v.name === 'p99AtHalfLoadMs')?.goal).toBe('≤ 50');
+    expect(verdicts.find((v) => v.name === 'acceptHotToNaive')?.goal).toBe('≥ 1.5');
+  });
+
+  it('when printed, then every ratio appears on its own line with its value, goal and verdict', () => {
+    const lines = formatVerdicts(ratioVerdicts({ ...computeRatios(INPUTS), lookupToReference: null })).split('\n');
+    expect(lines).toHaveLength(2 + Object.keys(RATIO_GOALS).length);
+    expect(lines.find((l) => l.startsWith('workerPeakRssMb'))).toMatch(/210\.7 \| ≤ 200 \| NOT met$/);
+    expect(lines.find((l) => l.startsWith('lookupToReference'))).toMatch(/not measured \| ≥ 0\.6 \| NOT met$/);
+    expect(lines.find((l) => l.startsWith('acceptSpreadToPgbench'))).toMatch(/0\.65 \| ≥ 0\.6 \| met$/);
+  });
+});
