@@ -83,13 +83,17 @@ export async function revokeToken(
 
 /**
  * Records that a token was just used, for the console's "last used" column: at most one write a minute
- * per token, whatever the request rate (the condition makes a concurrent or early write a no-op).
+ * per token, whatever the request rate (the condition makes a concurrent or early write a no-op). Over pg
+ * like the rest of authentication: an API that serves only the hot path never starts Prisma's query
+ * compiler (about 50 MB of memory, docs/performance.md "Profiles").
  */
 export async function recordTokenUse(db: PrismaClientOrTransaction, tokenHash: string): Promise<void> {
-  await db.$executeRaw`
-    UPDATE merchant_tokens SET last_used_at = now()
-     WHERE token_hash = ${tokenHash} AND revoked_at IS NULL
-       AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`;
+  await sqlRows(
+    db,
+    sql`UPDATE merchant_tokens SET last_used_at = now()
+         WHERE token_hash = ${tokenHash} AND revoked_at IS NULL
+           AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+  );
 }
 
 export interface MerchantCredentials {
