@@ -20,6 +20,8 @@ export interface CredentialStoreOptions {
   ttlMs: number;
   /** Credential look-ups running in PostgreSQL at once. */
   maxInFlight?: number;
+  /** Credential look-ups of MIDs already served that may run at once (at least `maxInFlight`; 4 × it by default). */
+  maxKnownInFlight?: number;
   /** Look-ups of never-seen MIDs that may wait for a slot; beyond, 503. */
   maxWaiting?: number;
   /** Merchants whose credentials are kept. */
@@ -63,7 +65,13 @@ export class CredentialStore {
     this.now = options.now ?? Date.now;
     this.known = new LRUCache({ max: options.maxKnown ?? 50_000 });
     this.unknown = new LRUCache({ max: options.maxUnknown ?? 10_000 });
-    this.gate = new LookupGate(options.maxInFlight ?? 2, options.maxWaiting ?? 200, options.onSaturated);
+    const maxInFlight = options.maxInFlight ?? 2;
+    this.gate = new LookupGate(
+      maxInFlight,
+      options.maxWaiting ?? 200,
+      options.onSaturated,
+      options.maxKnownInFlight ?? 4 * maxInFlight,
+    );
   }
 
   /** The credentials of `mid`, or null if there is no such merchant. */
