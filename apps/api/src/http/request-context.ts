@@ -60,7 +60,7 @@ export function requestContext(logger: Logger): RequestHandler {
       logged = true;
       const responseTime = Math.round(performance.now() - startedAt);
       const fields = { res: { statusCode: res.statusCode }, responseTime };
-      if (!res.writableFinished) req.log.warn(fields, 'request aborted');
+      if (!res.writableFinished) req.log.info(fields, 'request aborted');
       else if (res.statusCode >= 500) req.log.error(fields, 'request errored');
       else req.log.info(fields, 'request completed');
     };
