@@ -1,4 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
 import { PrismaClient, type Prisma } from './generated/prisma/client.js';
 
 export interface DatabaseOptions {
@@ -14,16 +15,28 @@ export interface DatabaseOptions {
   lockTimeoutMs?: number;
 }
 
-/** A Prisma client talking to PostgreSQL through the pg driver adapter (no native engine). */
+// The pg pool under each client createPrismaClient made, for the hot path's statements (see sqlRows).
+const pools = new WeakMap<object, pg.Pool>();
+
+/**
+ * A Prisma client talking to PostgreSQL through the pg driver adapter (no native engine). The adapter is
+ * handed a pool built here, and the same pool carries the hot path's statements straight over pg
+ * ({@link sqlRows}): one set of connections, one pool size, one set of time-outs for both.
+ */
 export function createPrismaClient(options: DatabaseOptions): PrismaClient {
-  const adapter = new PrismaPg({
+  const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolSize,
     connectionTimeoutMillis: options.connectTimeoutMs,
     application_name: options.applicationName ?? 'payout-gateway',
     ...(sessionOptions(options) && { options: sessionOptions(options) }),
   });
-  return new PrismaClient({ adapter });
+  // An idle connection that breaks (PostgreSQL restarted, a pooler closed it) is dropped by the pool and
+  // replaced at the next checkout; without a listener its 'error' would end the process.
+  pool.on('error', () => undefined);
+  const client = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  pools.set(client, pool);
+  return client;
 }
 
 /**
@@ -33,6 +46,50 @@ export function createPrismaClient(options: DatabaseOptions): PrismaClient {
 export type PrismaClientOrTransaction = PrismaClient | Prisma.TransactionClient;
 
 export type { PrismaClient };
+
+// pg's own parsers, except: int8 as bigint (what Prisma gives, and paise must stay exact).
+const INT8_OID = 20;
+const parseInt8 = (value: string): bigint => BigInt(value);
+const builtinParser = pg.types.getTypeParser as (oid: number, format?: 'text' | 'binary') => unknown;
+const rowTypes = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID ? parseInt8 : builtinParser(oid, format),
+};
+
+/** A statement written as a tagged template (`sql\`SELECT … ${value}\``): its text and its parameters apart. */
+export interface SqlStatement {
+  strings: TemplateStringsArray;
+  values: unknown[];
+}
+
+export function sql(strings: TemplateStringsArray, ...values: unknown[]): SqlStatement {
+  return { strings, values };
+}
+
+/**
+ * Runs one statement exactly as `db.$queryRaw` would, and returns its rows. On a client from
+ * {@link createPrismaClient} it goes straight over pg on the client's pool: Prisma's request pipeline costs
+ * several times the statement's own client-side work (docs/performance.md, "Profiles"), which is most of a
+ * lookup. Inside a caller's transaction it goes through Prisma, so it joins that transaction. Over pg the
+ * statement is unnamed (no `name:`): PgBouncer in transaction mode (1.18) keeps no prepared statement from
+ * one transaction to the next, and no session state is set. int8 columns come back as bigint and
+ * timestamptz as Date either way.
+ */
+export function sqlRows<T>(db: PrismaClientOrTransaction, statement: SqlStatement): Promise<T[]> {
+  const pool = pools.get(db);
+  if (!pool || pool.ending) return db.$queryRaw<T[]>(statement.strings, ...statement.values);
+  const { strings, values } = statement;
+  let text = strings[0]!;
+  for (let i = 1; i < strings.length; i++) text += `$${i}${strings[i]}`;
+  return pool
+    .query<T & pg.QueryResultRow>({ text, values: values.map(toParameter), types: rowTypes })
+    .then((result) => result.rows);
+}
+
+// pg sends a bigint as its decimal text; everything else (strings, numbers, null, Dates, arrays) as pg does.
+function toParameter(value: unknown): unknown {
+  return typeof value === 'bigint' ? value.toString() : value;
+}
 
 // The time-outs travel as startup `options` of each connection, so they hold for every statement on it with
 // no extra round trip. Behind PgBouncer in transaction mode the pooler must pass them on or ignore them

@@ -1,4 +1,4 @@
-import type { PrismaClient } from './client.js';
+import { sql, sqlRows, type PrismaClient } from './client.js';
 import { findCollectionByTransactionId, type CollectionSummary } from './repositories/collection-repository.js';
 import { findPayoutByTransactionId } from './repositories/payout-repository.js';
 import { findWallet, type WalletBalances } from './repositories/wallet-repository.js';
@@ -54,14 +54,20 @@ async function settledOnReplica(
 ): Promise<boolean> {
   const rows =
     table === 'payouts'
-      ? await replica.$queryRaw<unknown[]>`
+      ? await sqlRows<unknown>(
+          replica,
+          sql`
           SELECT 1 FROM payouts
            WHERE merchant_id = ${merchantId} AND transaction_id = ${transactionId}
-             AND status <> 'PENDING' AND updated_at < now() - ${SETTLED_FOR}::interval`
-      : await replica.$queryRaw<unknown[]>`
+             AND status <> 'PENDING' AND updated_at < now() - ${SETTLED_FOR}::interval`,
+        )
+      : await sqlRows<unknown>(
+          replica,
+          sql`
           SELECT 1 FROM collections
            WHERE merchant_id = ${merchantId} AND transaction_id = ${transactionId}
-             AND status <> 'PENDING' AND updated_at < now() - ${SETTLED_FOR}::interval`;
+             AND status <> 'PENDING' AND updated_at < now() - ${SETTLED_FOR}::interval`,
+        );
   return rows.length > 0;
 }
 
@@ -79,13 +85,15 @@ export async function lookUpWallet(dbs: LookupDatabases, merchantId: number): Pr
 }
 
 async function primaryWalPosition(primary: PrismaClient): Promise<string> {
-  const [row] = await primary.$queryRaw<{ lsn: string }[]>`SELECT pg_current_wal_lsn()::text AS lsn`;
+  const [row] = await sqlRows<{ lsn: string }>(primary, sql`SELECT pg_current_wal_lsn()::text AS lsn`);
   return row!.lsn;
 }
 
 // pg_last_wal_replay_lsn() is null on a server that is not a standby: such a "replica" is never trusted.
 async function replicaHasReplayed(replica: PrismaClient, lsn: string): Promise<boolean> {
-  const [row] = await replica.$queryRaw<{ replayed: boolean | null }[]>`
-    SELECT pg_last_wal_replay_lsn() >= ${lsn}::pg_lsn AS replayed`;
+  const [row] = await sqlRows<{ replayed: boolean | null }>(
+    replica,
+    sql`SELECT pg_last_wal_replay_lsn() >= ${lsn}::pg_lsn AS replayed`,
+  );
   return row?.replayed === true;
 }

@@ -30,6 +30,21 @@ describe('CredentialStore', () => {
     expect((await store.lookup(mid))?.merchant.status).toBe('SUSPENDED');
   });
 
+  it('when a known merchant is looked up in the second half of its TTL, then the cache answers at once and the entry is refreshed behind it', async () => {
+    const { merchant, mid } = await merchantWithToken();
+    let now = 1_000_000;
+    const store = new CredentialStore(db, { ttlMs: 10_000, now: () => now });
+    expect((await store.lookup(mid))?.merchant.status).toBe('ACTIVE');
+    await db.merchant.update({ where: { id: merchant.id }, data: { status: 'SUSPENDED' } });
+    now += 9_500; // past any refresh point (the second half of the TTL), still within the TTL
+    expect((await store.lookup(mid))?.merchant.status).toBe('ACTIVE');
+    await store.idle();
+    expect((await store.lookup(mid))?.merchant.status).toBe('SUSPENDED');
+    now += 10_001; // the refreshed entry is trusted for a whole TTL from its own read, no longer
+    await db.merchant.update({ where: { id: merchant.id }, data: { status: 'ACTIVE' } });
+    expect((await store.lookup(mid))?.merchant.status).toBe('ACTIVE');
+  });
+
   it('when a MID is unknown, then null is cached too', async () => {
     const store = new CredentialStore(db, { ttlMs: 60_000 });
     const mid = `NOPE${Date.now()}`;

@@ -6,6 +6,8 @@ import { LookupGate, type LookupLane } from './lookup-gate.js';
 interface KnownEntry {
   credentials: MerchantCredentials;
   fetchedAt: number;
+  /** Age after which a lookup still answers from this entry but refreshes it in the background. */
+  refreshAfterMs: number;
 }
 
 // A token that does not match cached credentials may be one issued moments ago; the database is asked
@@ -18,6 +20,8 @@ export interface CredentialStoreOptions {
   ttlMs: number;
   /** Credential look-ups running in PostgreSQL at once. */
   maxInFlight?: number;
+  /** Credential look-ups of MIDs already served that may run at once (at least `maxInFlight`; 4 × it by default). */
+  maxKnownInFlight?: number;
   /** Look-ups of never-seen MIDs that may wait for a slot; beyond, 503. */
   maxWaiting?: number;
   /** Merchants whose credentials are kept. */
@@ -32,7 +36,9 @@ export interface CredentialStoreOptions {
 /**
  * A merchant's credentials (status, limits, active token digests) by MID, cached briefly so the hot path
  * does not query PostgreSQL for every request. A suspension or a revoked token takes effect within `ttlMs`;
- * a newly issued token works at once.
+ * a newly issued token works at once. A merchant that keeps sending never waits for its refresh: in the
+ * second half of the TTL a lookup answers from the cache and re-reads the database in the background, so
+ * requests wait for PostgreSQL only for a MID not seen within the TTL (docs/performance.md, "Profiles").
  *
  * Built to stand a flood of made-up MIDs (docs/operations.md, "Floods before authentication"):
  * - unknown MIDs are remembered in a small cache of their own, so repeating one costs no query, and no
@@ -59,13 +65,22 @@ export class CredentialStore {
     this.now = options.now ?? Date.now;
     this.known = new LRUCache({ max: options.maxKnown ?? 50_000 });
     this.unknown = new LRUCache({ max: options.maxUnknown ?? 10_000 });
-    this.gate = new LookupGate(options.maxInFlight ?? 2, options.maxWaiting ?? 200, options.onSaturated);
+    const maxInFlight = options.maxInFlight ?? 2;
+    this.gate = new LookupGate(
+      maxInFlight,
+      options.maxWaiting ?? 200,
+      options.onSaturated,
+      options.maxKnownInFlight ?? 4 * maxInFlight,
+    );
   }
 
   /** The credentials of `mid`, or null if there is no such merchant. */
   async lookup(mid: string): Promise<MerchantCredentials | null> {
     const known = this.known.get(mid);
-    if (known && this.isFresh(known.fetchedAt)) return known.credentials;
+    if (known && this.isFresh(known.fetchedAt)) {
+      if (this.now() - known.fetchedAt >= known.refreshAfterMs) this.refreshInBackground(mid);
+      return known.credentials;
+    }
     const unknownAt = this.unknown.get(mid);
     if (unknownAt !== undefined && this.isFresh(unknownAt)) return null;
     return this.read(mid, known ? 'known' : 'unknown');
@@ -93,14 +108,31 @@ export class CredentialStore {
     recordTokenUse(this.db, digest).catch(() => this.usesWritten.delete(digest));
   }
 
+  /** Resolves once every database read this store has started (background refreshes too) has finished. */
+  async idle(): Promise<void> {
+    await Promise.allSettled([...this.pending.values()]);
+  }
+
   /** Forget a MID at once (after an operator changes it in this process). */
   forget(mid: string): void {
     this.known.delete(mid);
     this.unknown.delete(mid);
   }
 
+  // A failed refresh leaves the entry as it is: once it expires, the next lookup reads the database itself.
+  private refreshInBackground(mid: string): void {
+    if (!this.pending.has(mid)) this.read(mid, 'known').catch(() => undefined);
+  }
+
   private isFresh(fetchedAt: number): boolean {
     return this.now() - fetchedAt < this.ttlMs;
+  }
+
+  // Somewhere in the second half of the TTL, at random: merchants first seen together (a restart, the
+  // first minute of traffic) would otherwise all expire together, and every TTL their refreshes would
+  // queue behind the gate's few slots with requests waiting on them.
+  private refreshAfter(): number {
+    return this.ttlMs * (0.5 + 0.4 * Math.random());
   }
 
   private read(mid: string, lane: LookupLane): Promise<MerchantCredentials | null> {
@@ -110,7 +142,7 @@ export class CredentialStore {
       .run(lane, () => findCredentials(this.db, mid))
       .then((credentials) => {
         if (credentials) {
-          this.known.set(mid, { credentials, fetchedAt: this.now() });
+          this.known.set(mid, { credentials, fetchedAt: this.now(), refreshAfterMs: this.refreshAfter() });
           this.unknown.delete(mid);
         } else {
           this.known.delete(mid);

@@ -1,5 +1,5 @@
 import type { FailureReason, PayoutMode, PayoutState, PayoutStatus } from '@payout/domain';
-import type { PrismaClientOrTransaction } from '../client.js';
+import { sql, sqlRows, type PrismaClientOrTransaction } from '../client.js';
 import type { PayoutSummary } from './payout-repository.js';
 
 /** One item of a batch as recorded: the payout it became, or the answer it was refused with. */
@@ -38,7 +38,9 @@ export async function recordBulkBatch(db: PrismaClientOrTransaction, batch: NewB
         : { item_index: item.index, payout_id: null, refusal: item.refusal },
     ),
   );
-  const rows = await db.$queryRaw<{ recorded: number }[]>`
+  const rows = await sqlRows<{ recorded: number }>(
+    db,
+    sql`
     WITH batch AS (
       INSERT INTO bulk_batches (merchant_id, batch_id, items_digest, total)
       VALUES (${batch.merchantId}, ${batch.batchId}, ${batch.itemsDigest}, ${batch.items.length})
@@ -49,7 +51,8 @@ export async function recordBulkBatch(db: PrismaClientOrTransaction, batch: NewB
       SELECT batch.id, i.item_index, i.payout_id, i.refusal
         FROM batch, jsonb_to_recordset(${items}::jsonb) AS i(item_index integer, payout_id bigint, refusal jsonb)
     )
-    SELECT count(*)::int AS recorded FROM batch`;
+    SELECT count(*)::int AS recorded FROM batch`,
+  );
   return rows[0]?.recorded === 1;
 }
 
@@ -80,7 +83,9 @@ export async function findBulkBatch(
   batchId: string,
 ): Promise<BulkBatchNow | null> {
   // One statement for up to 5,000 items: the batch, its items in order, and each item's payout.
-  const rows = await db.$queryRaw<BatchItemRow[]>`
+  const rows = await sqlRows<BatchItemRow>(
+    db,
+    sql`
     SELECT b.batch_id, b.items_digest, i.item_index, i.refusal,
            p.id, p.merchant_id, p.transaction_id, p.mode::text AS mode, p.amount_paise, p.ack_no,
            p.state::text AS state, p.status::text AS status, p.failure_reason::text AS failure_reason,
@@ -89,7 +94,8 @@ export async function findBulkBatch(
       JOIN bulk_batch_items i ON i.batch_id = b.id
       LEFT JOIN payouts p ON p.id = i.payout_id
      WHERE b.merchant_id = ${merchantId} AND b.batch_id = ${batchId}
-     ORDER BY i.item_index`;
+     ORDER BY i.item_index`,
+  );
   const first = rows[0];
   if (!first) return null;
   return {

@@ -1,6 +1,6 @@
 import { Prisma } from '../generated/prisma/client.js';
 import type { Merchant, MerchantToken } from '../generated/prisma/client.js';
-import type { PrismaClientOrTransaction } from '../client.js';
+import { sql, sqlRows, type PrismaClientOrTransaction } from '../client.js';
 
 export type { Merchant, MerchantToken };
 
@@ -83,13 +83,17 @@ export async function revokeToken(
 
 /**
  * Records that a token was just used, for the console's "last used" column: at most one write a minute
- * per token, whatever the request rate (the condition makes a concurrent or early write a no-op).
+ * per token, whatever the request rate (the condition makes a concurrent or early write a no-op). Over pg
+ * like the rest of authentication: an API that serves only the hot path never starts Prisma's query
+ * compiler (about 50 MB of memory, docs/performance.md "Profiles").
  */
 export async function recordTokenUse(db: PrismaClientOrTransaction, tokenHash: string): Promise<void> {
-  await db.$executeRaw`
-    UPDATE merchant_tokens SET last_used_at = now()
-     WHERE token_hash = ${tokenHash} AND revoked_at IS NULL
-       AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`;
+  await sqlRows(
+    db,
+    sql`UPDATE merchant_tokens SET last_used_at = now()
+         WHERE token_hash = ${tokenHash} AND revoked_at IS NULL
+           AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+  );
 }
 
 export interface MerchantCredentials {
@@ -97,20 +101,38 @@ export interface MerchantCredentials {
   activeTokenHashes: string[];
 }
 
-/** What authentication needs for a MID: the merchant and the digests of its active tokens. */
+/**
+ * What authentication needs for a MID: the merchant and the digests of its active tokens, in one statement
+ * (it runs for every merchant every few seconds as the credential cache refreshes).
+ */
 export async function findCredentials(db: PrismaClientOrTransaction, mid: string): Promise<MerchantCredentials | null> {
-  const merchant = await db.merchant.findUnique({
-    where: { mid },
-    select: {
-      id: true,
-      mid: true,
-      status: true,
-      impsMaxPaise: true,
-      upiMaxPaise: true,
-      tokens: { where: { revokedAt: null }, select: { tokenHash: true } },
+  const [row] = await sqlRows<CredentialsRow>(
+    db,
+    sql`SELECT m.id, m.mid, m.status::text AS status, m.imps_max_paise, m.upi_max_paise,
+               coalesce(array_agg(t.token_hash::text) FILTER (WHERE t.token_hash IS NOT NULL), '{}') AS token_hashes
+          FROM merchants m
+          LEFT JOIN merchant_tokens t ON t.merchant_id = m.id AND t.revoked_at IS NULL
+         WHERE m.mid = ${mid}
+         GROUP BY m.id`,
+  );
+  if (!row) return null;
+  return {
+    merchant: {
+      id: row.id,
+      mid: row.mid,
+      status: row.status,
+      impsMaxPaise: row.imps_max_paise,
+      upiMaxPaise: row.upi_max_paise,
     },
-  });
-  if (!merchant) return null;
-  const { tokens, ...rest } = merchant;
-  return { merchant: rest, activeTokenHashes: tokens.map((t) => t.tokenHash) };
+    activeTokenHashes: row.token_hashes,
+  };
+}
+
+interface CredentialsRow {
+  id: number;
+  mid: string;
+  status: Merchant['status'];
+  imps_max_paise: bigint;
+  upi_max_paise: bigint;
+  token_hashes: string[];
 }

@@ -1,5 +1,5 @@
 import type { FailureReason, Paise, PayoutMode, PayoutState, PayoutStatus } from '@payout/domain';
-import type { PrismaClient, PrismaClientOrTransaction } from '../client.js';
+import { sql, sqlRows, type PrismaClient, type PrismaClientOrTransaction } from '../client.js';
 import { isRetryableTransactionError } from '../database-errors.js';
 
 /** One payout instruction as the API accepts it, ready to record. */
@@ -95,7 +95,7 @@ export async function acceptPayouts(
   );
   for (let attempt = 1; ; attempt++) {
     try {
-      const rows = await db.$queryRaw<AcceptRow[]>`SELECT * FROM accept_payouts(${items}::jsonb)`;
+      const rows = await sqlRows<AcceptRow>(db, sql`SELECT * FROM accept_payouts(${items}::jsonb)`);
       return rows.map((row) => ({ outcome: row.outcome, payout: toSummary(row) }));
     } catch (error) {
       if (attempt >= MAX_DEADLOCK_RETRIES || !isRetryableTransactionError(error)) throw error;
@@ -103,7 +103,7 @@ export async function acceptPayouts(
   }
 }
 
-function toSummary(row: AcceptRow): PayoutSummary {
+function toSummary(row: Omit<AcceptRow, 'outcome'>): PayoutSummary {
   return {
     id: row.id,
     merchantId: row.merchant_id,
@@ -127,38 +127,13 @@ export async function findPayoutByTransactionId(
   merchantId: number,
   transactionId: string,
 ): Promise<PayoutSummary | null> {
-  const p = await db.payout.findUnique({
-    where: { merchantId_transactionId: { merchantId, transactionId } },
-    select: {
-      id: true,
-      merchantId: true,
-      transactionId: true,
-      mode: true,
-      amountPaise: true,
-      ackNo: true,
-      state: true,
-      status: true,
-      failureReason: true,
-      bankReference: true,
-      beneficiaryAccount: true,
-      beneficiaryIfsc: true,
-      beneficiaryName: true,
-    },
-  });
-  if (!p) return null;
-  return {
-    id: p.id,
-    merchantId: p.merchantId,
-    transactionId: p.transactionId,
-    mode: p.mode,
-    amountPaise: p.amountPaise,
-    ackNo: p.ackNo,
-    state: p.state,
-    status: p.status,
-    failureReason: p.failureReason,
-    bankReference: p.bankReference,
-    account: p.beneficiaryAccount,
-    ifsc: p.beneficiaryIfsc,
-    name: p.beneficiaryName,
-  };
+  const [row] = await sqlRows<Omit<AcceptRow, 'outcome'>>(
+    db,
+    sql`SELECT id, merchant_id, transaction_id, mode::text AS mode, amount_paise, ack_no, state::text AS state,
+               status::text AS status, failure_reason::text AS failure_reason, bank_reference,
+               beneficiary_account, beneficiary_ifsc, beneficiary_name
+          FROM payouts
+         WHERE merchant_id = ${merchantId} AND transaction_id = ${transactionId}`,
+  );
+  return row ? toSummary(row) : null;
 }

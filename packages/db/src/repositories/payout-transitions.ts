@@ -1,6 +1,6 @@
 import type { FailureReason, Paise, PayoutMode, PayoutState } from '@payout/domain';
 import { statesAllowedBefore } from '@payout/domain';
-import type { PrismaClientOrTransaction } from '../client.js';
+import { sql, sqlRows, type PrismaClientOrTransaction } from '../client.js';
 
 /** Everything the worker needs to drive one payout. */
 export interface PayoutForWork {
@@ -19,28 +19,46 @@ export interface PayoutForWork {
   createdAt: Date;
 }
 
+/** One statement straight over pg on the worker's hot path (it runs for every job the worker picks up). */
 export async function findPayoutForWork(db: PrismaClientOrTransaction, id: bigint): Promise<PayoutForWork | null> {
-  const p = await db.payout.findUnique({
-    where: { id },
-    select: {
-      id: true,
-      merchantId: true,
-      mode: true,
-      amountPaise: true,
-      ackNo: true,
-      state: true,
-      beneficiaryAccount: true,
-      beneficiaryIfsc: true,
-      beneficiaryName: true,
-      submitAttempts: true,
-      inquiryAttempts: true,
-      nextCheckAt: true,
-      createdAt: true,
-    },
-  });
+  const [p] = await sqlRows<WorkRow>(
+    db,
+    sql`SELECT id, merchant_id, mode::text AS mode, amount_paise, ack_no, state::text AS state, beneficiary_account,
+               beneficiary_ifsc, beneficiary_name, submit_attempts, inquiry_attempts, next_check_at, created_at
+          FROM payouts WHERE id = ${id}`,
+  );
   if (!p) return null;
-  const { beneficiaryAccount, beneficiaryIfsc, beneficiaryName, ...rest } = p;
-  return { ...rest, account: beneficiaryAccount, ifsc: beneficiaryIfsc, name: beneficiaryName };
+  return {
+    id: p.id,
+    merchantId: p.merchant_id,
+    mode: p.mode,
+    amountPaise: p.amount_paise,
+    ackNo: p.ack_no,
+    state: p.state,
+    account: p.beneficiary_account,
+    ifsc: p.beneficiary_ifsc,
+    name: p.beneficiary_name,
+    submitAttempts: p.submit_attempts,
+    inquiryAttempts: p.inquiry_attempts,
+    nextCheckAt: p.next_check_at,
+    createdAt: p.created_at,
+  };
+}
+
+interface WorkRow {
+  id: bigint;
+  merchant_id: number;
+  mode: PayoutMode;
+  amount_paise: bigint;
+  ack_no: string;
+  state: PayoutState;
+  beneficiary_account: string;
+  beneficiary_ifsc: string | null;
+  beneficiary_name: string;
+  submit_attempts: number;
+  inquiry_attempts: number;
+  next_check_at: Date | null;
+  created_at: Date;
 }
 
 /** Why a state changed, recorded in the payout's event log for support. */
@@ -104,7 +122,9 @@ export async function transitionPayout(
 ): Promise<TransitionResult> {
   const allowed = narrowed(to, changes.onlyFrom);
   const claimInquiry = changes.claimInquiry ?? null;
-  const [row] = await db.$queryRaw<TransitionRow[]>`
+  const [row] = await sqlRows<TransitionRow>(
+    db,
+    sql`
     WITH prev AS (
       SELECT id, state, inquiry_attempts FROM payouts WHERE id = ${payoutId} FOR NO KEY UPDATE
     ), moved AS (
@@ -125,7 +145,8 @@ export async function transitionPayout(
              ${jsonOrNull(note.railAnswer)}::jsonb, ${note.actor}
         FROM moved
     )
-    SELECT EXISTS (SELECT 1 FROM moved) AS moved, (SELECT state::text FROM prev) AS from_state`;
+    SELECT EXISTS (SELECT 1 FROM moved) AS moved, (SELECT state::text FROM prev) AS from_state`,
+  );
   return { moved: row?.moved ?? false, from: row?.from_state ?? null };
 }
 
@@ -185,7 +206,9 @@ async function settle(
 ): Promise<SettlementResult> {
   const allowed = narrowed(settlement.outcome, onlyFrom);
   const kind = SETTLEMENT_ENTRY[settlement.outcome];
-  const [row] = await db.$queryRaw<SettlementRow[]>`
+  const [row] = await sqlRows<SettlementRow>(
+    db,
+    sql`
     WITH prev AS (
       SELECT id, state FROM payouts WHERE id = ${payoutId} FOR NO KEY UPDATE
     ), settled AS (
@@ -211,7 +234,8 @@ async function settle(
       RETURNING id
     )
     SELECT EXISTS (SELECT 1 FROM settled) AS moved, (SELECT state::text FROM prev) AS from_state,
-           (SELECT id FROM outbox) AS webhook_delivery_id, (SELECT posting FROM posted) AS posting`;
+           (SELECT id FROM outbox) AS webhook_delivery_id, (SELECT posting FROM posted) AS posting`,
+  );
   return {
     moved: row?.moved ?? false,
     from: row?.from_state ?? null,

@@ -1,5 +1,5 @@
 import type { Paise } from '@payout/domain';
-import type { PrismaClientOrTransaction } from '../client.js';
+import { sql, sqlRows, type PrismaClientOrTransaction } from '../client.js';
 import { postLedgerEntry } from './ledger-posting.js';
 
 export class CreditReferenceConflictError extends Error {
@@ -54,8 +54,13 @@ export interface WalletBalances {
   reservedPaise: Paise;
 }
 
+/** The merchant's wallet balances (the balance lookup's one statement). */
 export async function findWallet(db: PrismaClientOrTransaction, merchantId: number): Promise<WalletBalances | null> {
-  return db.wallet.findUnique({ where: { merchantId }, select: { availablePaise: true, reservedPaise: true } });
+  const [row] = await sqlRows<{ available_paise: bigint; reserved_paise: bigint }>(
+    db,
+    sql`SELECT available_paise, reserved_paise FROM wallets WHERE merchant_id = ${merchantId}`,
+  );
+  return row ? { availablePaise: row.available_paise, reservedPaise: row.reserved_paise } : null;
 }
 
 export interface LedgerBalances {
