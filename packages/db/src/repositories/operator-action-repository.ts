@@ -16,6 +16,7 @@ export type OperatorActionName =
   | 'payout.resolve'
   | 'payout.resolve-refused'
   | 'webhook.replay'
+  | 'webhook.enable'
   | 'inquiry.requeue'
   | 'wallet.credit'
   | 'token.rotate'
