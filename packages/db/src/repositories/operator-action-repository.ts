@@ -17,6 +17,7 @@ export type OperatorActionName =
   | 'payout.resolve-refused'
   | 'webhook.replay'
   | 'webhook.enable'
+  | 'payout.bulk'
   | 'inquiry.requeue'
   | 'wallet.credit'
   | 'token.rotate'
