@@ -53,3 +53,7 @@ ALTER TABLE "webhook_endpoints" ADD COLUMN "disabled_reason" VARCHAR(500);
 -- A held delivery is not finished: it waits for its endpoint to be enabled again.
 ALTER TABLE "webhook_deliveries" DROP CONSTRAINT "webhook_deliveries_finished_when_final",
     ADD CONSTRAINT "webhook_deliveries_finished_when_final" CHECK (("status" IN ('PENDING', 'HELD')) = ("finished_at" IS NULL));
+
+-- The sweeper looks for held deliveries of endpoints enabled again at every sweep, and the console lists
+-- them: few rows, found without reading the delivered ones.
+CREATE INDEX "webhook_deliveries_held_idx" ON "webhook_deliveries"("merchant_id") WHERE "status" = 'HELD';
