@@ -19,7 +19,7 @@ import {
   type PlannedFault,
 } from './soak/fault-schedule.js';
 import { sendPayouts } from './soak/merchant-client.js';
-import { planPayouts } from './soak/payout-mix.js';
+import { batchesOf, planPayouts } from './soak/payout-mix.js';
 import { runStatements } from './soak/statement-run.js';
 import { SOAK_STUCK_AFTER_MS, SoakCluster } from './soak/soak-cluster.js';
 import { buildReport, formatReport, type FaultRecord } from './soak/soak-report.js';
@@ -92,6 +92,9 @@ const progress = (line: string) => console.error(line);
 progress(
   `soak: seed ${options.seed}, ${options.payouts} payouts from ${options.merchants} merchants over ${shape.loadMs / 1000} s, ` +
     `${shape.apis} APIs, ${shape.workers} workers on the ${options.topology} topology${options.short ? ' (short)' : ''}`,
+);
+progress(
+  `${planned.filter((p) => p.batch !== null).length} of them in ${batchesOf(planned).size} bulk batches (POST /api/bulkpayout)`,
 );
 progress('fault schedule (after the first payout is sent):');
 for (const fault of schedule) progress(`  ${describeFault(fault)}`);

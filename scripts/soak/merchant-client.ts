@@ -1,4 +1,4 @@
-import type { PlannedPayout } from './payout-mix.js';
+import { batchesOf, type PlannedPayout } from './payout-mix.js';
 
 export interface MerchantCredentials {
   mid: string;
@@ -30,17 +30,23 @@ export interface SendOptions {
 // gateway treats the repeat as the same payout.
 const RETRYABLE = new Set([429, 500, 502, 503, 504]);
 
-/** Sends every planned payout at the given pace, retrying each until it gets a definitive answer. */
+/**
+ * Sends every planned payout at the given pace, retrying each until it gets a definitive answer; a bulk
+ * batch goes when its leader's turn comes, and is retried whole.
+ */
 export async function sendPayouts(planned: readonly PlannedPayout[], options: SendOptions): Promise<SentPayout[]> {
   const results: SentPayout[] = new Array<SentPayout>(planned.length);
+  const batches = batchesOf(planned);
   const started = Date.now();
   let next = 0;
   const lane = async () => {
     while (next < planned.length) {
       const payout = planned[next++]!;
+      if (payout.batch !== null && payout.batch !== payout.index) continue; // sent with its batch
       const due = started + (payout.index * 1000) / options.ratePerSecond;
       if (due > Date.now()) await sleep(due - Date.now());
-      results[payout.index] = await sendOne(payout, options);
+      if (payout.batch === null) results[payout.index] = await sendOne(payout, options);
+      else for (const sent of await sendBatch(batches.get(payout.index)!, options)) results[sent.planned.index] = sent;
     }
   };
   await Promise.all(Array.from({ length: options.concurrency }, lane));
@@ -77,6 +83,56 @@ async function sendOne(planned: PlannedPayout, options: SendOptions): Promise<Se
       }
     } catch {
       sent.answers.push('network');
+    }
+    await sleep(Math.min(2_000, 250 * 2 ** attempt));
+  }
+  return sent;
+}
+
+/**
+ * Sends payouts of one merchant as one bulk batch (docs/api.md, "Bulk payouts"). A careful merchant sends
+ * the same BatchID with the same items again until it gets the batch's answer: the gateway answers a
+ * repeat with the batch's current state, never a second payout.
+ */
+async function sendBatch(members: readonly PlannedPayout[], options: SendOptions): Promise<SentPayout[]> {
+  const leader = members[0]!;
+  const merchant = options.merchants[leader.merchant]!;
+  const sent = members.map((planned): SentPayout => ({ planned, answers: [], final: null }));
+  const body = JSON.stringify({
+    BatchID: String(9_000_000 + leader.index),
+    Payouts: members.map((p) => ({ ...p.body, Mode: p.mode })),
+  });
+  const giveUpAt = Date.now() + options.giveUpAfterMs;
+  for (let attempt = 0; Date.now() < giveUpAt; attempt++) {
+    const urls = options.apiUrls();
+    const url = urls[(leader.index + attempt) % urls.length]!;
+    try {
+      const response = await fetch(url + '/api/bulkpayout', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', MID: merchant.mid, Token: merchant.token },
+        body,
+        signal: AbortSignal.timeout(10_000),
+      });
+      const text = await response.text();
+      for (const s of sent) s.answers.push(response.status);
+      if (!RETRYABLE.has(response.status)) {
+        const json = JSON.parse(text) as { results?: Record<string, unknown>[] };
+        for (const result of json.results ?? []) {
+          const s = sent[Number(result.index)];
+          if (s && typeof result.Ack_no === 'string') {
+            s.final = {
+              // Each item's result is what the single endpoint would have answered.
+              status: Number(result.status_code),
+              payoutStatus: String(result.status),
+              ackNo: result.Ack_no,
+              bankriff: typeof result.Bankriff === 'string' ? result.Bankriff : '',
+            };
+          }
+        }
+        return sent;
+      }
+    } catch {
+      for (const s of sent) s.answers.push('network');
     }
     await sleep(Math.min(2_000, 250 * 2 ** attempt));
   }

@@ -14,6 +14,11 @@ export interface PlannedPayout {
   /** The magic value chosen, for the report. */
   flavour: Flavour;
   expected: Expected;
+  /**
+   * The index of the payout leading the bulk batch (POST /api/bulkpayout) this one is sent in, or null when
+   * it is sent alone. The leader sends the batch when its own turn comes.
+   */
+  batch: number | null;
 }
 
 type Flavour =
@@ -52,7 +57,7 @@ const MAGIC = new Set([11, 22, 33, 44, 55, 66, 77, 88, 91, 92, 93, 94, 99]);
 export function planPayouts(seed: number, count: number, merchants: number): PlannedPayout[] {
   const random = new SeededRandom(seed ^ 0x0a11_0475);
   const total = MIX.reduce((sum, m) => sum + m.weight, 0);
-  return Array.from({ length: count }, (_, index) => {
+  const planned = Array.from({ length: count }, (_, index): PlannedPayout => {
     let roll = random.int(1, total);
     const kind = MIX.find((m) => (roll -= m.weight) <= 0)!;
     const mode = random.next() < 0.5 ? 'IMPS' : 'UPI';
@@ -90,6 +95,41 @@ export function planPayouts(seed: number, count: number, merchants: number): Pla
       amountPaise,
       flavour: kind.flavour,
       expected: kind.expected,
+      batch: null,
     };
   });
+  groupIntoBatches(planned, seed);
+  return planned;
+}
+
+// About a quarter of the payouts go in bulk batches of 2–12 (issue 16): the same rail behaviours, the same
+// invariants, through the batch path. Drawn from a random of their own, so the payouts themselves are those
+// the seed always gave.
+const BATCH_START_CHANCE = 0.06;
+const BATCH_SIZE = { min: 2, max: 12 };
+/** A batch takes its merchant's next payouts from this many planned after its leader. */
+const BATCH_REACH = 80;
+
+function groupIntoBatches(planned: PlannedPayout[], seed: number): void {
+  const random = new SeededRandom(seed ^ 0x0b07_c4e5);
+  for (const leader of planned) {
+    if (leader.batch !== null || random.next() >= BATCH_START_CHANCE) continue;
+    const size = random.int(BATCH_SIZE.min, BATCH_SIZE.max);
+    const members = planned
+      .slice(leader.index, leader.index + BATCH_REACH)
+      .filter((p) => p.merchant === leader.merchant && p.batch === null)
+      .slice(0, size);
+    if (members.length < BATCH_SIZE.min) continue;
+    for (const member of members) member.batch = leader.index;
+  }
+}
+
+/** The payouts of each batch, by its leader's index. */
+export function batchesOf(planned: readonly PlannedPayout[]): Map<number, PlannedPayout[]> {
+  const batches = new Map<number, PlannedPayout[]>();
+  for (const p of planned) {
+    if (p.batch === null) continue;
+    batches.set(p.batch, [...(batches.get(p.batch) ?? []), p]);
+  }
+  return batches;
 }

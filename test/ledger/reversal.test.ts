@@ -231,6 +231,7 @@ describe('a reversed payout on the wire', () => {
     const claim = await claimWebhookAttempt(prisma, reversed.webhookDeliveryId!, 1, new Date(Date.now() + 60_000));
 
     expect(claim).not.toBeNull();
+    expect(claim!.sequence).toBe(2); // after the settlement's delivery
     expect(stringifyJson(payoutResult(claim!.payout).body)).toBe(
       `{"error":true,"status_code":400,"status":"FAILED","account":"asha.kumar@okhdfc","Amount":"101.00",` +
         `"Bankriff":"UTR${payout.ackNo.slice(-9)}","Ack_no":"${payout.ackNo}","TransactionID":"${payout.transactionId}",` +

@@ -46,10 +46,13 @@ describe('payout webhooks end to end', () => {
         (rs) => rs.length > 0,
         { what: 'the webhook of the payout' },
       );
-      // The same request again answers the payout's current state: the body every merchant already parses.
+      // The same request again answers the payout's current state: the body every merchant already parses,
+      // which the webhook carries as it is, followed by the state as an event and the delivery's sequence.
       const replayed = await call(stack.current.api, path, { merchant, body: request });
       expect(replayed.json.status).toBe(outcome);
-      expect(delivered[0]!.body).toBe(replayed.text);
+      const event = outcome === 'SUCCESS' ? 'payout.success' : 'payout.failed';
+      expect(delivered[0]!.body).toBe(`${replayed.text.slice(0, -1)},"event":"${event}","sequence":1}`);
+      expect(delivered[0]!.headers['x-webhook-sequence']).toBe('1');
       expect(verify(delivered[0]!.body, delivered[0]!.headers['x-webhook-signature'] as string, secret)).toBe(true);
 
       const payoutId = (await db.payout.findFirstOrThrow({ where: { ackNo: accepted.json.Ack_no as string } })).id;

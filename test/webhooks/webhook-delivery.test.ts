@@ -7,7 +7,7 @@ import {
   type PrismaClient,
   type WebhookDeliveryView,
 } from '@payout/db';
-import { payoutResult, stringifyJson } from '@payout/domain';
+import { stringifyJson, webhookPayload } from '@payout/domain';
 import { createProducerConnection, createWorkerConnection } from '@payout/queue';
 import { createLogger } from '@payout/telemetry';
 import type { Redis } from 'ioredis';
@@ -73,9 +73,10 @@ function finished(payoutId: bigint, count = 1) {
 }
 
 /** What the payout's webhook must say: the API's own payout result for it, byte for byte. */
-async function expectedBody(merchantId: number, transactionId: string): Promise<string> {
+/** The payout result the API answers now, then the payout's state and the delivery's sequence number. */
+async function expectedBody(merchantId: number, transactionId: string, sequence = 1): Promise<string> {
   const payout = await findPayoutByTransactionId(db, merchantId, transactionId);
-  return stringifyJson(payoutResult(payout!).body);
+  return stringifyJson(webhookPayload(payout!, sequence));
 }
 
 describe('payout webhooks', () => {
@@ -245,7 +246,10 @@ describe('payout webhooks', () => {
     expect(replay).toMatchObject({ payoutStatus: 'SUCCESS', queued: true, operator: 'asha' });
 
     const [first, second] = await endpoint.requests(2);
-    expect(second!.body).toBe(first!.body);
+    // The same result, as a later event of the payout: the replay was recorded second.
+    expect(first!.body).toBe(await expectedBody(merchant.merchant.id, payout.transactionId, 1));
+    expect(second!.body).toBe(await expectedBody(merchant.merchant.id, payout.transactionId, 2));
+    expect([first!.headers['x-webhook-sequence'], second!.headers['x-webhook-sequence']]).toEqual(['1', '2']);
     expect(second!.headers['x-webhook-id']).toBe(replay.deliveryId);
     expect(second!.headers['x-webhook-id']).not.toBe(first!.headers['x-webhook-id']);
     expect(verify(second!.body, second!.headers['x-webhook-signature'] as string, secret)).toBe(true);

@@ -50,6 +50,11 @@ export class WebhookReceiver {
     this.replies.push(...replies);
   }
 
+  /** Forgets the answers not given yet: from now on, 200. */
+  answerOk(): void {
+    this.replies.length = 0;
+  }
+
   /** Resolves once `count` requests have arrived in all; fails after `timeoutMs`. */
   async requests(count: number, timeoutMs = 15_000): Promise<ReceivedWebhook[]> {
     if (this.received.length < count) {

@@ -118,6 +118,15 @@ describe('verifyWebhook', () => {
     });
   });
 
+  it('when the body carries its sequence and the header another, then the signed body wins', async () => {
+    const body =
+      '{"error":true,"status_code":400,"status":"FAILED","account":"123456789012","ifsc":"HDFC0001234",' +
+      '"Amount":"250.00","Bankriff":"417712345678","Ack_no":"01KAKX3T5QH4Z8M2N6PR","TransactionID":"20240601000123",' +
+      '"message":"MP007 - Transaction failed: reversed by beneficiary bank","event":"payout.reversed","sequence":2}';
+    const result = await verifyWebhook(delivery(body, `t=${T},v1=${sign(body)}`, { 'x-webhook-sequence': '9' }));
+    expect(result).toMatchObject({ ok: true, event: { type: 'payout.reversed', sequence: 2 } });
+  });
+
   it('when the event is of a type this client does not know, then it is handed over with its body, not refused', async () => {
     const body = '{"event":"payout.queued","sequence":7,"TransactionID":98765432109876543210987,"note":"new"}';
     const result = await verifyWebhook(delivery(body, `t=${T},v1=${sign(body)}`));

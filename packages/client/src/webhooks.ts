@@ -18,9 +18,9 @@ export interface WebhookEvent {
   /** X-Webhook-Attempt: 1 for the first attempt of this delivery. */
   attempt: number | undefined;
   /**
-   * The payout's own event counter (X-Webhook-Sequence, or a `sequence` member of the body), rising with
-   * each event of one payout: keep the highest you have applied and ignore a lower one, since deliveries
-   * are not ordered. Undefined when the gateway does not send one.
+   * The payout's own event counter (the body's `sequence`, which is signed, else X-Webhook-Sequence), rising
+   * with each event of one payout: keep the highest you have applied and ignore a lower one, since
+   * deliveries are not ordered. Undefined when the gateway does not send one.
    */
   sequence: number | undefined;
   /** When the gateway signed the delivery (Unix seconds, the `t` of the signature). */
@@ -116,13 +116,15 @@ function rawBytes(rawBody: unknown): Uint8Array {
 }
 
 function webhookEvent(body: JsonObject, headers: HeadersLike, signedAt: number): WebhookEvent {
-  const payout = isPayoutResult(body) ? (body as unknown as PayoutResult) : undefined;
+  // The payout result is the body without the members the webhook adds to it (docs/webhooks.md).
+  const { event: _event, sequence: _sequence, ...result } = body;
+  const payout = isPayoutResult(result) ? (result as unknown as PayoutResult) : undefined;
   const failed = payout?.status === 'FAILED';
   return {
     type: eventType(body, payout),
     deliveryId: headerValue(headers, 'X-Webhook-Id'),
     attempt: integer(headerValue(headers, 'X-Webhook-Attempt')),
-    sequence: integer(headerValue(headers, 'X-Webhook-Sequence') ?? body.sequence),
+    sequence: integer(body.sequence ?? headerValue(headers, 'X-Webhook-Sequence')),
     signedAt,
     payout,
     reason: failed ? failureReason(payout.message) : undefined,

@@ -63,6 +63,7 @@ export {
   webhookSignature,
 } from './signatures.js';
 export { isForbiddenWebhookAddress, webhookUrlProblem, type WebhookDestinationPolicy } from './webhook-destination.js';
+export { webhookEvent, webhookPayload, type WebhookEvent } from './webhook-payload.js';
 export { decideResolution, type ResolutionDecision, type ResolutionRequest } from './manual-resolution.js';
 export { hashPassword, newPassword, verifyPassword } from './passwords.js';
 export { CONSOLE_ROLES, CONSOLE_USERNAME_PATTERN, mayAct, type ConsoleRole } from './console-roles.js';

@@ -6,7 +6,7 @@ import {
   type WebhookAttemptOutcome,
   type WebhookDeliveryNext,
 } from '@payout/db';
-import { payoutResult, stringifyJson, WEBHOOK_SIGNATURE_HEADER, webhookSignature } from '@payout/domain';
+import { stringifyJson, WEBHOOK_SIGNATURE_HEADER, webhookPayload, webhookSignature } from '@payout/domain';
 import { webhookJobs } from '@payout/queue';
 import type { Logger } from '@payout/telemetry';
 import type { WebhookAttemptScheduler } from './webhook-attempt-scheduler.js';
@@ -21,7 +21,10 @@ export interface WebhookDelivererOptions {
   sender: WebhookSender;
   /** Longest wait for the merchant's endpoint. */
   timeoutMs: number;
-  /** A delivery is given up once its next attempt would fall later than this after it was recorded. */
+  /**
+   * Once a failed attempt's next one would fall later than this after the delivery was recorded (or its
+   * endpoint enabled again), the endpoint is disabled and its deliveries held.
+   */
   retryForMs: number;
   schedule: WebhookRetrySchedule;
   now?: () => number;
@@ -35,8 +38,9 @@ const LEASE_MARGIN_MS = 10_000;
  * Delivers payout webhooks, one attempt per job: claim the attempt in PostgreSQL, POST the payout result
  * (spec 2.6, built by the same code as the API's answer) signed with the merchant's secret, record what came
  * back, and either finish the delivery or queue the next attempt after an exponential, jittered delay.
- * Delivery is at least once: a merchant may see a notification again (same `X-Webhook-Id`), never miss one
- * while the retry window lasts.
+ * Delivery is at least once: a merchant may see a notification again (same `X-Webhook-Id`), never miss one.
+ * An endpoint that fails a delivery for its whole retry window is disabled and the merchant's deliveries are
+ * held, not dropped, until an operator enables it (docs/webhooks.md).
  */
 export class WebhookDeliverer {
   private readonly now: () => number;
@@ -58,7 +62,7 @@ export class WebhookDeliverer {
       return 'FAILED: no endpoint';
     }
 
-    const body = stringifyJson(payoutResult(claim.payout).body);
+    const body = stringifyJson(webhookPayload(claim.payout, claim.sequence));
     const timestamp = Math.floor(this.now() / 1000);
     const outcome = await this.o.sender.post(
       claim.url,
@@ -68,12 +72,14 @@ export class WebhookDeliverer {
         'User-Agent': 'payout-gateway-webhooks/1',
         'X-Webhook-Id': deliveryId.toString(),
         'X-Webhook-Attempt': String(attempt),
+        // The same number as the body's `sequence`, for a receiver that routes on headers; the body's is signed.
+        'X-Webhook-Sequence': String(claim.sequence),
         [WEBHOOK_SIGNATURE_HEADER]: webhookSignature(claim.secrets, timestamp, body),
       },
       this.o.timeoutMs,
     );
 
-    const { next, delayMs } = this.decide(outcome, attempt, claim.createdAt);
+    const { next, delayMs } = this.decide(outcome, deliveryId, attempt, claim.windowStartsAt);
     const moved = await finishWebhookAttempt(this.o.db, deliveryId, attempt, outcome, next);
     const detail = {
       ...log,
@@ -91,21 +97,26 @@ export class WebhookDeliverer {
       this.o.logger.info({ ...detail, retryInMs: delayMs }, 'webhook attempt failed: retry scheduled');
       return `attempt ${attempt} failed; attempt ${attempt + 1} in ${delayMs} ms`;
     }
-    if (next.status === 'FAILED') this.o.logger.warn(detail, 'webhook given up: retry window over');
+    if (next.status === 'HELD') this.o.logger.warn(detail, 'webhook endpoint disabled: retry window over');
     else this.o.logger.info(detail, 'webhook delivered');
     return next.status;
   }
 
   private decide(
     outcome: WebhookAttemptOutcome,
+    deliveryId: bigint,
     attempt: number,
-    createdAt: Date,
+    windowStartsAt: Date,
   ): { next: WebhookDeliveryNext; delayMs: number } {
     const code = outcome.statusCode;
     if (code !== null && code >= 200 && code < 300) return { next: { status: 'DELIVERED' }, delayMs: 0 };
     const delayMs = webhookRetryDelayMs(attempt, this.o.schedule, this.o.random);
     const nextAttemptAt = this.now() + delayMs;
-    if (nextAttemptAt > createdAt.getTime() + this.o.retryForMs) return { next: { status: 'FAILED' }, delayMs };
+    if (nextAttemptAt > windowStartsAt.getTime() + this.o.retryForMs) {
+      const last = outcome.statusCode !== null ? `answered ${outcome.statusCode}` : (outcome.error ?? 'failed');
+      const disabledReason = `all ${attempt} attempts of delivery ${deliveryId} failed over its whole retry window; the last ${last}`;
+      return { next: { status: 'HELD', disabledReason }, delayMs };
+    }
     return { next: { status: 'PENDING', nextAttemptAt: new Date(nextAttemptAt) }, delayMs };
   }
 }

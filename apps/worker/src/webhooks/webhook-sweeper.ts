@@ -1,5 +1,11 @@
 import type { Queue } from 'bullmq';
-import { findDueWebhookDeliveries, withAdvisoryLock, type DueWebhookDelivery, type PrismaClient } from '@payout/db';
+import {
+  findDueWebhookDeliveries,
+  releaseHeldWebhookDeliveries,
+  withAdvisoryLock,
+  type DueWebhookDelivery,
+  type PrismaClient,
+} from '@payout/db';
 import { ensureJob, webhookJobs, type EnsureJobAction } from '@payout/queue';
 import type { Logger } from '@payout/telemetry';
 
@@ -15,6 +21,8 @@ export interface WebhookSweepResult {
   added: number;
   /** Failed jobs retried (they ran out of attempts while PostgreSQL or Redis was away). */
   retried: number;
+  /** Held deliveries of an endpoint no longer disabled, made pending again. */
+  released: number;
 }
 
 /**
@@ -34,17 +42,27 @@ export class WebhookSweeper {
 
   async sweepOnce(): Promise<WebhookSweepResult> {
     const result = await withAdvisoryLock(this.db, WEBHOOK_SWEEP_LOCK_KEY, async (tx) => {
+      // Normally `webhook enable` releases and queues them itself; this catches a delivery that a claim held
+      // while the endpoint was being enabled.
+      const released = await releaseHeldWebhookDeliveries(tx);
       const due = await findDueWebhookDeliveries(tx, this.graceMs, BATCH);
-      const swept: WebhookSweepResult = { swept: true, due: due.length, added: 0, retried: 0 };
-      for (const delivery of due) {
+      const swept: WebhookSweepResult = {
+        swept: true,
+        due: due.length,
+        added: 0,
+        retried: 0,
+        released: released.length,
+      };
+      for (const delivery of [...released, ...due.filter((d) => !released.some((r) => r.id === d.id))]) {
         const action = await this.ensureJobOf(delivery);
         if (action === 'added') swept.added++;
         if (action === 'retried') swept.retried++;
       }
-      if (swept.added || swept.retried) this.logger.info(swept, 'webhook sweeper queued due deliveries');
+      if (swept.added || swept.retried || swept.released)
+        this.logger.info(swept, 'webhook sweeper queued due deliveries');
       return swept;
     });
-    return result ?? { swept: false, due: 0, added: 0, retried: 0 };
+    return result ?? { swept: false, due: 0, added: 0, retried: 0, released: 0 };
   }
 
   private ensureJobOf(delivery: DueWebhookDelivery): Promise<EnsureJobAction> {

@@ -7,6 +7,7 @@ import {
   changeWebhookUrl,
   findMerchantByMid,
   findPayoutByTransactionId,
+  findDisabledWebhookEndpoints,
   findWebhookDeliveries,
   registerWebhookEndpoint,
   type Merchant,
@@ -21,7 +22,7 @@ import {
   type WebhookDestinationPolicy,
 } from '@payout/domain';
 import { WEBHOOK_QUEUE } from '@payout/queue';
-import { replayWebhook } from '@payout/operator-actions';
+import { enableWebhookEndpointAction, replayWebhook } from '@payout/operator-actions';
 import { midArgument, nonEmptyArgument } from '../arguments.js';
 import type { CommandContext } from '../context.js';
 import { show } from '../output.js';
@@ -141,6 +142,73 @@ export function registerWebhookCommands(program: Command, context: () => Command
     });
 
   webhook
+    .command('enable')
+    .description(
+      "enable a merchant's webhook endpoint that was disabled for failing a whole retry window, and resume its kept deliveries",
+    )
+    .requiredOption('--mid <mid>', 'merchant MID', midArgument)
+    .option('--operator <name>', 'who is enabling it (recorded in the audit log)', nonEmptyArgument('operator', 60))
+    .option('--note <why>', 'why, for the audit log', nonEmptyArgument('note', 400))
+    .action(async (opts: { mid: string; operator?: string; note?: string }) => {
+      const { db, out } = context();
+      const found = await merchantByMid(db(), opts.mid);
+      const operator = opts.operator ?? userInfo().username;
+      const webhooks = webhookQueueOf(context());
+      try {
+        const enabled = await enableWebhookEndpointAction(
+          { db: db(), webhookQueue: webhooks },
+          { merchantId: found.id, actor: `cli:${operator}`, reason: opts.note ?? 'enabled from the CLI' },
+        );
+        switch (enabled.kind) {
+          case 'no-endpoint':
+            throw new CommandFailure(`MID ${opts.mid} has no webhook URL: register one with \`merchant webhook\``);
+          case 'not-disabled':
+            throw new CommandFailure(`the webhook endpoint of MID ${opts.mid} is not disabled; nothing changed`);
+          case 'enabled': {
+            const view = {
+              mid: opts.mid,
+              disabledAt: enabled.disabledAt.toISOString(),
+              disabledReason: enabled.disabledReason,
+              resumed: enabled.resumed,
+              queued: enabled.queued,
+              operator,
+            };
+            show(out, view, [
+              { rows: [view] },
+              ...(enabled.queued
+                ? []
+                : [
+                    {
+                      rows: [
+                        { note: 'Redis did not take every job: the worker sweeper sends them within its interval.' },
+                      ],
+                    },
+                  ]),
+            ]);
+          }
+        }
+      } finally {
+        await webhooks.close().catch(() => undefined);
+      }
+    });
+
+  webhook
+    .command('disabled')
+    .description('webhook endpoints disabled for failing a whole retry window, with the deliveries kept for each')
+    .action(async () => {
+      const { db, out } = context();
+      const endpoints = await findDisabledWebhookEndpoints(db());
+      const rows = endpoints.map((e) => ({
+        mid: e.mid,
+        url: e.url,
+        disabledAt: e.disabledAt.toISOString(),
+        held: e.held,
+        reason: e.disabledReason,
+      }));
+      show(out, { endpoints: rows }, [{ rows }]);
+    });
+
+  webhook
     .command('show')
     .description("a payout's webhook deliveries, each with every attempt")
     .requiredOption('--mid <mid>', 'merchant MID', midArgument)
@@ -157,6 +225,7 @@ export function registerWebhookCommands(program: Command, context: () => Command
           rows: deliveries.map((d) => ({
             id: d.id.toString(),
             cause: d.cause,
+            sequence: d.sequence,
             status: d.status,
             attempts: d.attempts.length,
             requestedBy: d.requestedBy,

@@ -127,9 +127,13 @@ export async function* payoutsForStatement(
   }
 }
 
-/** A webhook delivery given up on (FAILED), for the list of failed deliveries. */
+/**
+ * A webhook delivery that did not get through: given up (FAILED, no endpoint), or held while its endpoint
+ * is disabled (HELD, docs/webhooks.md), for the list of failed deliveries.
+ */
 export interface FailedWebhookRow {
   deliveryId: bigint;
+  status: 'FAILED' | 'HELD';
   mid: string;
   ackNo: string;
   transactionId: string;
@@ -144,7 +148,7 @@ export async function listFailedWebhookDeliveries(
   limit: number,
 ): Promise<FailedWebhookRow[]> {
   const rows = await db.webhookDelivery.findMany({
-    where: { status: 'FAILED' },
+    where: { status: { in: ['FAILED', 'HELD'] } },
     orderBy: { id: 'desc' },
     take: limit,
     include: {
@@ -155,6 +159,7 @@ export async function listFailedWebhookDeliveries(
   });
   return rows.map((d) => ({
     deliveryId: d.id,
+    status: d.status as 'FAILED' | 'HELD',
     mid: d.merchant.mid,
     ackNo: d.payout.ackNo,
     transactionId: d.payout.transactionId,
@@ -184,7 +189,9 @@ export interface MerchantOverview {
     url: string;
     secretPrefix: string;
     /** Deliveries finished or pending since `dayStart`, by status. */
-    health: { delivered: number; failed: number; pending: number };
+    health: { delivered: number; failed: number; pending: number; held: number };
+    /** Set while the endpoint is disabled for failing a whole retry window. */
+    disabled: { at: Date; reason: string | null } | null;
     lastAttempt: { at: Date; statusCode: number | null; error: string | null } | null;
   } | null;
 }
@@ -224,7 +231,10 @@ export async function findMerchantOverview(
     }),
     db.webhookDelivery.groupBy({
       by: ['status'],
-      where: { merchantId: merchant.id, OR: [{ finishedAt: { gte: dayStart } }, { status: 'PENDING' }] },
+      where: {
+        merchantId: merchant.id,
+        OR: [{ finishedAt: { gte: dayStart } }, { status: { in: ['PENDING', 'HELD'] } }],
+      },
       _count: true,
     }),
     db.webhookAttempt.findFirst({
@@ -261,7 +271,15 @@ export async function findMerchantOverview(
       ? {
           url: merchant.webhookEndpoint.url,
           secretPrefix: merchant.webhookEndpoint.secretPrefix,
-          health: { delivered: count('DELIVERED'), failed: count('FAILED'), pending: count('PENDING') },
+          health: {
+            delivered: count('DELIVERED'),
+            failed: count('FAILED'),
+            pending: count('PENDING'),
+            held: count('HELD'),
+          },
+          disabled: merchant.webhookEndpoint.disabledAt
+            ? { at: merchant.webhookEndpoint.disabledAt, reason: merchant.webhookEndpoint.disabledReason }
+            : null,
           lastAttempt: lastAttempt
             ? { at: lastAttempt.startedAt, statusCode: lastAttempt.statusCode, error: lastAttempt.error }
             : null,

@@ -16,6 +16,8 @@ export type OperatorActionName =
   | 'payout.resolve'
   | 'payout.resolve-refused'
   | 'webhook.replay'
+  | 'webhook.enable'
+  | 'payout.bulk'
   | 'inquiry.requeue'
   | 'wallet.credit'
   | 'token.rotate'

@@ -6,8 +6,10 @@ import type { PrismaClientOrTransaction } from '../client.js';
 export interface ClaimedWebhookAttempt {
   deliveryId: bigint;
   attempt: number;
-  /** When the delivery was recorded: its retry window runs from here. */
-  createdAt: Date;
+  /** When the delivery was recorded, or its endpoint enabled again: its retry window runs from here. */
+  windowStartsAt: Date;
+  /** Rises with each event of the payout; given when the delivery was recorded. */
+  sequence: number;
   /** Null when the merchant's endpoint has gone: there is nowhere to deliver to. */
   url: string | null;
   /** The current secret first, then the one it replaced while that is still honoured. */
@@ -18,7 +20,8 @@ export interface ClaimedWebhookAttempt {
 
 interface ClaimRow {
   delivery_id: bigint;
-  created_at: Date;
+  window_starts_at: Date;
+  sequence: number;
   url: string | null;
   signing_secret: string | null;
   previous_secret: string | null;
@@ -38,7 +41,9 @@ interface ClaimRow {
  * Claims attempt number `attempt` of a pending delivery — only while it has had exactly `attempt` − 1, so
  * a job delivered twice, or re-queued by the sweeper while the first still runs, sends nothing the second
  * time — records the attempt as started, and pushes the delivery's due time to `leaseUntil`, after which
- * the sweeper takes an attempt that never reported back as lost. One statement. Null when not claimed.
+ * the sweeper takes an attempt that never reported back as lost. While the merchant's endpoint is
+ * disabled nothing is claimed: the delivery is held instead, kept for when it is enabled again
+ * (docs/webhooks.md). One statement. Null when not claimed.
  */
 export async function claimWebhookAttempt(
   db: PrismaClientOrTransaction,
@@ -47,20 +52,31 @@ export async function claimWebhookAttempt(
   leaseUntil: Date,
 ): Promise<ClaimedWebhookAttempt | null> {
   const [row] = await db.$queryRaw<ClaimRow[]>`
-    WITH claimed AS (
+    WITH candidate AS (
+      SELECT d.id, EXISTS (SELECT 1 FROM webhook_endpoints e
+                            WHERE e.merchant_id = d.merchant_id AND e.disabled_at IS NOT NULL) AS disabled
+        FROM webhook_deliveries d
+       WHERE d.id = ${deliveryId} AND d.status = 'PENDING' AND d.attempts = ${attempt - 1}
+    ), held AS (
+      UPDATE webhook_deliveries d
+         SET status = 'HELD', next_attempt_at = NULL, updated_at = now()
+        FROM candidate c
+       WHERE d.id = c.id AND c.disabled AND d.status = 'PENDING' AND d.attempts = ${attempt - 1}
+    ), claimed AS (
       UPDATE webhook_deliveries d
          SET attempts = ${attempt}, next_attempt_at = ${leaseUntil}, updated_at = now()
-       WHERE d.id = ${deliveryId} AND d.status = 'PENDING' AND d.attempts = ${attempt - 1}
-      RETURNING d.id, d.merchant_id, d.payout_id, d.created_at
+        FROM candidate c
+       WHERE d.id = c.id AND NOT c.disabled AND d.status = 'PENDING' AND d.attempts = ${attempt - 1}
+      RETURNING d.id, d.merchant_id, d.payout_id, d.window_starts_at, d.sequence
     ), target AS (
-      SELECT c.id, c.payout_id, c.created_at, e.url, e.signing_secret,
+      SELECT c.id, c.payout_id, c.window_starts_at, c.sequence, e.url, e.signing_secret,
              CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS previous_secret
         FROM claimed c LEFT JOIN webhook_endpoints e ON e.merchant_id = c.merchant_id
     ), logged AS (
       INSERT INTO webhook_attempts (delivery_id, attempt, url)
       SELECT id, ${attempt}, url FROM target WHERE url IS NOT NULL
     )
-    SELECT t.id AS delivery_id, t.created_at, t.url, t.signing_secret, t.previous_secret,
+    SELECT t.id AS delivery_id, t.window_starts_at, t.sequence, t.url, t.signing_secret, t.previous_secret,
            p.id AS payout_id, p.mode::text AS mode, p.status::text AS status, p.transaction_id, p.amount_paise,
            p.ack_no, p.beneficiary_account AS account, p.beneficiary_ifsc AS ifsc, p.bank_reference,
            p.failure_reason::text AS failure_reason
@@ -69,7 +85,8 @@ export async function claimWebhookAttempt(
   return {
     deliveryId: row.delivery_id,
     attempt,
-    createdAt: row.created_at,
+    windowStartsAt: row.window_starts_at,
+    sequence: row.sequence,
     url: row.url,
     secrets: [row.signing_secret, row.previous_secret].filter((s): s is string => s !== null),
     payoutId: row.payout_id,
@@ -94,9 +111,16 @@ export interface WebhookAttemptOutcome {
   error: string | null;
 }
 
-/** What becomes of the delivery after an attempt. */
+/**
+ * What becomes of the delivery after an attempt: delivered, due again, given up (no endpoint), or — its
+ * retry window over — held, with the merchant's endpoint disabled and every other pending delivery of the
+ * merchant held too.
+ */
 export type WebhookDeliveryNext =
-  { status: 'DELIVERED' } | { status: 'PENDING'; nextAttemptAt: Date } | { status: 'FAILED' };
+  | { status: 'DELIVERED' }
+  | { status: 'PENDING'; nextAttemptAt: Date }
+  | { status: 'FAILED' }
+  | { status: 'HELD'; disabledReason: string };
 
 /**
  * Records what attempt `attempt` got and moves the delivery on (delivered, due again at a time, or given
@@ -111,6 +135,7 @@ export async function finishWebhookAttempt(
   next: WebhookDeliveryNext,
 ): Promise<boolean> {
   const nextAttemptAt = next.status === 'PENDING' ? next.nextAttemptAt : null;
+  const disabledReason = next.status === 'HELD' ? next.disabledReason.slice(0, 500) : null;
   const error = outcome.error === null ? null : outcome.error.slice(0, 500);
   const [row] = await db.$queryRaw<{ moved: boolean }[]>`
     WITH logged AS (
@@ -121,9 +146,21 @@ export async function finishWebhookAttempt(
     ), moved AS (
       UPDATE webhook_deliveries
          SET status = ${next.status}::webhook_delivery_status, next_attempt_at = ${nextAttemptAt},
-             finished_at = CASE WHEN ${next.status}::text = 'PENDING' THEN NULL ELSE now() END, updated_at = now()
+             finished_at = CASE WHEN ${next.status}::text IN ('DELIVERED', 'FAILED') THEN now() END,
+             updated_at = now()
        WHERE id = ${deliveryId} AND attempts = ${attempt} AND status = 'PENDING'
-      RETURNING id
+      RETURNING id, merchant_id
+    ), disabled AS (
+      UPDATE webhook_endpoints e
+         SET disabled_at = now(), disabled_reason = ${disabledReason}, updated_at = now()
+        FROM moved m
+       WHERE ${disabledReason}::text IS NOT NULL AND e.merchant_id = m.merchant_id AND e.disabled_at IS NULL
+    ), others_held AS (
+      UPDATE webhook_deliveries d
+         SET status = 'HELD', next_attempt_at = NULL, updated_at = now()
+        FROM moved m
+       WHERE ${disabledReason}::text IS NOT NULL AND d.merchant_id = m.merchant_id AND d.id <> m.id
+         AND d.status = 'PENDING'
     )
     SELECT EXISTS (SELECT 1 FROM moved) AS moved`;
   return row?.moved ?? false;
@@ -153,6 +190,84 @@ export async function findDueWebhookDeliveries(
        AND (attempts = 0 OR next_attempt_at < now() - make_interval(secs => ${graceMs / 1000}))
      ORDER BY next_attempt_at
      LIMIT ${limit}`;
+}
+
+/**
+ * Makes the held deliveries of merchants whose endpoint is no longer disabled pending again, due now, each
+ * with a fresh retry window, and returns them so their next attempt can be queued. `enableWebhookEndpoint`
+ * calls it for one merchant; the webhook sweeper calls it for all, which also frees a delivery held by a
+ * claim that raced an enabling.
+ */
+export async function releaseHeldWebhookDeliveries(
+  db: PrismaClientOrTransaction,
+  merchantId?: number,
+): Promise<DueWebhookDelivery[]> {
+  return db.$queryRaw<DueWebhookDelivery[]>`
+    UPDATE webhook_deliveries d
+       SET status = 'PENDING', next_attempt_at = now(), window_starts_at = now(), updated_at = now()
+     WHERE d.status = 'HELD'
+       AND (${merchantId ?? null}::int IS NULL OR d.merchant_id = ${merchantId ?? null}::int)
+       AND NOT EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.merchant_id = d.merchant_id AND e.disabled_at IS NOT NULL)
+    RETURNING d.id, d.attempts`;
+}
+
+export type EnableWebhookEndpointResult =
+  | { kind: 'no-endpoint' }
+  | { kind: 'not-disabled' }
+  | { kind: 'enabled'; disabledAt: Date; disabledReason: string | null; resumed: DueWebhookDelivery[] };
+
+/**
+ * Enables a disabled endpoint again and resumes the deliveries kept while it was disabled. Run it in a
+ * transaction (with the audit record); queue the returned deliveries' next attempts after it commits.
+ */
+export async function enableWebhookEndpoint(
+  db: PrismaClientOrTransaction,
+  merchantId: number,
+): Promise<EnableWebhookEndpointResult> {
+  const [endpoint] = await db.$queryRaw<{ disabled_at: Date | null; disabled_reason: string | null }[]>`
+    SELECT disabled_at, disabled_reason FROM webhook_endpoints WHERE merchant_id = ${merchantId} FOR UPDATE`;
+  if (!endpoint) return { kind: 'no-endpoint' };
+  if (!endpoint.disabled_at) return { kind: 'not-disabled' };
+  await db.$executeRaw`
+    UPDATE webhook_endpoints SET disabled_at = NULL, disabled_reason = NULL, updated_at = now()
+     WHERE merchant_id = ${merchantId}`;
+  const resumed = await releaseHeldWebhookDeliveries(db, merchantId);
+  return { kind: 'enabled', disabledAt: endpoint.disabled_at, disabledReason: endpoint.disabled_reason, resumed };
+}
+
+/** A disabled endpoint, for the console and the CLI. */
+export interface DisabledWebhookEndpoint {
+  merchantId: number;
+  mid: string;
+  url: string;
+  disabledAt: Date;
+  disabledReason: string | null;
+  /** Deliveries kept for it. */
+  held: number;
+}
+
+/** Every disabled endpoint, most recently disabled first. */
+export async function findDisabledWebhookEndpoints(
+  db: PrismaClientOrTransaction,
+  limit = 200,
+): Promise<DisabledWebhookEndpoint[]> {
+  const rows = await db.$queryRaw<
+    { merchant_id: number; mid: string; url: string; disabled_at: Date; disabled_reason: string | null; held: bigint }[]
+  >`
+    SELECT e.merchant_id, m.mid, e.url, e.disabled_at, e.disabled_reason,
+           (SELECT count(*) FROM webhook_deliveries d WHERE d.merchant_id = e.merchant_id AND d.status = 'HELD') AS held
+      FROM webhook_endpoints e JOIN merchants m ON m.id = e.merchant_id
+     WHERE e.disabled_at IS NOT NULL
+     ORDER BY e.disabled_at DESC
+     LIMIT ${limit}`;
+  return rows.map((r) => ({
+    merchantId: r.merchant_id,
+    mid: r.mid,
+    url: r.url,
+    disabledAt: r.disabled_at,
+    disabledReason: r.disabled_reason,
+    held: Number(r.held),
+  }));
 }
 
 export type WebhookReplayResult =
@@ -196,7 +311,9 @@ export async function recordWebhookReplay(
 export interface WebhookDeliveryView {
   id: bigint;
   cause: 'SETTLEMENT' | 'REPLAY' | 'REVERSAL';
-  status: 'PENDING' | 'DELIVERED' | 'FAILED';
+  /** Rises with each event of the payout. */
+  sequence: number;
+  status: 'PENDING' | 'DELIVERED' | 'FAILED' | 'HELD';
   requestedBy: string;
   createdAt: Date;
   nextAttemptAt: Date | null;
@@ -235,6 +352,7 @@ export function toWebhookDeliveryView(
   return {
     id: d.id,
     cause: d.cause,
+    sequence: d.sequence,
     status: d.status,
     requestedBy: d.requestedBy,
     createdAt: d.createdAt,

@@ -2,6 +2,7 @@ import express, { Router, type ErrorRequestHandler, type RequestHandler } from '
 import { isAppError } from '@payout/domain';
 import { isDatabaseUnavailable } from '@payout/db';
 import { actionRoutes } from './action-routes.js';
+import { BULK_UPLOAD_BODY_LIMIT, BULK_UPLOAD_PATH, bulkUploadRoutes } from './bulk-upload-routes.js';
 import type { ConsoleDependencies } from './console-dependencies.js';
 import { consoleSession, csrfMatches, viewerOf } from './console-session.js';
 import { CONSOLE_STYLESHEET } from './console-stylesheet.js';
@@ -23,12 +24,18 @@ export function consoleRoutes(deps: ConsoleDependencies): Router {
   router.get('/console/assets/console.css', (_req, res) => {
     res.type('text/css').setHeader('Cache-Control', 'public, max-age=3600').send(CONSOLE_STYLESHEET);
   });
+  // A bulk CSV is pasted into a form: its own, larger limit, read before the general one (which then skips).
+  router.post(
+    BULK_UPLOAD_PATH,
+    express.urlencoded({ extended: false, limit: BULK_UPLOAD_BODY_LIMIT, parameterLimit: 10 }),
+  );
   router.use('/console', express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 }));
   router.use(signInRoutes(deps));
   router.use('/console', requireViewer, requireCsrfOnPost);
   router.use(findRoutes(deps));
   router.use(merchantRoutes(deps));
   router.use(requireOperatorForActions, actionRoutes(deps));
+  router.use(requireOperatorForActions, bulkUploadRoutes(deps));
   router.use('/console', (_req, res) => {
     renderPage(
       res,
@@ -86,7 +93,7 @@ const requireCsrfOnPost: RequestHandler = (req, res, next) => {
 
 // Support reads; only operators reach the actions' confirmation pages and posts.
 const ACTION_PATH =
-  /^\/console\/(payouts\/[^/]+\/(resolve|replay-webhook|requeue-inquiry)|merchants\/[^/]+\/(credit|tokens\/.+))$/;
+  /^\/console\/(payouts\/[^/]+\/(resolve|replay-webhook|requeue-inquiry)|merchants\/[^/]+\/(credit|bulk|tokens\/.+))$/;
 const requireOperatorForActions: RequestHandler = (req, res, next) => {
   if (!ACTION_PATH.test(req.path)) {
     next();

@@ -162,8 +162,15 @@ export function findRoutes(deps: ConsoleDependencies): Router {
       <ListPage<FailedWebhookRow>
         title="Failed webhook deliveries"
         viewer={viewer}
-        intro={<p>Deliveries given up after their retry window. Replay one from its payout's page.</p>}
+        intro={
+          <p>
+            Deliveries held because their merchant's endpoint was disabled after failing a whole retry window (enable it
+            with <code>pnpm cli webhook enable --mid …</code> to resume them), and deliveries given up because the
+            merchant has no endpoint (replay one from its payout's page).
+          </p>
+        }
         columns={[
+          { header: 'Status', cell: (d) => (d.status === 'HELD' ? 'held: endpoint disabled' : 'given up') },
           { header: 'Payout', cell: (d) => <a href={`/console/payouts/${d.ackNo}`}>{d.ackNo}</a> },
           { header: 'MID', cell: (d) => <a href={`/console/merchants/${encodeURIComponent(d.mid)}`}>{d.mid}</a> },
           { header: 'TransactionID', cell: (d) => d.transactionId },
@@ -175,7 +182,7 @@ export function findRoutes(deps: ConsoleDependencies): Router {
           { header: 'Given up', cell: (d) => (d.finishedAt ? ist(d.finishedAt) : '') },
         ]}
         rows={rows}
-        empty="No webhook delivery has been given up."
+        empty="No webhook delivery is held or has been given up."
       />,
     );
   });

@@ -48,6 +48,7 @@ const story: PayoutStory = {
     {
       id: 3n,
       cause: 'SETTLEMENT',
+      sequence: 1,
       status: 'DELIVERED',
       requestedBy: 'settlement',
       createdAt: t(900),
@@ -101,7 +102,7 @@ describe('payout timeline', () => {
       [0, 'ledger', 'PAYOUT_RESERVE MAIN_WALLET −1022.50'],
       [900, 'rail', 'SUBMITTING → SUCCESS'],
       [900, 'ledger', 'PAYOUT_SETTLE PAID_OUT +1022.50'],
-      [900, 'webhook', 'webhook delivery 3 queued (settlement)'],
+      [900, 'webhook', 'webhook delivery 3 queued (settlement, sequence 1)'],
       [950, 'job', 'job execute-7: completed'],
       [1000, 'webhook', 'webhook attempt 1: HTTP 200'],
       [5000, 'operator', 'webhook.replay by console:omar'],

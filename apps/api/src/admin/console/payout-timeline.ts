@@ -46,8 +46,10 @@ export function payoutTimeline(
     entries.push({
       at: d.createdAt,
       kind: 'webhook',
-      title: `webhook delivery ${d.id} queued (${d.cause.toLowerCase()})`,
-      detail: `requested by ${d.requestedBy}; now ${d.status}`,
+      title: `webhook delivery ${d.id} queued (${d.cause.toLowerCase()}, sequence ${d.sequence})`,
+      detail: `requested by ${d.requestedBy}; now ${d.status}${
+        d.status === 'HELD' ? ": kept while the merchant's endpoint is disabled (pnpm cli webhook enable)" : ''
+      }`,
     });
     for (const a of d.attempts) {
       entries.push({

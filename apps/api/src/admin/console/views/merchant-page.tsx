@@ -35,6 +35,7 @@ export function MerchantPage(props: {
         </dl>
         <div class="actions">
           <ActionButton viewer={props.viewer} href={`${base}/credit`} label="Credit wallet…" />
+          <ActionButton viewer={props.viewer} href={`${base}/bulk`} label="Bulk payouts from CSV…" />
         </div>
       </section>
 
@@ -114,10 +115,20 @@ export function MerchantPage(props: {
             <dd>
               <code>{m.webhook.url}</code> (secret <code>{m.webhook.secretPrefix}…</code>)
             </dd>
+            {m.webhook.disabled && (
+              <>
+                <dt>Disabled</dt>
+                <dd class="error">
+                  since {ist(m.webhook.disabled.at)}: {m.webhook.disabled.reason ?? 'failed a whole retry window'}.{' '}
+                  {m.webhook.health.held} deliveries held; enable with{' '}
+                  <code>pnpm cli webhook enable --mid {m.mid}</code>
+                </dd>
+              </>
+            )}
             <dt>Today</dt>
             <dd>
               {m.webhook.health.delivered} delivered, {m.webhook.health.failed} given up, {m.webhook.health.pending}{' '}
-              pending
+              pending, {m.webhook.health.held} held
             </dd>
             <dt>Last attempt</dt>
             <dd>

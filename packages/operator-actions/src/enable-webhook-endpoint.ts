@@ -1,0 +1,62 @@
+import type { Queue } from 'bullmq';
+import { enableWebhookEndpoint, recordOperatorAction, type PrismaClient } from '@payout/db';
+import { ensureJob, webhookJobs } from '@payout/queue';
+
+export type EnableWebhookEndpointOutcome =
+  | { kind: 'no-endpoint' }
+  | { kind: 'not-disabled' }
+  | { kind: 'enabled'; disabledAt: Date; disabledReason: string | null; resumed: number; queued: boolean };
+
+/**
+ * Enables a merchant's webhook endpoint that was disabled for failing a delivery's whole retry window, and
+ * resumes the deliveries kept for it, each with a fresh retry window (docs/webhooks.md). The endpoint, the
+ * deliveries and the audit entry change together; the jobs are only a nudge — when Redis is away the
+ * worker's webhook sweeper sends them.
+ */
+export async function enableWebhookEndpointAction(
+  deps: { db: PrismaClient; webhookQueue: Queue },
+  input: { merchantId: number; actor: string; reason: string },
+): Promise<EnableWebhookEndpointOutcome> {
+  const result = await deps.db.$transaction(async (tx) => {
+    const enabled = await enableWebhookEndpoint(tx, input.merchantId);
+    if (enabled.kind === 'enabled') {
+      await recordOperatorAction(tx, {
+        actor: input.actor,
+        action: 'webhook.enable',
+        merchantId: input.merchantId,
+        reason: input.reason,
+        detail: {
+          disabledAt: enabled.disabledAt.toISOString(),
+          disabledReason: enabled.disabledReason,
+          resumed: enabled.resumed.length,
+        },
+      });
+    }
+    return enabled;
+  });
+  if (result.kind !== 'enabled') return result;
+  let queued = true;
+  for (const delivery of result.resumed) {
+    const id = delivery.id.toString();
+    const attempt = delivery.attempts + 1;
+    try {
+      // A job of this attempt may have run already (it found the endpoint disabled): ensureJob replaces it.
+      await ensureJob(
+        deps.webhookQueue,
+        webhookJobs.deliver.name,
+        webhookJobs.deliver.jobId(id, attempt),
+        { deliveryId: id, attempt },
+        webhookJobs.deliver.options,
+      );
+    } catch {
+      queued = false;
+    }
+  }
+  return {
+    kind: 'enabled',
+    disabledAt: result.disabledAt,
+    disabledReason: result.disabledReason,
+    resumed: result.resumed.length,
+    queued,
+  };
+}
