@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimWebhookAttempt, finishWebhookAttempt, type PrismaClient } from '@payout/db';
+import {
+  claimWebhookAttempt,
+  findWebhookDeliveries,
+  finishWebhookAttempt,
+  listOperatorActions,
+  type PrismaClient,
+} from '@payout/db';
+import { eventually } from '../support/eventually.js';
 import { testPrisma } from '../support/database.js';
 import { makeMerchant } from '../support/factories.js';
 import { consoleSession } from '../support/console.js';
@@ -12,10 +19,12 @@ import { payoutAtTheRail, registerEndpoint, settle } from '../webhooks/webhook-f
 const stack = useStack();
 let db: PrismaClient;
 let cookie: string;
+let operator: string;
 
 beforeAll(async () => {
   db = testPrisma();
   cookie = await consoleSession(stack.current.api.adminUrl, 'tara', 'support');
+  operator = await consoleSession(stack.current.api.adminUrl, 'uma', 'operator');
 });
 afterAll(() => db.$disconnect());
 
@@ -55,5 +64,34 @@ describe('console: disabled webhook endpoints', () => {
 
     const payoutPage = await html(`/console/payouts/${payout.ackNo}`);
     expect(payoutPage).toContain("kept while the merchant's endpoint is disabled");
+
+    // An operator enables it from the console: the held delivery is pending again, the action audited.
+    const path = `${stack.current.api.adminUrl}/console/merchants/${merchant.mid}/webhook/enable`;
+    const form = await fetch(path, { headers: { Cookie: operator } });
+    expect(form.status).toBe(200);
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
+    const enabled = await fetch(path, {
+      method: 'POST',
+      headers: { Cookie: operator, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ _csrf: csrf, why: 'merchant renewed its certificate' }).toString(),
+      redirect: 'manual',
+    });
+    expect(enabled.status).toBe(303);
+    const endpoint = await db.webhookEndpoint.findUniqueOrThrow({ where: { merchantId: merchant.merchant.id } });
+    expect(endpoint.disabledAt).toBeNull();
+    // The worker of the stack makes its next attempt (acme.example answers nothing, so it stays pending).
+    const [resumed] = await eventually(
+      () => findWebhookDeliveries(db, payout.id),
+      (ds) => (ds[0]?.attempts.length ?? 0) >= 2,
+      { what: 'the resumed delivery attempted again' },
+    );
+    expect(resumed!.status).toBe('PENDING');
+    expect(resumed!.attempts[1]!.attempt).toBe(2);
+    const audit = await listOperatorActions(db, { merchantId: merchant.merchant.id, limit: 5 });
+    expect(audit.map((a) => [a.action, a.actor, a.reason])).toEqual([
+      ['webhook.enable', 'console:uma', 'merchant renewed its certificate'],
+    ]);
+    // A support user cannot.
+    expect((await fetch(path, { headers: { Cookie: cookie } })).status).toBe(403);
   });
 });

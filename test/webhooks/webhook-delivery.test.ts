@@ -343,6 +343,7 @@ describe('merchant webhook (CLI)', () => {
       url: 'https://acme.example/v2',
       secretPrefix: secret!.slice(0, 12),
       previousSecretValidUntil: null,
+      disabledAt: null,
     });
     expect(JSON.stringify(moved)).not.toContain(secret);
   });

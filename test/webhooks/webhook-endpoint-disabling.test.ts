@@ -120,6 +120,37 @@ describe('webhook endpoint disabling', () => {
     );
   });
 
+  it('when a delivery is held although its endpoint is no longer disabled (a claim that raced the enabling), then the sweeper resumes it', async () => {
+    const merchant = await makeMerchant(db, { balance: '1000.00' });
+    await registerEndpoint(db, merchant, endpoint.url);
+    const payout = await payoutAtTheRail(db, merchant);
+    await db.webhookEndpoint.update({
+      where: { merchantId: merchant.merchant.id },
+      data: { disabledAt: new Date(), disabledReason: 'test: disabled' },
+    });
+    const settlement = await settle(db, payout, 'SUCCESS');
+    webhooks.deliverSoon(settlement.webhookDeliveryId!);
+    await eventually(
+      () => findWebhookDeliveries(db, payout.id),
+      (ds) => ds[0]?.status === 'HELD',
+      { what: 'the delivery held' },
+    );
+    // The enabling committed after the claim had seen the endpoint disabled: the delivery stayed held.
+    await db.webhookEndpoint.update({
+      where: { merchantId: merchant.merchant.id },
+      data: { disabledAt: null, disabledReason: null },
+    });
+
+    // Only a sweep can resume it now (this one, or the worker's own on its interval).
+    await webhooks.sweeper.sweepOnce();
+    const [delivered] = await eventually(
+      () => findWebhookDeliveries(db, payout.id),
+      (ds) => ds[0]?.status === 'DELIVERED',
+      { what: 'the resumed delivery delivered' },
+    );
+    expect(delivered!.attempts.map((a) => [a.attempt, a.statusCode])).toEqual([[1, 200]]);
+  });
+
   it('when the endpoint is not disabled, then `webhook enable` says so and changes nothing', async () => {
     const merchant = await makeMerchant(db, { balance: '1000.00' });
     await registerEndpoint(db, merchant, endpoint.url);

@@ -9,6 +9,7 @@ import {
   findPayoutByTransactionId,
   findDisabledWebhookEndpoints,
   findWebhookDeliveries,
+  findWebhookEndpoint,
   registerWebhookEndpoint,
   type Merchant,
   type WebhookEndpointView,
@@ -94,7 +95,7 @@ export function registerWebhookCommands(program: Command, context: () => Command
     .option('--note <why>', 'why, for the audit log', nonEmptyArgument('note', 400))
     .action(async (opts: { mid: string; TransactionID: string; operator?: string; note?: string }) => {
       const { db, out } = context();
-      await merchantByMid(db(), opts.mid);
+      const found = await merchantByMid(db(), opts.mid);
       const operator = opts.operator ?? userInfo().username;
       const webhooks = webhookQueueOf(context());
       try {
@@ -116,6 +117,7 @@ export function registerWebhookCommands(program: Command, context: () => Command
           case 'no-endpoint':
             throw new CommandFailure(`MID ${opts.mid} has no webhook URL: register one with \`merchant webhook\``);
           case 'queued': {
+            const disabled = (await findWebhookEndpoint(db(), found.id))?.disabledAt ?? null;
             const view = {
               mid: opts.mid,
               TransactionID: opts.TransactionID,
@@ -133,6 +135,17 @@ export function registerWebhookCommands(program: Command, context: () => Command
                       rows: [{ note: 'Redis did not take the job: the worker sweeper sends it within its interval.' }],
                     },
                   ]),
+              ...(disabled
+                ? [
+                    {
+                      rows: [
+                        {
+                          note: `The endpoint is disabled since ${disabled.toISOString()}: the delivery is held until \`webhook enable --mid ${opts.mid}\`.`,
+                        },
+                      ],
+                    },
+                  ]
+                : []),
             ]);
           }
         }
@@ -272,6 +285,7 @@ function endpointView(mid: string, endpoint: WebhookEndpointView) {
     url: endpoint.url,
     secretPrefix: endpoint.secretPrefix,
     previousSecretValidUntil: endpoint.previousSecretValidUntil?.toISOString() ?? null,
+    disabledAt: endpoint.disabledAt?.toISOString() ?? null,
   };
 }
 

@@ -7,6 +7,8 @@ export interface WebhookEndpointView {
   secretPrefix: string;
   /** Until when deliveries are also signed with the secret this one replaced; null when there is none. */
   previousSecretValidUntil: Date | null;
+  /** Set while the endpoint is disabled for failing a whole retry window (docs/webhooks.md). */
+  disabledAt: Date | null;
   updatedAt: Date;
 }
 
@@ -15,6 +17,7 @@ interface EndpointRow {
   url: string;
   secret_prefix: string;
   previous_secret_expires_at: Date | null;
+  disabled_at: Date | null;
   updated_at: Date;
 }
 
@@ -23,6 +26,7 @@ const toView = (r: EndpointRow): WebhookEndpointView => ({
   url: r.url,
   secretPrefix: r.secret_prefix,
   previousSecretValidUntil: r.previous_secret_expires_at,
+  disabledAt: r.disabled_at,
   updatedAt: r.updated_at,
 });
 
@@ -47,7 +51,7 @@ export async function registerWebhookEndpoint(
           previous_secret = webhook_endpoints.signing_secret,
           previous_secret_expires_at = now() + make_interval(secs => ${overlapMs / 1000}),
           updated_at = now()
-    RETURNING merchant_id, url, secret_prefix, previous_secret_expires_at, updated_at`;
+    RETURNING merchant_id, url, secret_prefix, previous_secret_expires_at, disabled_at, updated_at`;
   if (!row) throw new Error('webhook endpoint upsert returned no row');
   return toView(row);
 }
@@ -60,7 +64,7 @@ export async function changeWebhookUrl(
 ): Promise<WebhookEndpointView | null> {
   const [row] = await db.$queryRaw<EndpointRow[]>`
     UPDATE webhook_endpoints SET url = ${url}, updated_at = now() WHERE merchant_id = ${merchantId}
-    RETURNING merchant_id, url, secret_prefix, previous_secret_expires_at, updated_at`;
+    RETURNING merchant_id, url, secret_prefix, previous_secret_expires_at, disabled_at, updated_at`;
   return row ? toView(row) : null;
 }
 
@@ -71,7 +75,7 @@ export async function findWebhookEndpoint(
   const [row] = await db.$queryRaw<EndpointRow[]>`
     SELECT merchant_id, url, secret_prefix,
            CASE WHEN previous_secret_expires_at > now() THEN previous_secret_expires_at END AS previous_secret_expires_at,
-           updated_at
+           disabled_at, updated_at
       FROM webhook_endpoints WHERE merchant_id = ${merchantId}`;
   return row ? toView(row) : null;
 }

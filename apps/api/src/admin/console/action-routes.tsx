@@ -3,6 +3,7 @@ import { findMerchantByMid, findPayoutStoryByAckNo, type PayoutStory } from '@pa
 import { FAILURE_REASON_TEXT, formatRupees, parseRupees, type FailureReason } from '@payout/domain';
 import {
   creditWallet,
+  enableWebhookEndpointAction,
   replayWebhook,
   requeueInquiry,
   resolveManualReview,
@@ -436,6 +437,62 @@ export function actionRoutes(deps: ConsoleDependencies): Router {
         return;
       }
       notFound(res, viewer, `MID ${req.params.mid} has no active token ${req.params.id}.`);
+    });
+
+  // Enable a webhook endpoint disabled for failing a whole retry window; its held deliveries resume
+  // (docs/webhooks.md, "An endpoint that keeps failing is disabled").
+  router
+    .route('/console/merchants/:mid/webhook/enable')
+    .get((req, res) => {
+      const viewer = signedIn(res);
+      const mid = req.params.mid;
+      renderPage(
+        res,
+        200,
+        <ActionPage
+          viewer={viewer}
+          title={`Enable the webhook endpoint of ${mid}`}
+          action={`/console/merchants/${encodeURIComponent(mid)}/webhook/enable`}
+          back={`/console/merchants/${encodeURIComponent(mid)}`}
+          confirm="Enable and resume deliveries"
+          explanation={
+            <p>
+              The endpoint was disabled after failing a delivery for its whole retry window. Enabling it sends the
+              deliveries held meanwhile, each with a fresh retry window; if it still fails, it is disabled again.
+            </p>
+          }
+        />,
+      );
+    })
+    .post(async (req, res) => {
+      const viewer = signedIn(res);
+      const mid = req.params.mid;
+      const why = reasonOf(formField(req, 'why'));
+      if (!why) {
+        done(res, viewer, 422, 'Say why', 'The reason is required: it goes to the audit log.');
+        return;
+      }
+      const merchant = await findMerchantByMid(deps.db, mid);
+      if (!merchant) {
+        notFound(res, viewer, `No merchant has the MID ${mid}.`);
+        return;
+      }
+      const result = await enableWebhookEndpointAction(deps, {
+        merchantId: merchant.id,
+        actor: actor(viewer),
+        reason: why,
+      });
+      switch (result.kind) {
+        case 'enabled':
+          res.redirect(303, `/console/merchants/${encodeURIComponent(mid)}`);
+          return;
+        case 'not-disabled':
+          done(res, viewer, 409, 'Not disabled', `The webhook endpoint of ${mid} is not disabled; nothing changed.`);
+          return;
+        case 'no-endpoint':
+          done(res, viewer, 404, 'No endpoint', `${mid} has no webhook endpoint; nothing changed.`);
+          return;
+      }
     });
 
   return router;

@@ -93,7 +93,7 @@ const requireCsrfOnPost: RequestHandler = (req, res, next) => {
 
 // Support reads; only operators reach the actions' confirmation pages and posts.
 const ACTION_PATH =
-  /^\/console\/(payouts\/[^/]+\/(resolve|replay-webhook|requeue-inquiry)|merchants\/[^/]+\/(credit|bulk|tokens\/.+))$/;
+  /^\/console\/(payouts\/[^/]+\/(resolve|replay-webhook|requeue-inquiry)|merchants\/[^/]+\/(credit|bulk|webhook\/enable|tokens\/.+))$/;
 const requireOperatorForActions: RequestHandler = (req, res, next) => {
   if (!ACTION_PATH.test(req.path)) {
     next();

@@ -121,7 +121,8 @@ export function MerchantPage(props: {
                 <dd class="error">
                   since {ist(m.webhook.disabled.at)}: {m.webhook.disabled.reason ?? 'failed a whole retry window'}.{' '}
                   {m.webhook.health.held} deliveries held; enable with{' '}
-                  <code>pnpm cli webhook enable --mid {m.mid}</code>
+                  <code>pnpm cli webhook enable --mid {m.mid}</code> or{' '}
+                  <ActionButton viewer={props.viewer} href={`${base}/webhook/enable`} label="Enable…" />
                 </dd>
               </>
             )}
