@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createPrismaClient } from '@payout/db';
+import { createPrismaClient, creditWallet, updateQueueSettings } from '@payout/db';
 import { makeMerchant } from '../test/support/factories.js';
 import { DELIBERATELY_PENDING_PAISE } from '../test/faults/payout-audit.js';
 import { readBankJournal } from './soak/bank-journal.js';
@@ -118,14 +118,28 @@ try {
 
   const db = createPrismaClient({ url: services.databaseUrl, poolSize: 4, connectTimeoutMs: 5_000 });
   try {
-    // Each merchant holds more than all its payouts together, so no payout is refused for balance.
+    // Each merchant holds more than all its payouts together, so no payout is refused for balance — but
+    // the last one queues when its balance is low (docs/api.md, "Queue if low balance") and starts with
+    // a quarter of what it owes: its payouts queue, and credits during and after the load release them.
+    const queueing = options.merchants >= 2 ? options.merchants - 1 : null;
+    const owedBy = (m: number) => planned.filter((p) => p.merchant === m).reduce((sum, p) => sum + p.amountPaise, 0n);
     const merchants = await Promise.all(
       Array.from({ length: options.merchants }, async (_, m) => {
-        const owed = planned.filter((p) => p.merchant === m).reduce((sum, p) => sum + p.amountPaise, 0n);
-        const rupees = (owed / 100n + 1_000n).toString();
-        return makeMerchant(db, { mid: `SOAK${String(m + 1).padStart(3, '0')}`, balance: `${rupees}.00` });
+        const rupees = m === queueing ? owedBy(m) / 400n : owedBy(m) / 100n + 1_000n;
+        const mid = `SOAK${String(m + 1).padStart(3, '0')}`;
+        const merchant = await makeMerchant(db, { mid, balance: `${rupees.toString()}.00` });
+        if (m === queueing) await updateQueueSettings(db, mid, { queueIfLowBalance: true });
+        return merchant;
       }),
     );
+    /** Tops the queueing merchant up, as its finance team would; each credit releases what now fits. */
+    const topUp = async (paise: bigint, reference: string) => {
+      if (queueing === null) return;
+      const merchant = merchants[queueing]!;
+      await creditWallet(db, merchant.merchant.id, paise, `${reference}-${merchant.mid}`);
+      progress(`credited ${merchant.mid} ${(paise / 100n).toString()}.00 (${reference}): it queues when low`);
+    };
+    const queueOwed = queueing === null ? 0n : owedBy(queueing);
 
     const loadStart = Date.now();
     const faults: FaultRecord[] = [];
@@ -159,6 +173,7 @@ try {
         await turn;
       }),
     );
+    const midLoadTopUp = setTimeout(() => void topUp(queueOwed / 4n + 1n, 'soak-top-up-1'), shape.loadMs / 2);
     const sent = await sendPayouts(planned, {
       apiUrls: () => running.apiUrls,
       merchants,
@@ -166,7 +181,10 @@ try {
       concurrency: 32,
       giveUpAfterMs: 60_000,
     });
+    clearTimeout(midLoadTopUp);
     await faultRun;
+    // The rest of what it owes, and more: every queued payout fits once this commits.
+    await topUp(queueOwed, 'soak-top-up-2');
     faults.sort((a, b) => a.startedAtMs - b.startedAtMs);
     progress(`all payouts sent at +${((Date.now() - loadStart) / 1000).toFixed(1)} s; draining`);
 
@@ -200,6 +218,14 @@ try {
       progress(
         `statement ${s.date}: recon --apply exit ${s.exitCode}, applied ${s.applied} (${JSON.stringify(s.counts)})`,
       );
+    const [queue] = await db.$queryRaw<{ queued: number; released: number; waiting: number }[]>`
+      SELECT count(*) FILTER (WHERE to_state = 'QUEUED')::int AS queued,
+             count(*) FILTER (WHERE from_state = 'QUEUED' AND to_state = 'ACCEPTED')::int AS released,
+             (SELECT count(*)::int FROM payouts WHERE state = 'QUEUED') AS waiting
+        FROM payout_events`;
+    progress(
+      `queue if low balance: ${queue?.queued ?? 0} payouts queued, ${queue?.released ?? 0} released by credits, ${queue?.waiting ?? 0} still waiting`,
+    );
     const drainMs = Date.now() - drainStart;
     const [last] = await db.$queryRaw<{ at: Date | null }[]>`SELECT max(settled_at) AS at FROM payouts`;
     const lastSettledMs = last?.at ? last.at.getTime() - loadStart : 0;
