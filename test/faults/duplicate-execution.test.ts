@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningApi } from '@payout/api';
 import { createPrismaClient, type PrismaClient } from '@payout/db';
-import { PAYOUT_QUEUE, payoutJobs } from '@payout/queue';
+import { addJob, jobRequest, PAYOUT_QUEUE, payoutJobs } from '@payout/queue';
 import { createHttpRailAdapter } from '@payout/rails';
 import { inquirySchedulesOf, PayoutDriver, type PayoutDriverOptions } from '@payout/worker';
 import { call, impsBody, upiBody } from '../support/api.js';
@@ -44,11 +44,9 @@ function driver(s: FaultStack, name: string): PayoutDriver {
   );
   const inquiries: PayoutDriverOptions['inquiries'] = {
     async scheduleInquiry(payoutId, attempt, delayMs) {
-      const id = payoutId.toString();
-      await queue.add(
-        payoutJobs.inquire.name,
-        { payoutId: id, attempt },
-        { ...payoutJobs.inquire.options, jobId: payoutJobs.inquire.jobId(id, attempt), delay: delayMs },
+      await addJob(
+        queue,
+        jobRequest(payoutJobs.inquire, { payoutId: payoutId.toString(), attempt }, { delay: delayMs }),
       );
       return true;
     },

@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import { payoutJobs } from '@payout/queue';
+import { addJob, jobRequest, payoutJobs } from '@payout/queue';
 
 /** Queues the inquiry jobs of a payout, one per attempt (the job id carries the attempt number). */
 export interface InquiryScheduler {
@@ -10,12 +10,10 @@ export interface InquiryScheduler {
 export function queueInquiryScheduler(queue: Queue, onError: (error: Error) => void): InquiryScheduler {
   return {
     async scheduleInquiry(payoutId, attempt, delayMs) {
-      const id = payoutId.toString();
       try {
-        await queue.add(
-          payoutJobs.inquire.name,
-          { payoutId: id, attempt },
-          { ...payoutJobs.inquire.options, jobId: payoutJobs.inquire.jobId(id, attempt), delay: delayMs },
+        await addJob(
+          queue,
+          jobRequest(payoutJobs.inquire, { payoutId: payoutId.toString(), attempt }, { delay: delayMs }),
         );
         return true;
       } catch (error) {

@@ -5,12 +5,11 @@ import {
   withAdvisoryLock,
   type OverduePayout,
   type PrismaClient,
+  type PrismaClientOrTransaction,
 } from '@payout/db';
-import { ensureJob, payoutJobs, type EnsureJobAction } from '@payout/queue';
+import { ensureJob, jobRequest, payoutJobs, type EnsureJobAction, type JobRequest } from '@payout/queue';
 import type { Logger, ServiceMetrics } from '@payout/telemetry';
 
-// Any 64-bit number unique to this purpose: only one worker process sweeps at a time.
-const SWEEP_LOCK_KEY = 7_358_201_446n;
 const BATCH = 500;
 
 export interface SweepResult {
@@ -23,56 +22,81 @@ export interface SweepResult {
   retried: number;
 }
 
+/** What a sweeper sweeps: where PostgreSQL keeps the overdue work, and the job each row needs. */
+export interface SweepPlan<Row> {
+  /** Any 64-bit number unique to this plan: only one worker process sweeps it at a time. */
+  lockKey: bigint;
+  /** Rows whose next step is overdue by more than `graceMs`, at most `limit`, oldest first. */
+  findOverdue(tx: PrismaClientOrTransaction, graceMs: number, limit: number): Promise<Row[]>;
+  /** The job a row's next step needs (built by `jobRequest`, so its payload matches the catalog). */
+  jobOf(row: Row): JobRequest;
+  /** The log line of a sweep that queued something. */
+  message: string;
+}
+
+export interface SweeperDeps {
+  db: PrismaClient;
+  queue: Queue;
+  logger: Logger;
+  graceMs: number;
+  /** Counts the jobs added and retried (`sweeper_actions_total`). */
+  metrics?: ServiceMetrics;
+}
+
 /**
- * Makes Redis a carrier of work, never the only copy of it: finds payouts whose next step is overdue in
- * PostgreSQL and makes sure each has its job — the execute job of an accepted payout, or the inquiry job
- * its state is waiting for. Job ids make this harmless to repeat; an advisory lock keeps concurrent
- * workers from doing the same scan at once.
+ * Makes Redis a carrier of work, never the only copy of it: finds the rows whose next step is overdue in
+ * PostgreSQL and makes sure each has its job. Job ids make this harmless to repeat; an advisory lock keeps
+ * concurrent workers from doing the same scan at once. One class for every queue: each brings a
+ * {@link SweepPlan}.
  */
-export class Sweeper {
+export class JobSweeper<Row> {
   constructor(
-    private readonly db: PrismaClient,
-    private readonly queue: Queue,
-    private readonly logger: Logger,
-    private readonly graceMs: number,
-    private readonly metrics?: ServiceMetrics,
+    private readonly plan: SweepPlan<Row>,
+    private readonly deps: SweeperDeps,
   ) {}
 
   async sweepOnce(): Promise<SweepResult> {
-    const result = await withAdvisoryLock(this.db, SWEEP_LOCK_KEY, async (tx) => {
-      // Queued payouts past their merchant's window fail first (docs/api.md, "Queue if low balance").
-      const expired = await expireQueuedPayouts(tx);
-      if (expired) this.logger.info({ expired }, 'queued payouts failed: their queue window passed');
-      const overdue = await findOverduePayouts(tx, this.graceMs, BATCH);
+    const { db, queue, logger, graceMs, metrics } = this.deps;
+    const result = await withAdvisoryLock(db, this.plan.lockKey, async (tx) => {
+      const overdue = await this.plan.findOverdue(tx, graceMs, BATCH);
       const swept: SweepResult = { swept: true, overdue: overdue.length, added: 0, retried: 0 };
-      for (const payout of overdue) {
-        const action = await this.ensureJobOf(payout);
+      for (const row of overdue) {
+        const action: EnsureJobAction = await ensureJob(queue, this.plan.jobOf(row));
         if (action === 'added') swept.added++;
         if (action === 'retried') swept.retried++;
-        if (action !== 'present') this.metrics?.sweeperActions.inc({ action });
+        if (action !== 'present') metrics?.sweeperActions.inc({ action });
       }
-      if (swept.added || swept.retried) this.logger.warn(swept, 'sweeper re-queued overdue payouts');
+      if (swept.added || swept.retried) logger.warn(swept, this.plan.message);
       return swept;
     });
     return result ?? { swept: false, overdue: 0, added: 0, retried: 0 };
   }
+}
 
-  private ensureJobOf(payout: OverduePayout): Promise<EnsureJobAction> {
-    const id = payout.id.toString();
-    const { name, jobId, data, options } =
-      payout.state === 'ACCEPTED'
-        ? {
-            name: payoutJobs.execute.name,
-            jobId: payoutJobs.execute.jobId(id),
-            data: { payoutId: id },
-            options: payoutJobs.execute.options,
-          }
-        : {
-            name: payoutJobs.inquire.name,
-            jobId: payoutJobs.inquire.jobId(id, payout.inquiryAttempts + 1),
-            data: { payoutId: id, attempt: payout.inquiryAttempts + 1 },
-            options: payoutJobs.inquire.options,
-          };
-    return ensureJob(this.queue, name, jobId, data, options);
+/**
+ * The payouts queue's plan: the execute job of an accepted payout, or the inquiry job its state is
+ * waiting for.
+ */
+export const payoutSweepPlan: SweepPlan<OverduePayout> = {
+  lockKey: 7_358_201_446n,
+  async findOverdue(tx, graceMs, limit) {
+    // Queued payouts past their merchant's window fail first; each failure is its own payout event
+    // (docs/api.md, "Queue if low balance").
+    await expireQueuedPayouts(tx);
+    return findOverduePayouts(tx, graceMs, limit);
+  },
+  jobOf(payout) {
+    const payoutId = payout.id.toString();
+    return payout.state === 'ACCEPTED'
+      ? jobRequest(payoutJobs.execute, { payoutId })
+      : jobRequest(payoutJobs.inquire, { payoutId, attempt: payout.inquiryAttempts + 1 });
+  },
+  message: 'sweeper re-queued overdue payouts',
+};
+
+/** The payouts queue's sweeper. */
+export class Sweeper extends JobSweeper<OverduePayout> {
+  constructor(db: PrismaClient, queue: Queue, logger: Logger, graceMs: number, metrics?: ServiceMetrics) {
+    super(payoutSweepPlan, { db, queue, logger, graceMs, metrics });
   }
 }

@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { Queue, Worker } from 'bullmq';
+import { Queue, type Worker } from 'bullmq';
 import type { WorkerConfig } from '@payout/config';
 import { createPrismaClient } from '@payout/db';
 import type { InquirySchedules } from '@payout/domain';
@@ -10,6 +10,7 @@ import { startHealthServer } from './health-server.js';
 import { queueInquiryScheduler } from './inquiry-scheduler.js';
 import { instrumentedRail } from './instrumented-rail.js';
 import { payoutProcessor } from './jobs/payout-processor.js';
+import { startQueueWorker } from './jobs/queue-worker.js';
 import { PayoutDriver } from './payout-driver.js';
 import { Sweeper } from './sweeper.js';
 import { startWebhookWorker, type RunningWebhookWorker } from './webhooks/index.js';
@@ -87,39 +88,22 @@ export async function startWorker(config: WorkerConfig, overrides: WorkerOverrid
     },
   });
 
-  const worker = new Worker(PAYOUT_QUEUE, payoutProcessor(driver), {
+  const sweeper = new Sweeper(db, queue, logger, config.SWEEP_GRACE_MS, metrics);
+  const payouts = await startQueueWorker({
+    queueName: PAYOUT_QUEUE,
+    label: 'payout',
+    processor: payoutProcessor(driver),
     connection: workerRedis,
     prefix: config.QUEUE_PREFIX,
     concurrency: config.WORKER_CONCURRENCY,
     // One limiter for the whole queue, shared by every worker process: the rail's rate limit.
     limiter: { max: config.RAIL_MAX_TPS, duration: 1_000 },
-    lockDuration: config.JOB_LOCK_MS,
-    stalledInterval: Math.max(1_000, Math.floor(config.JOB_LOCK_MS / 2)),
-    maxStalledCount: 5,
+    lockMs: config.JOB_LOCK_MS,
+    sweeper,
+    sweepIntervalMs: config.SWEEP_INTERVAL_MS,
+    shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
+    logger,
   });
-  worker.on('error', (error) => logger.warn({ err: error.message }, 'worker error'));
-  worker.on('failed', (job, error) =>
-    logger.warn(
-      { job: job?.id, attempts: job?.attemptsMade, err: error.message },
-      'job failed; it will be retried if attempts remain',
-    ),
-  );
-
-  const sweeper = new Sweeper(db, queue, logger, config.SWEEP_GRACE_MS, metrics);
-  let sweepTimer: NodeJS.Timeout | undefined;
-  let stopped = false;
-  const scheduleSweep = () => {
-    sweepTimer = setTimeout(() => {
-      sweeper
-        .sweepOnce()
-        .catch((error: unknown) => logger.warn({ err: (error as Error).message }, 'sweep failed; next one will retry'))
-        .finally(() => {
-          if (!stopped) scheduleSweep();
-        });
-    }, config.SWEEP_INTERVAL_MS);
-  };
-  scheduleSweep();
-  await worker.waitUntilReady();
   const health = await startHealthServer(config.HEALTH_PORT, {
     db,
     redis: producerRedis,
@@ -129,27 +113,15 @@ export async function startWorker(config: WorkerConfig, overrides: WorkerOverrid
   logger.info({ concurrency: config.WORKER_CONCURRENCY, railMaxTps: config.RAIL_MAX_TPS }, 'worker started');
 
   return {
-    worker,
+    worker: payouts.worker,
     queue,
     sweeper,
     webhooks,
     metrics,
     healthPort: health.port,
     async close() {
-      stopped = true;
-      clearTimeout(sweepTimer);
       const webhooksClosed = webhooks.close();
-      let timer: NodeJS.Timeout | undefined;
-      const graceful = worker.close().then(() => true);
-      const deadline = new Promise<false>((resolve) => {
-        timer = setTimeout(() => resolve(false), config.SHUTDOWN_GRACE_MS);
-      });
-      const finished = await Promise.race([graceful, deadline]);
-      clearTimeout(timer);
-      if (!finished) {
-        logger.warn('jobs still running after the grace period: leaving them to another worker');
-        await worker.close(true);
-      }
+      await payouts.close();
       await health.close();
       await webhooksClosed;
       await queue.close();

@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import { findPayoutSubject, recordOperatorAction, recordWebhookReplay, type PrismaClient } from '@payout/db';
-import { webhookJobs } from '@payout/queue';
+import { addJob, jobRequest, webhookJobs } from '@payout/queue';
 import type { PayoutKey } from './payout-key.js';
 
 export type ReplayWebhookOutcome =
@@ -54,13 +54,8 @@ export async function replayWebhook(
 
 /** Queues a delivery's first attempt; false when Redis is away (the delivery is safe in PostgreSQL). */
 export async function queueFirstAttempt(queue: Queue, deliveryId: bigint): Promise<boolean> {
-  const id = deliveryId.toString();
   try {
-    await queue.add(
-      webhookJobs.deliver.name,
-      { deliveryId: id, attempt: 1 },
-      { ...webhookJobs.deliver.options, jobId: webhookJobs.deliver.jobId(id, 1) },
-    );
+    await addJob(queue, jobRequest(webhookJobs.deliver, { deliveryId: deliveryId.toString(), attempt: 1 }));
     return true;
   } catch {
     return false;

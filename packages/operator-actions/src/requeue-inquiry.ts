@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import { findPayoutSubject, recordOperatorAction, type PrismaClient } from '@payout/db';
-import { ensureJob, payoutJobs, type EnsureJobAction } from '@payout/queue';
+import { ensureJob, jobRequest, payoutJobs, type EnsureJobAction } from '@payout/queue';
 import type { PayoutKey } from './payout-key.js';
 
 export type RequeueInquiryOutcome =
@@ -25,16 +25,12 @@ export async function requeueInquiry(
   const payout = await findPayoutSubject(deps.db, input.payout);
   if (!payout) return { kind: 'no-payout' };
   if (!WAITING_ON_RAIL.includes(payout.state)) return { kind: 'not-waiting', ackNo: payout.ackNo, state: payout.state };
-  const id = payout.id.toString();
   const attempt = payout.inquiryAttempts + 1;
   let action: EnsureJobAction;
   try {
     action = await ensureJob(
       deps.payoutQueue,
-      payoutJobs.inquire.name,
-      payoutJobs.inquire.jobId(id, attempt),
-      { payoutId: id, attempt },
-      payoutJobs.inquire.options,
+      jobRequest(payoutJobs.inquire, { payoutId: payout.id.toString(), attempt }),
     );
   } catch (error) {
     return { kind: 'queue-unavailable', ackNo: payout.ackNo, detail: (error as Error).message };

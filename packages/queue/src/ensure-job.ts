@@ -1,22 +1,41 @@
 import type { JobsOptions, Queue } from 'bullmq';
+import type { JobRequest } from './job-catalog.js';
 
 /** What {@link ensureJob} did: queued a missing job, retried a failed one, or found it waiting or running. */
 export type EnsureJobAction = 'added' | 'retried' | 'present';
 
 /**
- * Makes sure the job `jobId` is queued, for a sweeper that found its work overdue in PostgreSQL: adds it
- * when Redis lost it (or never got it), retries it when it ran out of attempts, leaves it alone while it
- * waits or runs. A finished job whose work is still overdue (its database step was rolled back) is removed
- * and added again, since BullMQ would otherwise ignore the add as a duplicate id.
+ * Makes sure the job `request` (built by `jobRequest`, so its payload matches the catalog) is queued, for a
+ * sweeper that found its work overdue in PostgreSQL: adds it when Redis lost it (or never got it), retries
+ * it when it ran out of attempts, leaves it alone while it waits or runs. A finished job whose work is still
+ * overdue (its database step was rolled back) is removed and added again, since BullMQ would otherwise
+ * ignore the add as a duplicate id.
  */
-export async function ensureJob(
+export function ensureJob(queue: Queue, request: JobRequest): Promise<EnsureJobAction>;
+/**
+ * The untyped form, kept while `apps/worker/src/webhooks/webhook-sweeper.ts` still builds its job by hand;
+ * new callers use `ensureJob(queue, jobRequest(spec, data))`, whose payload the compiler checks.
+ */
+export function ensureJob(
   queue: Queue,
   name: string,
   jobId: string,
   data: Record<string, unknown>,
   options: JobsOptions,
+): Promise<EnsureJobAction>;
+export async function ensureJob(
+  queue: Queue,
+  requestOrName: JobRequest | string,
+  jobId?: string,
+  data?: Record<string, unknown>,
+  options?: JobsOptions,
 ): Promise<EnsureJobAction> {
-  const job = await queue.getJob(jobId);
+  const request =
+    typeof requestOrName === 'string'
+      ? { queue: queue.name, name: requestOrName, data: data!, opts: { ...options, jobId: jobId! } }
+      : requestOrName;
+  assertSameQueue(queue, request);
+  const job = await queue.getJob(request.opts.jobId);
   if (job) {
     const state = await job.getState();
     if (state === 'failed') {
@@ -26,6 +45,18 @@ export async function ensureJob(
     if (state !== 'completed' && state !== 'unknown') return 'present';
     await job.remove();
   }
-  await queue.add(name, data, { ...options, jobId });
+  await queue.add(request.name, request.data, request.opts);
   return 'added';
+}
+
+/** Queues the job `request` (with an optional delay); rejects when Redis does not take it. */
+export async function addJob(queue: Queue, request: JobRequest): Promise<void> {
+  assertSameQueue(queue, request);
+  await queue.add(request.name, request.data, request.opts);
+}
+
+/** A job added to a queue whose worker does not know it would wait there for ever: refuse it loudly. */
+export function assertSameQueue(queue: Queue, request: JobRequest): void {
+  if (queue.name !== request.queue)
+    throw new Error(`job ${request.name} belongs on ${request.queue}, not ${queue.name}`);
 }

@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import type { RedisConnection } from './redis-connection.js';
-import { PAYOUT_QUEUE, payoutJobs } from './job-catalog.js';
+import { jobRequest, PAYOUT_QUEUE, payoutJobs } from './job-catalog.js';
 
 export interface PayoutProducer {
   /**
@@ -42,11 +42,7 @@ export function createPayoutProducer(options: PayoutProducerOptions): PayoutProd
   }
 
   async function addWithin(ids: readonly string[], timeoutMs: number): Promise<boolean> {
-    const jobs = ids.map((payoutId) => ({
-      name: payoutJobs.execute.name,
-      data: { payoutId },
-      opts: { ...payoutJobs.execute.options, jobId: payoutJobs.execute.jobId(payoutId) },
-    }));
+    const jobs = ids.map((payoutId) => jobRequest(payoutJobs.execute, { payoutId }));
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<false>((resolve) => {
       timer = setTimeout(() => resolve(false), timeoutMs);
