@@ -1,4 +1,4 @@
-import { Queue, Worker } from 'bullmq';
+import { Queue, type Worker } from 'bullmq';
 import type { RedisConnection } from '@payout/queue';
 import { webhookDestinationPolicy, type WorkerConfig } from '@payout/config';
 import type { PrismaClient } from '@payout/db';
@@ -8,6 +8,7 @@ import { WebhookDeliverer, webhookProcessor } from './deliver-webhook.job.js';
 import { DEFAULT_WEBHOOK_RETRY_SCHEDULE, type WebhookRetrySchedule } from './retry-schedule.js';
 import { queueWebhookAttemptScheduler } from './webhook-attempt-scheduler.js';
 import { WebhookSender } from './webhook-sender.js';
+import { startQueueWorker } from '../jobs/queue-worker.js';
 import { WebhookSweeper } from './webhook-sweeper.js';
 
 export type WebhookWorkerConfig = Pick<
@@ -69,62 +70,30 @@ export async function startWebhookWorker(
     retryForMs: config.WEBHOOK_RETRY_FOR_MS,
     schedule: deps.retrySchedule ?? DEFAULT_WEBHOOK_RETRY_SCHEDULE,
   });
-  const worker = new Worker(WEBHOOK_QUEUE, webhookProcessor(deliverer), {
+  const sweeper = new WebhookSweeper(db, queue, logger, config.SWEEP_GRACE_MS);
+  const running = await startQueueWorker({
+    queueName: WEBHOOK_QUEUE,
+    label: 'webhook',
+    processor: webhookProcessor(deliverer),
     connection: deps.workerConnection,
     prefix: config.QUEUE_PREFIX,
     concurrency: config.WORKER_CONCURRENCY,
-    lockDuration: config.JOB_LOCK_MS,
-    stalledInterval: Math.max(1_000, Math.floor(config.JOB_LOCK_MS / 2)),
-    maxStalledCount: 5,
+    lockMs: config.JOB_LOCK_MS,
+    sweeper,
+    sweepIntervalMs: config.SWEEP_INTERVAL_MS,
+    shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
+    logger,
   });
-  worker.on('error', (error) => logger.warn({ err: error.message }, 'webhook worker error'));
-  worker.on('failed', (job, error) =>
-    logger.warn(
-      { job: job?.id, attempts: job?.attemptsMade, err: error.message },
-      'webhook job failed; it will be retried if attempts remain',
-    ),
-  );
-
-  const sweeper = new WebhookSweeper(db, queue, logger, config.SWEEP_GRACE_MS);
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
-  const scheduleSweep = () => {
-    timer = setTimeout(() => {
-      sweeper
-        .sweepOnce()
-        .catch((error: unknown) =>
-          logger.warn({ err: (error as Error).message }, 'webhook sweep failed; the next one will retry'),
-        )
-        .finally(() => {
-          if (!stopped) scheduleSweep();
-        });
-    }, config.SWEEP_INTERVAL_MS);
-  };
-  scheduleSweep();
-  await worker.waitUntilReady();
 
   return {
     queue,
-    worker,
+    worker: running.worker,
     sweeper,
     deliverSoon(deliveryId) {
       void scheduler.scheduleAttempt(deliveryId, 1, 0);
     },
     async close() {
-      stopped = true;
-      clearTimeout(timer);
-      let deadline: NodeJS.Timeout | undefined;
-      const finished = await Promise.race([
-        worker.close().then(() => true),
-        new Promise<false>((resolve) => {
-          deadline = setTimeout(() => resolve(false), config.SHUTDOWN_GRACE_MS);
-        }),
-      ]);
-      clearTimeout(deadline);
-      if (!finished) {
-        logger.warn('webhook attempts still running after the grace period: the sweeper will retry them');
-        await worker.close(true);
-      }
+      await running.close();
       await queue.close();
       await sender.close();
     },
