@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import { enableWebhookEndpoint, recordOperatorAction, type PrismaClient } from '@payout/db';
-import { ensureJob, webhookJobs } from '@payout/queue';
+import { ensureJob, jobRequest, webhookJobs } from '@payout/queue';
 
 export type EnableWebhookEndpointOutcome =
   | { kind: 'no-endpoint' }
@@ -37,17 +37,13 @@ export async function enableWebhookEndpointAction(
   if (result.kind !== 'enabled') return result;
   let queued = true;
   for (const delivery of result.resumed) {
-    const id = delivery.id.toString();
-    const attempt = delivery.attempts + 1;
+    const request = jobRequest(webhookJobs.deliver, {
+      deliveryId: delivery.id.toString(),
+      attempt: delivery.attempts + 1,
+    });
     try {
       // A job of this attempt may have run already (it found the endpoint disabled): ensureJob replaces it.
-      await ensureJob(
-        deps.webhookQueue,
-        webhookJobs.deliver.name,
-        webhookJobs.deliver.jobId(id, attempt),
-        { deliveryId: id, attempt },
-        webhookJobs.deliver.options,
-      );
+      await ensureJob(deps.webhookQueue, request);
     } catch {
       queued = false;
     }

@@ -1,4 +1,4 @@
-import type { JobsOptions, Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { JobRequest } from './job-catalog.js';
 
 /** What {@link ensureJob} did: queued a missing job, retried a failed one, or found it waiting or running. */
@@ -11,29 +11,7 @@ export type EnsureJobAction = 'added' | 'retried' | 'present';
  * overdue (its database step was rolled back) is removed and added again, since BullMQ would otherwise
  * ignore the add as a duplicate id.
  */
-export function ensureJob(queue: Queue, request: JobRequest): Promise<EnsureJobAction>;
-/**
- * The untyped form, kept while `apps/worker/src/webhooks/webhook-sweeper.ts` still builds its job by hand;
- * new callers use `ensureJob(queue, jobRequest(spec, data))`, whose payload the compiler checks.
- */
-export function ensureJob(
-  queue: Queue,
-  name: string,
-  jobId: string,
-  data: Record<string, unknown>,
-  options: JobsOptions,
-): Promise<EnsureJobAction>;
-export async function ensureJob(
-  queue: Queue,
-  requestOrName: JobRequest | string,
-  jobId?: string,
-  data?: Record<string, unknown>,
-  options?: JobsOptions,
-): Promise<EnsureJobAction> {
-  const request =
-    typeof requestOrName === 'string'
-      ? { queue: queue.name, name: requestOrName, data: data!, opts: { ...options, jobId: jobId! } }
-      : requestOrName;
+export async function ensureJob(queue: Queue, request: JobRequest): Promise<EnsureJobAction> {
   assertSameQueue(queue, request);
   const job = await queue.getJob(request.opts.jobId);
   if (job) {

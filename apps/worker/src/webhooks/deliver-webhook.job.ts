@@ -1,4 +1,3 @@
-import { UnrecoverableError, type Job } from 'bullmq';
 import {
   claimWebhookAttempt,
   finishWebhookAttempt,
@@ -7,7 +6,7 @@ import {
   type WebhookDeliveryNext,
 } from '@payout/db';
 import { stringifyJson, WEBHOOK_SIGNATURE_HEADER, webhookPayload, webhookSignature } from '@payout/domain';
-import { webhookJobs } from '@payout/queue';
+import { jobProcessor, webhookJobs } from '@payout/queue';
 import type { Logger } from '@payout/telemetry';
 import type { WebhookAttemptScheduler } from './webhook-attempt-scheduler.js';
 import { webhookRetryDelayMs, type WebhookRetrySchedule } from './retry-schedule.js';
@@ -132,10 +131,7 @@ function originOf(url: string): string {
 
 /** Routes each job of the webhooks queue to the deliverer; a payload that does not fit can never succeed. */
 export function webhookProcessor(deliverer: WebhookDeliverer) {
-  return async (job: Job): Promise<string> => {
-    if (job.name !== webhookJobs.deliver.name) throw new UnrecoverableError(`unknown job ${job.name}`);
-    const data = webhookJobs.deliver.data.safeParse(job.data);
-    if (!data.success) throw new UnrecoverableError(`bad ${job.name} payload`);
-    return deliverer.deliver(BigInt(data.data.deliveryId), data.data.attempt);
-  };
+  return jobProcessor(webhookJobs, {
+    deliver: (data) => deliverer.deliver(BigInt(data.deliveryId), data.attempt),
+  });
 }

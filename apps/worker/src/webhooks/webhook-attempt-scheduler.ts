@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import { webhookJobs } from '@payout/queue';
+import { addJob, jobRequest, webhookJobs } from '@payout/queue';
 
 /** Queues the attempts of webhook deliveries, one job per attempt (the job id carries the attempt number). */
 export interface WebhookAttemptScheduler {
@@ -10,12 +10,10 @@ export interface WebhookAttemptScheduler {
 export function queueWebhookAttemptScheduler(queue: Queue, onError: (error: Error) => void): WebhookAttemptScheduler {
   return {
     async scheduleAttempt(deliveryId, attempt, delayMs) {
-      const id = deliveryId.toString();
       try {
-        await queue.add(
-          webhookJobs.deliver.name,
-          { deliveryId: id, attempt },
-          { ...webhookJobs.deliver.options, jobId: webhookJobs.deliver.jobId(id, attempt), delay: delayMs },
+        await addJob(
+          queue,
+          jobRequest(webhookJobs.deliver, { deliveryId: deliveryId.toString(), attempt }, { delay: delayMs }),
         );
         return true;
       } catch (error) {

@@ -6,7 +6,7 @@ import {
   type DueWebhookDelivery,
   type PrismaClient,
 } from '@payout/db';
-import { ensureJob, webhookJobs, type EnsureJobAction } from '@payout/queue';
+import { ensureJob, jobRequest, webhookJobs, type EnsureJobAction } from '@payout/queue';
 import type { Logger } from '@payout/telemetry';
 
 // Any 64-bit number unique to this purpose (the payout sweeper has its own): one webhook sweep at a time.
@@ -66,15 +66,9 @@ export class WebhookSweeper {
   }
 
   private ensureJobOf(delivery: DueWebhookDelivery): Promise<EnsureJobAction> {
-    const id = delivery.id.toString();
-    const attempt = delivery.attempts + 1;
-    const jobId = webhookJobs.deliver.jobId(id, attempt);
     return ensureJob(
       this.queue,
-      webhookJobs.deliver.name,
-      jobId,
-      { deliveryId: id, attempt },
-      webhookJobs.deliver.options,
+      jobRequest(webhookJobs.deliver, { deliveryId: delivery.id.toString(), attempt: delivery.attempts + 1 }),
     );
   }
 }
