@@ -10,7 +10,7 @@ import { startHealthServer } from './health-server.js';
 import { queueInquiryScheduler } from './inquiry-scheduler.js';
 import { instrumentedRail } from './instrumented-rail.js';
 import { payoutProcessor } from './jobs/payout-processor.js';
-import { startQueueWorker } from './jobs/queue-worker.js';
+import { settlesWithin, startQueueWorker } from './jobs/queue-worker.js';
 import { PayoutDriver } from './payout-driver.js';
 import { Sweeper } from './sweeper.js';
 import { startWebhookWorker, type RunningWebhookWorker } from './webhooks/index.js';
@@ -124,7 +124,9 @@ export async function startWorker(config: WorkerConfig, overrides: WorkerOverrid
       await payouts.close();
       await health.close();
       await webhooksClosed;
-      await queue.close();
+      if (!(await settlesWithin(queue.close(), config.SHUTDOWN_GRACE_MS))) {
+        logger.warn('payout queue did not close within the grace period: stopping without it');
+      }
       await rail.close();
       producerRedis.disconnect();
       workerRedis.disconnect();

@@ -78,18 +78,29 @@ export async function startQueueWorker<Result>(options: QueueWorkerOptions<Resul
     async close() {
       stopped = true;
       clearTimeout(sweepTimer);
-      let deadline: NodeJS.Timeout | undefined;
-      const finished = await Promise.race([
-        worker.close().then(() => true),
-        new Promise<false>((resolve) => {
-          deadline = setTimeout(() => resolve(false), options.shutdownGraceMs);
-        }),
-      ]);
-      clearTimeout(deadline);
-      if (!finished) {
-        logger.warn(`${label} jobs still running after the grace period: leaving them to another worker`);
-        await worker.close(true);
+      if (await settlesWithin(worker.close(), options.shutdownGraceMs)) return;
+      logger.warn(`${label} jobs still running after the grace period: leaving them to another worker`);
+      // A forced close still waits for BullMQ's connections to end; with a Redis node gone (a failover
+      // under way) that can be for ever, and a stopping process must stop.
+      if (!(await settlesWithin(worker.close(true), options.shutdownGraceMs))) {
+        logger.warn(`${label} worker did not close within a second grace period: stopping without it`);
       }
     },
   };
+}
+
+/** Whether `promise` settles within `ms`; it is left to settle (or not) on its own either way. */
+export async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    const settled = promise.then(() => true);
+    // Rejecting before the deadline rejects the race; rejecting after it is nobody's business any more.
+    settled.catch(() => undefined);
+    return await Promise.race([settled, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -8,7 +8,7 @@ import { WebhookDeliverer, webhookProcessor } from './deliver-webhook.job.js';
 import { DEFAULT_WEBHOOK_RETRY_SCHEDULE, type WebhookRetrySchedule } from './retry-schedule.js';
 import { queueWebhookAttemptScheduler } from './webhook-attempt-scheduler.js';
 import { WebhookSender } from './webhook-sender.js';
-import { startQueueWorker } from '../jobs/queue-worker.js';
+import { settlesWithin, startQueueWorker } from '../jobs/queue-worker.js';
 import { WebhookSweeper } from './webhook-sweeper.js';
 
 export type WebhookWorkerConfig = Pick<
@@ -94,7 +94,10 @@ export async function startWebhookWorker(
     },
     async close() {
       await running.close();
-      await queue.close();
+      // Bounded like the worker's own close: a queue whose Redis node is gone must not hold the stop.
+      if (!(await settlesWithin(queue.close(), config.SHUTDOWN_GRACE_MS))) {
+        logger.warn('webhook queue did not close within the grace period: stopping without it');
+      }
       await sender.close();
     },
   };
