@@ -17,9 +17,9 @@ export class PayoutClientError extends Error {
     readonly code: PayoutClientErrorCode,
     message: string,
     readonly details: {
-      /** HTTP status of the last answer, when there was one. */
+      /** HTTP status of the last answer the gateway gave (even if a later attempt got none), when there was one. */
       httpStatus?: number;
-      /** X-Request-Id of the last answer, when there was one. */
+      /** X-Request-Id of that last answer, when there was one. */
       requestId?: string;
       /** How many requests were sent. */
       attempts?: number;

@@ -179,6 +179,20 @@ describe('PayoutClient retries', () => {
     expect(Date.now() - started).toBeLessThan(1_500);
   });
 
+  it('when a 503 is followed by no answer at all until the deadline, then GAVE_UP still reports the 503 it last saw', async () => {
+    const gateway = await stub(UNAVAILABLE, ...Array.from({ length: 20 }, () => 'hang' as const));
+    const error = await gateway
+      .client({ deadlineMs: 600 })
+      .upiPayout(upiRequest)
+      .catch((e: unknown) => e);
+
+    expect(error).toMatchObject({
+      code: 'GAVE_UP',
+      details: { httpStatus: 503, transactionId: '12345678901234567890123' },
+    });
+    expect((error as PayoutClientError).details.last).not.toMatch(/HTTP 503/);
+  });
+
   it('when the credentials are refused (401), then UNAUTHORIZED at once, never retried', async () => {
     const gateway = await stub({
       status: 401,

@@ -64,8 +64,11 @@ export async function send(transport: Transport, request: ApiRequest): Promise<A
   const headers: Record<string, string> = { Accept: 'application/json', MID: transport.mid, Token: transport.token };
   if (request.body !== undefined) headers['Content-Type'] = 'application/json';
 
+  // The last answer the gateway gave, kept across attempts: when the deadline cuts the final attempt short,
+  // what the gateway last said (a 503, say) is still what the caller wants to know.
+  let lastAnswer: { status: number; requestId?: string } | undefined;
   for (let attempt = 1; ; attempt++) {
-    let notNow: { why: string; status?: number; requestId?: string; retryAfterMs: number; cause?: unknown };
+    let notNow: { why: string; retryAfterMs: number; cause?: unknown };
     const timeLeft = deadline - Date.now();
     const attemptSignal = AbortSignal.timeout(Math.max(1, Math.min(retry.attemptTimeoutMs, timeLeft)));
     const signal = request.signal ? AbortSignal.any([request.signal, attemptSignal]) : attemptSignal;
@@ -74,10 +77,9 @@ export async function send(transport: Transport, request: ApiRequest): Promise<A
       const text = await response.text();
       const requestId = response.headers.get('X-Request-Id') ?? undefined;
       if (RETRYABLE_STATUSES.has(response.status)) {
+        lastAnswer = { status: response.status, ...(requestId !== undefined && { requestId }) };
         notNow = {
           why: `HTTP ${response.status}: ${text.slice(0, 200)}`,
-          status: response.status,
-          ...(requestId !== undefined && { requestId }),
           retryAfterMs: retryAfterMs(response.headers.get('Retry-After')),
         };
       } else {
@@ -102,8 +104,8 @@ export async function send(transport: Transport, request: ApiRequest): Promise<A
         {
           attempts: attempt,
           last: notNow.why,
-          ...(notNow.status !== undefined && { httpStatus: notNow.status }),
-          ...(notNow.requestId !== undefined && { requestId: notNow.requestId }),
+          ...(lastAnswer && { httpStatus: lastAnswer.status }),
+          ...(lastAnswer?.requestId !== undefined && { requestId: lastAnswer.requestId }),
           ...(request.transactionId !== undefined && { transactionId: request.transactionId }),
         },
         { cause: notNow.cause },
