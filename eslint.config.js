@@ -29,6 +29,7 @@ export default tseslint.config(
       'scripts/**',
       'packages/cli/src/main.ts',
       'packages/db/src/migrate/main.ts',
+      'packages/db/src/migrate/function-migration-main.ts',
       'bench/**',
       'test/**',
       '**/*.test.ts',

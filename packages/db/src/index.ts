@@ -6,6 +6,12 @@ export {
 } from './client.js';
 export { migrate, MigrationError, type MigrateOptions, type MigrateResult } from './migrate/migrate.js';
 export { defaultMigrationsDir } from './migrate/migrations-dir.js';
+export {
+  defaultSqlFunctionsDir,
+  functionMigrationSql,
+  readSqlFunctions,
+  type SqlFunctionSource,
+} from './migrate/sql-functions.js';
 export * from './repositories/merchant-repository.js';
 export * from './repositories/merchant-settings.js';
 export * from './repositories/payout-queue.js';

@@ -19,8 +19,8 @@ export interface LedgerPosting {
 export type PostingOutcome = 'posted' | 'duplicate' | 'insufficient';
 
 /**
- * Posts one ledger entry through the posting primitive, `post_ledger_entry` (its SQL is in
- * prisma/migrations/20261123011000_posting_reversals_discrepancies): the one place every money movement
+ * Posts one ledger entry through the posting primitive, `post_ledger_entry` (its SQL is
+ * packages/db/sql/functions/post_ledger_entry.sql): the one place every money movement
  * is written — reservation, settlement, release, reversal, late debit, operator credit and pay-in credit.
  * It writes both legs with the accounts of the domain's ledger rules (domain/ledger.ts) and moves the
  * wallet columns with them, under the wallet's row lock. Statements that change a payout's state call the

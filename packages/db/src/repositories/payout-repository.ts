@@ -67,7 +67,8 @@ interface AcceptRow {
 const MAX_DEADLOCK_RETRIES = 5;
 
 /**
- * Accepts payout instructions in one statement (the `accept_payouts` function, one round trip): for
+ * Accepts payout instructions in one statement (the `accept_payouts` function,
+ * packages/db/sql/functions/accept_payouts.sql; one round trip): for
  * each, in order, claim merchant + TransactionID, reserve the amount if the available balance allows,
  * and record the payout with its ledger legs and first event. Results come back in the same order.
  * A deadlock rolls the whole statement back, so it is simply run again; that is why this runs as its

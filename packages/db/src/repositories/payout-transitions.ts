@@ -220,6 +220,7 @@ async function settle(
        WHERE p.id = prev.id AND prev.state = ANY(${allowed}::text[]::payout_state[])
       RETURNING p.id, p.merchant_id, p.amount_paise, prev.state AS from_state
     ), posted AS (
+      -- packages/db/sql/functions/post_ledger_entry_or_abort.sql
       SELECT post_ledger_entry_or_abort(merchant_id, ${kind}::ledger_entry_kind, amount_paise, id) AS posting
         FROM settled
     ), event AS (
@@ -277,6 +278,7 @@ export async function reversePayout(
        WHERE p.id = prev.id AND prev.state = ANY(${statesAllowedBefore('REVERSED')}::text[]::payout_state[])
       RETURNING p.id, p.merchant_id, p.amount_paise, prev.state AS from_state
     ), posted AS (
+      -- packages/db/sql/functions/post_ledger_entry_or_abort.sql
       SELECT post_ledger_entry_or_abort(merchant_id, 'PAYOUT_REVERSAL', amount_paise, id) AS posting FROM reversed
     ), event AS (
       INSERT INTO payout_events (payout_id, from_state, to_state, reason, attempt, rail_answer, actor)

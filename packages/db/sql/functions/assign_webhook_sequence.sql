@@ -1,0 +1,20 @@
+-- The current source of the SQL function assign_webhook_sequence; the database gets it from a migration.
+-- To change it: edit this file, then `pnpm db:function-migration assign_webhook_sequence` writes the migration that
+-- installs it (ARCHITECTURE.md, "Changing a SQL function"); packages/db/src/migrate/sql-functions.test.ts fails
+-- while this file and the migrated database disagree.
+--
+-- assign_webhook_sequence: numbers each payout's webhook events (trigger
+-- webhook_deliveries_assign_sequence, BEFORE INSERT on webhook_deliveries; docs/webhooks.md).
+--
+-- The number is given when the event is recorded, whichever statement records it (the settlement, the
+-- reversal, an operator's replay), so it is given here, once, rather than in each of them. The counter row
+-- is locked until the recording commits, so two events of one payout can never share or swap numbers; a
+-- value the inserting statement supplies is overwritten.
+CREATE OR REPLACE FUNCTION "assign_webhook_sequence"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO "webhook_sequences" ("payout_id", "last_sequence") VALUES (NEW."payout_id", 1)
+  ON CONFLICT ("payout_id") DO UPDATE SET "last_sequence" = "webhook_sequences"."last_sequence" + 1
+  RETURNING "last_sequence" INTO NEW."sequence";
+  RETURN NEW;
+END
+$$;
