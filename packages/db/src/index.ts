@@ -17,6 +17,8 @@ export * from './repositories/merchant-settings.js';
 export * from './repositories/payout-queue.js';
 export * from './repositories/wallet-repository.js';
 export * from './repositories/payout-repository.js';
+// The views of a payout the repositories take and give are the domain's (packages/domain/src/payout.ts).
+export type { PayoutForWork, PayoutInstructionRecord, PayoutSummary } from '@payout/domain';
 export * from './repositories/collection-repository.js';
 export { isDatabaseUnavailable, isRetryableTransactionError } from './database-errors.js';
 export * from './repositories/payout-transitions.js';

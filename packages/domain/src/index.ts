@@ -12,6 +12,8 @@ export { AppError, isAppError, type AppErrorOptions, type ErrorCode, type FieldE
 export {
   FAILURE_REASON_TEXT,
   IN_FLIGHT_STATES,
+  isRailFailureReason,
+  RAIL_FAILURE_REASONS,
   PAYOUT_STATES,
   SETTLED_STATES,
   TERMINAL_STATES,
@@ -25,6 +27,7 @@ export {
   type PayoutMode,
   type PayoutState,
   type PayoutStatus,
+  type RailFailureReason,
 } from './payout-state.js';
 export {
   LEDGER_ENTRY_KINDS,
@@ -35,12 +38,15 @@ export {
   type LedgerLeg,
 } from './ledger.js';
 export { hashToken, newApiToken, tokenDisplayPrefix, tokenMatchesAny } from './credentials.js';
-export {
-  isSameInstruction,
-  MINIMUM_PAYOUT_PAISE,
-  MODE_CEILING_PAISE,
-  type InstructionIdentity,
-} from './payout-instruction.js';
+export { isSameInstruction, MINIMUM_PAYOUT_PAISE, MODE_CEILING_PAISE } from './payout-instruction.js';
+export type {
+  InstructionIdentity,
+  Payout,
+  PayoutForWork,
+  PayoutInstructionRecord,
+  PayoutRequest,
+  PayoutSummary,
+} from './payout.js';
 export {
   inquiryDelayMs,
   nextStep,
@@ -48,7 +54,7 @@ export {
   type InquirySchedule,
   type InquirySchedules,
   type NextStep,
-  type RailVerdict,
+  type RailAnswer,
 } from './rail-outcome.js';
 export { bankriff, PAYOUT_RESULT_HTTP_STATUS, payoutResult, type PayoutResultSource } from './payout-result.js';
 export {

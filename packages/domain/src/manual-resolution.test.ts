@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decideResolution, type ResolutionRequest } from './manual-resolution.js';
-import type { RailVerdict } from './rail-outcome.js';
+import type { RailAnswer } from './rail-outcome.js';
 
 const asFailed: ResolutionRequest = { outcome: 'FAILED', reason: 'DECLINED_BY_BENEFICIARY_BANK' };
 const asSuccess: ResolutionRequest = { outcome: 'SUCCESS', bankReference: '412345678901' };
@@ -11,7 +11,7 @@ const rail = {
   pending: { outcome: 'PENDING' },
   unknown: { outcome: 'UNKNOWN', detail: 'connect ECONNREFUSED' },
   notFound: { outcome: 'NOT_FOUND' },
-} satisfies Record<string, RailVerdict>;
+} satisfies Record<string, RailAnswer>;
 
 describe('manual resolution asks the rail first', () => {
   it.each([

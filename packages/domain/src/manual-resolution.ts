@@ -1,5 +1,5 @@
 import type { FailureReason } from './payout-state.js';
-import type { RailVerdict } from './rail-outcome.js';
+import type { RailAnswer } from './rail-outcome.js';
 
 /** What an operator asks for a payout under manual review. */
 export type ResolutionRequest =
@@ -20,7 +20,7 @@ export type ResolutionDecision =
  * take money that never left. So the operator's request stands only when the rail says the same, and
  * otherwise only with an override, whose reason goes to the audit log. An unreachable rail is not a "no".
  */
-export function decideResolution(request: ResolutionRequest, rail: RailVerdict, override: boolean): ResolutionDecision {
+export function decideResolution(request: ResolutionRequest, rail: RailAnswer, override: boolean): ResolutionDecision {
   const proceed = (): ResolutionDecision =>
     request.outcome === 'SUCCESS'
       ? { kind: 'settle-success', bankReference: request.bankReference ?? bankReferenceOf(rail) ?? '' }
@@ -64,6 +64,6 @@ export function decideResolution(request: ResolutionRequest, rail: RailVerdict, 
   }
 }
 
-function bankReferenceOf(rail: RailVerdict): string | undefined {
+function bankReferenceOf(rail: RailAnswer): string | undefined {
   return rail.outcome === 'SUCCESS' ? rail.bankReference : undefined;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isSameInstruction, type InstructionIdentity } from './payout-instruction.js';
+import { isSameInstruction } from './payout-instruction.js';
+import type { InstructionIdentity } from './payout.js';
 
 const base: InstructionIdentity = {
   mode: 'IMPS',

@@ -1,16 +1,6 @@
 import type { Paise } from './money.js';
+import type { InstructionIdentity } from './payout.js';
 import type { PayoutMode } from './payout-state.js';
-
-/** What identifies a payout instruction: where the money goes and how much. */
-export interface InstructionIdentity {
-  mode: PayoutMode;
-  amountPaise: Paise;
-  /** Account number (IMPS) or UPI address (UPI). */
-  account: string;
-  ifsc: string | null;
-  /** The beneficiary's name, as given (trimmed). */
-  name: string;
-}
 
 /**
  * Whether a repeated request (same merchant and TransactionID) asks for the same payout: same mode,

@@ -1,28 +1,14 @@
 import { jsonNumber } from './json.js';
-import { formatRupees, type Paise } from './money.js';
-import {
-  payoutMessage,
-  type FailureReason,
-  type PayoutMode,
-  type PayoutState,
-  type PayoutStatus,
-} from './payout-state.js';
+import type { Payout } from './payout.js';
+import { formatRupees } from './money.js';
+import { payoutMessage, type PayoutStatus } from './payout-state.js';
 
-/** What a payout result is built from: the payout as recorded. */
-export interface PayoutResultSource {
-  mode: PayoutMode;
-  status: PayoutStatus;
-  transactionId: string;
-  amountPaise: Paise;
-  ackNo: string;
-  /** Account number (IMPS) or UPI address (UPI). */
-  account: string;
-  ifsc: string | null;
-  bankReference: string | null;
-  failureReason: FailureReason | null;
-  /** The inside state, where the message depends on it (a queued payout says so). */
-  state?: PayoutState;
-}
+/** What a payout result is built from: the payout as recorded (the state where the message depends on it). */
+export type PayoutResultSource = Pick<
+  Payout,
+  'mode' | 'status' | 'transactionId' | 'amountPaise' | 'ackNo' | 'account' | 'ifsc' | 'bankReference' | 'failureReason'
+> &
+  Partial<Pick<Payout, 'state'>>;
 
 /**
  * The `Bankriff` of a result or lookup: the rail's UTR for a SUCCESS, and for a reversed payout too, which

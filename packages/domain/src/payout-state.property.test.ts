@@ -12,7 +12,7 @@ import {
   TERMINAL_STATES,
   type PayoutState,
 } from './payout-state.js';
-import { inquiryDelayMs, nextStep, type Circumstances, type NextStep, type RailVerdict } from './rail-outcome.js';
+import { inquiryDelayMs, nextStep, type Circumstances, type NextStep, type RailAnswer } from './rail-outcome.js';
 
 // The payout state machine as every writer uses it: a move is attempted, and made only if the table
 // allows it from the current state (the database guard runs the same check in the UPDATE). Whatever
@@ -45,7 +45,7 @@ function live(attempts: readonly PayoutState[]): Life {
   return life;
 }
 
-const verdict: fc.Arbitrary<RailVerdict> = fc.oneof(
+const verdict: fc.Arbitrary<RailAnswer> = fc.oneof(
   fc.stringMatching(/^[0-9]{12}$/).map((bankReference) => ({ outcome: 'SUCCESS' as const, bankReference })),
   fc
     .constantFrom('INVALID_BENEFICIARY_ACCOUNT', 'INVALID_UPI_ADDRESS', 'DECLINED_BY_BENEFICIARY_BANK', 'RAIL_REJECTED')
@@ -64,7 +64,7 @@ const circumstances: fc.Arbitrary<Circumstances> = fc.record({
 });
 
 /** Whether the rail's answer is its definite word on the money under these circumstances. */
-function definite(answer: RailVerdict, c: Circumstances): boolean {
+function definite(answer: RailAnswer, c: Circumstances): boolean {
   if (answer.outcome === 'NOT_FOUND') return c.refused === 'long-ago';
   return answer.outcome === 'SUCCESS' || answer.outcome === 'FAILED' || answer.outcome === 'REVERSED';
 }

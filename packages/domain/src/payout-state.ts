@@ -72,13 +72,33 @@ export function statesAllowedBefore(to: PayoutState): PayoutState[] {
   return PAYOUT_STATES.filter((from) => canTransition(from, to));
 }
 
-export type FailureReason =
-  | 'INSUFFICIENT_BALANCE'
-  | 'INVALID_BENEFICIARY_ACCOUNT'
-  | 'INVALID_UPI_ADDRESS'
-  | 'DECLINED_BY_BENEFICIARY_BANK'
-  | 'RAIL_REJECTED'
-  | 'REVERSED_BY_BENEFICIARY_BANK';
+/**
+ * Why a payout failed — the one list of reasons (the database's `failure_reason` enum holds the same) — and
+ * who says so: our own balance check, the rail, or the beneficiary's bank sending a paid payout back.
+ */
+const FAILURE_REASON_SOURCE = {
+  INSUFFICIENT_BALANCE: 'gateway',
+  INVALID_BENEFICIARY_ACCOUNT: 'rail',
+  INVALID_UPI_ADDRESS: 'rail',
+  DECLINED_BY_BENEFICIARY_BANK: 'rail',
+  RAIL_REJECTED: 'rail',
+  REVERSED_BY_BENEFICIARY_BANK: 'reversal',
+} as const;
+
+export type FailureReason = keyof typeof FAILURE_REASON_SOURCE;
+
+/** The reasons a rail gives for a payout it refused or failed; no money moved for any of them. */
+export type RailFailureReason = {
+  [R in FailureReason]: (typeof FAILURE_REASON_SOURCE)[R] extends 'rail' ? R : never;
+}[FailureReason];
+
+export const RAIL_FAILURE_REASONS = (Object.keys(FAILURE_REASON_SOURCE) as FailureReason[]).filter(
+  (reason): reason is RailFailureReason => FAILURE_REASON_SOURCE[reason] === 'rail',
+);
+
+export function isRailFailureReason(value: unknown): value is RailFailureReason {
+  return (RAIL_FAILURE_REASONS as readonly unknown[]).includes(value);
+}
 
 /** The short reasons of the contract's fixed list, as they follow "MP007 - Transaction failed: ". */
 export const FAILURE_REASON_TEXT: Record<FailureReason, string> = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inquiryDelayMs, nextStep, type Circumstances, type RailVerdict } from './rail-outcome.js';
+import { inquiryDelayMs, nextStep, type Circumstances, type RailAnswer } from './rail-outcome.js';
 
 const fresh: Circumstances = { deadlinePassed: false, checksLeft: 3, refused: 'never' };
 
@@ -26,7 +26,7 @@ describe('nextStep', () => {
   });
 
   it('when a submit is refused with a 4xx, then nothing is settled: the status API is asked', () => {
-    const refused: RailVerdict = { outcome: 'REFUSED', detail: 'HTTP 400 DUPLICATE_REFERENCE' };
+    const refused: RailAnswer = { outcome: 'REFUSED', detail: 'HTTP 400 DUPLICATE_REFERENCE' };
     expect(nextStep(refused, fresh)).toEqual({ kind: 'inquire-later', state: 'OUTCOME_UNKNOWN' });
     expect(nextStep(refused, { ...fresh, refused: 'long-ago' })).toEqual({
       kind: 'inquire-later',

@@ -1,19 +1,24 @@
-import type { FailureReason, PayoutMode } from './payout-state.js';
+import type { PayoutMode, RailFailureReason } from './payout-state.js';
 
-/** Why a rail failed a payout: any failure reason but our own balance check and a later reversal. */
-export type RailFailureReason = Exclude<FailureReason, 'INSUFFICIENT_BALANCE' | 'REVERSED_BY_BENEFICIARY_BANK'>;
-
-/** What the rail told us about a payout, as the worker sees it (see @payout/rails). */
-export type RailVerdict =
-  | { outcome: 'SUCCESS'; bankReference: string }
-  | { outcome: 'FAILED'; reason: RailFailureReason }
-  | { outcome: 'PENDING' }
+/**
+ * What a rail said about a payout: the adapters in packages/rails give it, the worker decides on it
+ * ({@link nextStep}). Only SUCCESS, FAILED and REVERSED are the rail's word on the money. UNKNOWN means we
+ * cannot tell what the rail did (time-out, lost connection, 5xx, unreadable reply): the money may have
+ * moved, so the payout is asked about, never failed on it. REFUSED is a submit the rail turned away with a
+ * 4xx: it says nothing certain either — a bank that already holds the reference (it paid it, and the reply
+ * was lost) may refuse the resubmit as a duplicate — so it too is settled only by asking
+ * (docs/bank-boundary.md). `raw` is the rail's reply as received, kept with the payout's events; an answer
+ * that is not the rail's own reply (UNKNOWN) has none.
+ */
+export type RailAnswer =
+  | { outcome: 'SUCCESS'; bankReference: string; raw?: unknown }
+  | { outcome: 'FAILED'; reason: RailFailureReason; raw?: unknown }
+  | { outcome: 'PENDING'; raw?: unknown }
   /** The rail paid it, and the money came back: `bankReference` is the original payment's. */
-  | { outcome: 'REVERSED'; bankReference: string }
+  | { outcome: 'REVERSED'; bankReference: string; raw?: unknown }
   | { outcome: 'UNKNOWN'; detail: string }
-  | { outcome: 'NOT_FOUND' }
-  /** The rail turned a submit away with a 4xx. Not a failure: a bank holding the reference refuses it too. */
-  | { outcome: 'REFUSED'; detail: string };
+  | { outcome: 'NOT_FOUND'; raw?: unknown }
+  | { outcome: 'REFUSED'; detail: string; raw?: unknown };
 
 /** What else the worker knows about the payout when the answer comes. */
 export interface Circumstances {
@@ -53,7 +58,7 @@ export type NextStep =
  * long enough to catch up. Until then an undecided payout is asked about again, as often as its mode's
  * rules allow, and then left to the statement or a person.
  */
-export function nextStep(verdict: RailVerdict, circumstances: Circumstances): NextStep {
+export function nextStep(verdict: RailAnswer, circumstances: Circumstances): NextStep {
   switch (verdict.outcome) {
     case 'SUCCESS':
       return { kind: 'settle-success', bankReference: verdict.bankReference };

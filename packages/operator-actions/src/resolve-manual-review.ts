@@ -1,5 +1,5 @@
 import { findPayoutSubject, recordOperatorAction, settleFailure, settleSuccess, type PrismaClient } from '@payout/db';
-import { decideResolution, type RailVerdict, type ResolutionRequest } from '@payout/domain';
+import { decideResolution, type RailAnswer, type ResolutionRequest } from '@payout/domain';
 import type { RailAdapter } from '@payout/rails';
 import type { PayoutKey } from './payout-key.js';
 
@@ -15,8 +15,8 @@ export interface ResolveManualReviewInput {
 }
 
 export type ResolveManualReviewOutcome =
-  | { kind: 'resolved'; ackNo: string; status: 'SUCCESS' | 'FAILED'; bankReference: string | null; rail: RailVerdict }
-  | { kind: 'refused'; ackNo: string; why: string; rail: RailVerdict }
+  | { kind: 'resolved'; ackNo: string; status: 'SUCCESS' | 'FAILED'; bankReference: string | null; rail: RailAnswer }
+  | { kind: 'refused'; ackNo: string; why: string; rail: RailAnswer }
   | { kind: 'no-payout' }
   | { kind: 'not-in-review'; ackNo: string; state: string }
   /** Someone (the worker, another operator) moved it between our read and our settlement. */
@@ -36,8 +36,7 @@ export async function resolveManualReview(
   if (!payout) return { kind: 'no-payout' };
   if (payout.state !== 'MANUAL_REVIEW') return { kind: 'not-in-review', ackNo: payout.ackNo, state: payout.state };
 
-  const answer = await deps.rail.status(payout.ackNo);
-  const rail = verdictOf(answer);
+  const rail = await deps.rail.status(payout.ackNo);
   const decision = decideResolution(input.request, rail, input.override ?? false);
   const audit = {
     actor: input.actor,
@@ -45,7 +44,7 @@ export async function resolveManualReview(
     payoutId: payout.id,
     reason: input.reason,
   };
-  const detail = { requested: input.request, override: input.override ?? false, rail: railDetail(answer) };
+  const detail = { requested: input.request, override: input.override ?? false, rail: railDetail(rail) };
 
   if (decision.kind === 'refuse') {
     await recordOperatorAction(deps.db, {
@@ -63,7 +62,7 @@ export async function resolveManualReview(
         500,
       ),
     actor: `operator:${input.actor}`.slice(0, 100),
-    railAnswer: railDetail(answer),
+    railAnswer: railDetail(rail),
   };
   return deps.db.$transaction(async (tx) => {
     const settled =
@@ -82,27 +81,8 @@ export async function resolveManualReview(
   });
 }
 
-// The adapter's answer without its raw body, in the domain's terms (the rail's failure reasons are a
-// subset of the domain's).
-function verdictOf(answer: Awaited<ReturnType<RailAdapter['status']>>): RailVerdict {
-  switch (answer.outcome) {
-    case 'SUCCESS':
-      return { outcome: 'SUCCESS', bankReference: answer.bankReference };
-    case 'FAILED':
-      return { outcome: 'FAILED', reason: answer.reason };
-    case 'PENDING':
-      return { outcome: 'PENDING' };
-    case 'NOT_FOUND':
-      return { outcome: 'NOT_FOUND' };
-    case 'REVERSED':
-      return { outcome: 'REVERSED', bankReference: answer.bankReference };
-    case 'UNKNOWN':
-      return { outcome: 'UNKNOWN', detail: answer.detail };
-  }
-}
-
 function railDetail(answer: Awaited<ReturnType<RailAdapter['status']>>): Record<string, unknown> {
-  return 'raw' in answer
-    ? { outcome: answer.outcome, raw: answer.raw }
-    : { outcome: answer.outcome, detail: answer.detail };
+  return answer.outcome === 'UNKNOWN'
+    ? { outcome: answer.outcome, detail: answer.detail }
+    : { outcome: answer.outcome, raw: answer.raw };
 }

@@ -1,49 +1,19 @@
-import type { PayoutMode } from '@payout/domain';
+import type { Payout, RailAnswer } from '@payout/domain';
 
-/** Why a rail refused or failed a payout. No money moved for any of them. */
-export const RAIL_FAILURE_REASONS = [
-  'INVALID_BENEFICIARY_ACCOUNT',
-  'INVALID_UPI_ADDRESS',
-  'DECLINED_BY_BENEFICIARY_BANK',
-  'RAIL_REJECTED',
-] as const;
-export type RailFailureReason = (typeof RAIL_FAILURE_REASONS)[number];
-
-export function isRailFailureReason(value: unknown): value is RailFailureReason {
-  return (RAIL_FAILURE_REASONS as readonly unknown[]).includes(value);
-}
-
-/** One payout as sent to a rail. */
-export interface PayoutInstruction {
-  /** Our Ack_no: the rail's idempotency key, so sending it again never pays twice. */
-  reference: string;
-  mode: PayoutMode;
-  /** Whole paise; travels as a string of digits, never a float. */
-  amountPaise: bigint;
-  /** Bank account number (IMPS) or UPI address (UPI). */
-  account: string;
-  /** IMPS only. */
-  ifsc?: string;
-  beneficiaryName: string;
-}
+// A rail's failure reasons and its answers are the domain's (packages/domain: payout-state.ts and
+// rail-outcome.ts): one list, one union, which the worker decides on as the rail gave them.
+export { isRailFailureReason, RAIL_FAILURE_REASONS, type RailAnswer, type RailFailureReason } from '@payout/domain';
 
 /**
- * What a rail said about a payout. Only SUCCESS, FAILED and REVERSED are the rail's word on the money.
- * UNKNOWN means we cannot tell what the rail did (time-out, lost connection, 5xx, unreadable reply): the
- * money may have moved, so the caller must ask with {@link RailAdapter.status} before anything else, never
- * fail the payout on it. REFUSED is a submit the rail turned away with a 4xx: it says nothing certain
- * either — a bank that already holds the reference (it paid it, and the reply was lost) may refuse the
- * resubmit as a duplicate — so it too is settled only by asking (docs/bank-boundary.md).
+ * One payout as sent to a rail: the payout's own fields (packages/domain/src/payout.ts), in the rail's
+ * words — our Ack_no is the rail's `reference`, its idempotency key, so sending it again never pays twice.
+ * Amounts travel as strings of digits, never floats; `ifsc` only for IMPS.
  */
-export type RailAnswer =
-  | { outcome: 'SUCCESS'; bankReference: string; raw: unknown }
-  | { outcome: 'FAILED'; reason: RailFailureReason; raw: unknown }
-  | { outcome: 'PENDING'; raw: unknown }
-  /** A payout the rail paid came back (a bounced credit, a return): `bankReference` is the original UTR. */
-  | { outcome: 'REVERSED'; bankReference: string; raw: unknown }
-  | { outcome: 'UNKNOWN'; detail: string }
-  | { outcome: 'NOT_FOUND'; raw: unknown }
-  | { outcome: 'REFUSED'; detail: string; raw: unknown };
+export type PayoutInstruction = Pick<Payout, 'mode' | 'amountPaise' | 'account'> & {
+  reference: Payout['ackNo'];
+  ifsc?: NonNullable<Payout['ifsc']>;
+  beneficiaryName: Payout['name'];
+};
 
 /** The answer to a submit: the rail has just been handed the reference, so it cannot say NOT_FOUND. */
 export type RailSubmitAnswer = Exclude<RailAnswer, { outcome: 'NOT_FOUND' }>;

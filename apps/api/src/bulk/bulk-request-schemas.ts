@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { AppError, isJsonNumber, MAX_BULK_ITEMS } from '@payout/domain';
+import { AppError, isJsonNumber, MAX_BULK_ITEMS, type PayoutRequest } from '@payout/domain';
 import { MESSAGES } from '../http/error-responses.js';
-import { fromImps, fromUpi } from '../payouts/payout-routes.js';
-import type { NewPayout } from '../payouts/create-payout.js';
+import { PAYOUT_OPERATIONS } from '../payouts/payout-routes.js';
 import { impsPayoutRequestSchema, upiPayoutRequestSchema } from '../payouts/payout-request-schemas.js';
 import { digits } from '../validation/request-fields.js';
 import { validate } from '../validation/validate.js';
@@ -72,12 +71,10 @@ export const batchQuerySchema = z.object({
  * that is not a JSON object (a body that is not an object), 422 for a missing or unknown Mode or any
  * member the single endpoint's schema refuses.
  */
-export function parseBulkItem(item: unknown): NewPayout {
+export function parseBulkItem(item: unknown): PayoutRequest {
   if (item === null || typeof item !== 'object' || Array.isArray(item) || isJsonNumber(item)) {
     throw new AppError('BAD_REQUEST', MESSAGES.badJson);
   }
   const { Mode } = validate(modeSchema, item);
-  return Mode === 'IMPS'
-    ? fromImps(validate(impsPayoutRequestSchema, item))
-    : fromUpi(validate(upiPayoutRequestSchema, item));
+  return PAYOUT_OPERATIONS[Mode].requestOf(item);
 }

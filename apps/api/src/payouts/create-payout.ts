@@ -1,23 +1,19 @@
-import { AppError, formatRupees, isSameInstruction, newAckNo, type Paise, type PayoutMode } from '@payout/domain';
+import {
+  AppError,
+  formatRupees,
+  isSameInstruction,
+  newAckNo,
+  type PayoutMode,
+  type PayoutRequest,
+} from '@payout/domain';
 import type { PayoutSummary } from '@payout/db';
 import type { PayoutProducer } from '@payout/queue';
 import { maskAccount, type Logger, type ServiceMetrics } from '@payout/telemetry';
 import type { AuthenticatedMerchant } from '../auth/authenticate.js';
 import type { PayoutAccepter } from './payout-accepter.js';
 
-export interface NewPayout {
-  mode: PayoutMode;
-  transactionId: string;
-  amountPaise: Paise;
-  /** Account number (IMPS) or UPI address (UPI). */
-  account: string;
-  ifsc: string | null;
-  name: string;
-  bankName: string | null;
-  mobile: string | null;
-  email: string | null;
-  description: string | null;
-}
+/** Which of the merchant's own limits caps a payout of each mode (set by `pnpm cli merchant create|update`). */
+const MERCHANT_LIMIT: Record<PayoutMode, 'impsMaxPaise' | 'upiMaxPaise'> = { IMPS: 'impsMaxPaise', UPI: 'upiMaxPaise' };
 
 export interface CreatePayoutDeps {
   accepter: PayoutAccepter;
@@ -35,7 +31,7 @@ export async function createPayout(
   deps: CreatePayoutDeps,
   log: Logger,
   merchant: AuthenticatedMerchant,
-  payout: NewPayout,
+  payout: PayoutRequest,
 ): Promise<PayoutSummary> {
   const recorded = await recordPayout(deps, log, merchant, payout);
   // The job is queued without holding up the answer: the payout is already safe in PostgreSQL, and if
@@ -54,9 +50,9 @@ export async function recordPayout(
   deps: Pick<CreatePayoutDeps, 'accepter' | 'metrics'>,
   log: Logger,
   merchant: AuthenticatedMerchant,
-  payout: NewPayout,
+  payout: PayoutRequest,
 ): Promise<PayoutSummary> {
-  const limit = payout.mode === 'IMPS' ? merchant.impsMaxPaise : merchant.upiMaxPaise;
+  const limit = merchant[MERCHANT_LIMIT[payout.mode]];
   if (payout.amountPaise > limit) {
     throw AppError.validation([
       { field: 'Amount', message: `Amount must be at most ${formatRupees(limit)} for this merchant` },

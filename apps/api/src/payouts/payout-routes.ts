@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import type { z } from 'zod';
-import { AppError } from '@payout/domain';
+import { AppError, type PayoutMode, type PayoutRequest } from '@payout/domain';
 import { lookUpPayout, type PrismaClient } from '@payout/db';
 import { merchantOf } from '../auth/authenticate.js';
 import { merchantAccess, type MerchantAccessDeps } from '../auth/merchant-access.js';
@@ -9,7 +9,7 @@ import { methodNotAllowed } from '../http/error-handler.js';
 import { jsonBody } from '../http/json-body.js';
 import { sendJson } from '../http/send-json.js';
 import { parseQuery, validate } from '../validation/validate.js';
-import { createPayout, type CreatePayoutDeps, type NewPayout } from './create-payout.js';
+import { createPayout, type CreatePayoutDeps } from './create-payout.js';
 import {
   impsPayoutRequestSchema,
   transactionQuerySchema,
@@ -25,7 +25,7 @@ export interface PayoutRouteDeps extends CreatePayoutDeps, MerchantAccessDeps {
   readDb?: PrismaClient | undefined;
 }
 
-export const fromImps = (r: ImpsPayoutRequest): NewPayout => ({
+export const fromImps = (r: ImpsPayoutRequest): PayoutRequest => ({
   mode: 'IMPS',
   transactionId: r.TransactionID,
   amountPaise: r.Amount,
@@ -38,7 +38,7 @@ export const fromImps = (r: ImpsPayoutRequest): NewPayout => ({
   description: r.Description ?? null,
 });
 
-export const fromUpi = (r: UpiPayoutRequest): NewPayout => ({
+export const fromUpi = (r: UpiPayoutRequest): PayoutRequest => ({
   mode: 'UPI',
   transactionId: r.TransactionID,
   amountPaise: r.Amount,
@@ -51,23 +51,32 @@ export const fromUpi = (r: UpiPayoutRequest): NewPayout => ({
   description: r.Description ?? null,
 });
 
+/**
+ * Each mode's payout operation: its path, and how its body becomes a payout request (a 422 for a member its
+ * schema refuses). The bulk endpoint reads its items with the same functions.
+ */
+export const PAYOUT_OPERATIONS: Record<PayoutMode, { path: string; requestOf: (body: unknown) => PayoutRequest }> = {
+  IMPS: { path: '/api/impspayout', requestOf: (body) => fromImps(validate(impsPayoutRequestSchema, body)) },
+  UPI: { path: '/api/payout', requestOf: (body) => fromUpi(validate(upiPayoutRequestSchema, body)) },
+};
+
 /** POST /api/impspayout, POST /api/payout and GET /api/check_payout_status. */
 export function payoutRoutes(deps: PayoutRouteDeps): Router {
   const router = Router();
 
-  const payoutOperation = <S extends z.ZodType>(schema: S, toPayout: (request: z.infer<S>) => NewPayout) => [
+  const payoutOperation = (requestOf: (body: unknown) => PayoutRequest) => [
     ...merchantAccess(deps, 'FAILED'),
     ...jsonBody,
     async (req: Request, res: Response) => {
-      const request = validate(schema, req.body);
-      const payout = await createPayout(deps, req.log, merchantOf(res), toPayout(request));
+      const payout = await createPayout(deps, req.log, merchantOf(res), requestOf(req.body));
       const { httpStatus, body } = payoutResult(payout);
       sendJson(res, httpStatus, body);
     },
   ];
 
-  router.route('/api/impspayout').post(payoutOperation(impsPayoutRequestSchema, fromImps)).all(methodNotAllowed);
-  router.route('/api/payout').post(payoutOperation(upiPayoutRequestSchema, fromUpi)).all(methodNotAllowed);
+  for (const { path, requestOf } of Object.values(PAYOUT_OPERATIONS)) {
+    router.route(path).post(payoutOperation(requestOf)).all(methodNotAllowed);
+  }
 
   router
     .route('/api/check_payout_status')

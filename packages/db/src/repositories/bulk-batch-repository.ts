@@ -1,6 +1,6 @@
 import type { FailureReason, PayoutMode, PayoutState, PayoutStatus } from '@payout/domain';
 import { sql, sqlRows, type PrismaClientOrTransaction } from '../client.js';
-import type { PayoutSummary } from './payout-repository.js';
+import type { PayoutSummary } from '@payout/domain';
 
 /** One item of a batch as recorded: the payout it became, or the answer it was refused with. */
 export type BulkItemRecord = { index: number; payoutId: bigint } | { index: number; refusal: Record<string, unknown> };

@@ -1,40 +1,7 @@
-import type { FailureReason, Paise, PayoutMode, PayoutState, PayoutStatus } from '@payout/domain';
+import type { PayoutInstructionRecord, PayoutSummary } from '@payout/domain';
 import { sql, sqlRows, type PrismaClient, type PrismaClientOrTransaction } from '../client.js';
 import { isRetryableTransactionError } from '../database-errors.js';
-
-/** One payout instruction as the API accepts it, ready to record. */
-export interface PayoutInstructionRecord {
-  merchantId: number;
-  transactionId: string;
-  mode: PayoutMode;
-  amountPaise: Paise;
-  ackNo: string;
-  /** Bank account number (IMPS) or UPI address (UPI). */
-  account: string;
-  ifsc: string | null;
-  name: string;
-  bankName: string | null;
-  mobile: string | null;
-  email: string | null;
-  description: string | null;
-}
-
-/** What a merchant may be told about a payout, and what a replay is compared against. */
-export interface PayoutSummary {
-  id: bigint;
-  merchantId: number;
-  transactionId: string;
-  mode: PayoutMode;
-  amountPaise: Paise;
-  ackNo: string;
-  state: PayoutState;
-  status: PayoutStatus;
-  failureReason: FailureReason | null;
-  bankReference: string | null;
-  account: string;
-  ifsc: string | null;
-  name: string;
-}
+import { payoutFromRow, type PayoutRow } from './payout-columns.js';
 
 /**
  * accepted: recorded and reserved; rejected: recorded as FAILED for insufficient balance;
@@ -47,22 +14,24 @@ export interface AcceptResult {
   payout: PayoutSummary;
 }
 
-interface AcceptRow {
-  outcome: AcceptOutcome;
-  id: bigint;
-  merchant_id: number;
-  transaction_id: string;
-  mode: PayoutMode;
-  amount_paise: bigint;
-  ack_no: string;
-  state: PayoutState;
-  status: PayoutStatus;
-  failure_reason: FailureReason | null;
-  bank_reference: string | null;
-  beneficiary_account: string;
-  beneficiary_ifsc: string | null;
-  beneficiary_name: string;
-}
+/** What a merchant may be told about a payout: the fields of a {@link PayoutSummary}. */
+const SUMMARY_FIELDS = [
+  'id',
+  'merchantId',
+  'transactionId',
+  'mode',
+  'amountPaise',
+  'ackNo',
+  'state',
+  'status',
+  'failureReason',
+  'bankReference',
+  'account',
+  'ifsc',
+  'name',
+] as const satisfies readonly (keyof PayoutSummary)[];
+
+type SummaryRow = PayoutRow<(typeof SUMMARY_FIELDS)[number]>;
 
 const MAX_DEADLOCK_RETRIES = 5;
 
@@ -96,30 +65,15 @@ export async function acceptPayouts(
   );
   for (let attempt = 1; ; attempt++) {
     try {
-      const rows = await sqlRows<AcceptRow>(db, sql`SELECT * FROM accept_payouts(${items}::jsonb)`);
-      return rows.map((row) => ({ outcome: row.outcome, payout: toSummary(row) }));
+      const rows = await sqlRows<SummaryRow & { outcome: AcceptOutcome }>(
+        db,
+        sql`SELECT * FROM accept_payouts(${items}::jsonb)`,
+      );
+      return rows.map((row) => ({ outcome: row.outcome, payout: payoutFromRow(row, SUMMARY_FIELDS) }));
     } catch (error) {
       if (attempt >= MAX_DEADLOCK_RETRIES || !isRetryableTransactionError(error)) throw error;
     }
   }
-}
-
-function toSummary(row: Omit<AcceptRow, 'outcome'>): PayoutSummary {
-  return {
-    id: row.id,
-    merchantId: row.merchant_id,
-    transactionId: row.transaction_id,
-    mode: row.mode,
-    amountPaise: row.amount_paise,
-    ackNo: row.ack_no,
-    state: row.state,
-    status: row.status,
-    failureReason: row.failure_reason,
-    bankReference: row.bank_reference,
-    account: row.beneficiary_account,
-    ifsc: row.beneficiary_ifsc,
-    name: row.beneficiary_name,
-  };
 }
 
 /** A merchant's payout by its TransactionID; another merchant's is never found. */
@@ -128,7 +82,7 @@ export async function findPayoutByTransactionId(
   merchantId: number,
   transactionId: string,
 ): Promise<PayoutSummary | null> {
-  const [row] = await sqlRows<Omit<AcceptRow, 'outcome'>>(
+  const [row] = await sqlRows<SummaryRow>(
     db,
     sql`SELECT id, merchant_id, transaction_id, mode::text AS mode, amount_paise, ack_no, state::text AS state,
                status::text AS status, failure_reason::text AS failure_reason, bank_reference,
@@ -136,5 +90,5 @@ export async function findPayoutByTransactionId(
           FROM payouts
          WHERE merchant_id = ${merchantId} AND transaction_id = ${transactionId}`,
   );
-  return row ? toSummary(row) : null;
+  return row ? payoutFromRow(row, SUMMARY_FIELDS) : null;
 }

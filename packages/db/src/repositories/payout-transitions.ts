@@ -1,64 +1,34 @@
-import type { FailureReason, Paise, PayoutMode, PayoutState } from '@payout/domain';
+import type { FailureReason, PayoutForWork, PayoutState } from '@payout/domain';
 import { statesAllowedBefore } from '@payout/domain';
 import { sql, sqlRows, type PrismaClientOrTransaction } from '../client.js';
+import { payoutFromRow, type PayoutRow } from './payout-columns.js';
 
-/** Everything the worker needs to drive one payout. */
-export interface PayoutForWork {
-  id: bigint;
-  merchantId: number;
-  mode: PayoutMode;
-  amountPaise: Paise;
-  ackNo: string;
-  state: PayoutState;
-  account: string;
-  ifsc: string | null;
-  name: string;
-  submitAttempts: number;
-  inquiryAttempts: number;
-  nextCheckAt: Date | null;
-  createdAt: Date;
-}
+/** What the worker needs to drive a payout: the fields of a {@link PayoutForWork}. */
+const WORK_FIELDS = [
+  'id',
+  'merchantId',
+  'mode',
+  'amountPaise',
+  'ackNo',
+  'state',
+  'account',
+  'ifsc',
+  'name',
+  'submitAttempts',
+  'inquiryAttempts',
+  'nextCheckAt',
+  'createdAt',
+] as const satisfies readonly (keyof PayoutForWork)[];
 
 /** One statement straight over pg on the worker's hot path (it runs for every job the worker picks up). */
 export async function findPayoutForWork(db: PrismaClientOrTransaction, id: bigint): Promise<PayoutForWork | null> {
-  const [p] = await sqlRows<WorkRow>(
+  const [p] = await sqlRows<PayoutRow<(typeof WORK_FIELDS)[number]>>(
     db,
     sql`SELECT id, merchant_id, mode::text AS mode, amount_paise, ack_no, state::text AS state, beneficiary_account,
                beneficiary_ifsc, beneficiary_name, submit_attempts, inquiry_attempts, next_check_at, created_at
           FROM payouts WHERE id = ${id}`,
   );
-  if (!p) return null;
-  return {
-    id: p.id,
-    merchantId: p.merchant_id,
-    mode: p.mode,
-    amountPaise: p.amount_paise,
-    ackNo: p.ack_no,
-    state: p.state,
-    account: p.beneficiary_account,
-    ifsc: p.beneficiary_ifsc,
-    name: p.beneficiary_name,
-    submitAttempts: p.submit_attempts,
-    inquiryAttempts: p.inquiry_attempts,
-    nextCheckAt: p.next_check_at,
-    createdAt: p.created_at,
-  };
-}
-
-interface WorkRow {
-  id: bigint;
-  merchant_id: number;
-  mode: PayoutMode;
-  amount_paise: bigint;
-  ack_no: string;
-  state: PayoutState;
-  beneficiary_account: string;
-  beneficiary_ifsc: string | null;
-  beneficiary_name: string;
-  submit_attempts: number;
-  inquiry_attempts: number;
-  next_check_at: Date | null;
-  created_at: Date;
+  return p ? payoutFromRow(p, WORK_FIELDS) : null;
 }
 
 /** Why a state changed, recorded in the payout's event log for support. */
