@@ -121,7 +121,7 @@ describe('payout webhooks', () => {
     }
     // Nothing left to send: a sweep finds no due delivery, and the endpoint got exactly three requests.
     const sweep = await webhooks.sweeper.sweepOnce();
-    if (sweep.swept) expect(sweep.due).toBe(0);
+    if (sweep.swept) expect(sweep.overdue).toBe(0);
     expect(endpoint.received).toHaveLength(3);
   });
 

@@ -83,7 +83,7 @@ describe('webhook endpoint disabling', () => {
     );
     expect(laterDelivery!.attempts).toEqual([]);
     const sweep = await webhooks.sweeper.sweepOnce();
-    if (sweep.swept) expect(sweep).toMatchObject({ due: 0, released: 0 });
+    if (sweep.swept) expect(sweep).toMatchObject({ overdue: 0, released: 0 });
     expect(endpoint.received).toHaveLength(attempts.length);
 
     const listed = await cliJson('webhook', 'disabled');

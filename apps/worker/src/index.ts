@@ -1,3 +1,3 @@
 export { inquirySchedulesOf, startWorker, type RunningWorker, type WorkerOverrides } from './worker-process.js';
 export { PayoutDriver, type PayoutDriverOptions } from './payout-driver.js';
-export { Sweeper, type SweepResult } from './sweeper.js';
+export { JobSweeper, payoutSweepPlan, type SweepPlan, type SweepResult } from './sweeper.js';

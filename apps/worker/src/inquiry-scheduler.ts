@@ -1,5 +1,6 @@
 import type { Queue } from 'bullmq';
-import { addJob, jobRequest, payoutJobs } from '@payout/queue';
+import { jobRequest, payoutJobs } from '@payout/queue';
+import { jobAdderOrReport } from './jobs/add-job-or-report.js';
 
 /** Queues the inquiry jobs of a payout, one per attempt (the job id carries the attempt number). */
 export interface InquiryScheduler {
@@ -8,18 +9,9 @@ export interface InquiryScheduler {
 }
 
 export function queueInquiryScheduler(queue: Queue, onError: (error: Error) => void): InquiryScheduler {
+  const add = jobAdderOrReport(queue, onError);
   return {
-    async scheduleInquiry(payoutId, attempt, delayMs) {
-      try {
-        await addJob(
-          queue,
-          jobRequest(payoutJobs.inquire, { payoutId: payoutId.toString(), attempt }, { delay: delayMs }),
-        );
-        return true;
-      } catch (error) {
-        onError(error as Error);
-        return false;
-      }
-    },
+    scheduleInquiry: (payoutId, attempt, delayMs) =>
+      add(jobRequest(payoutJobs.inquire, { payoutId: payoutId.toString(), attempt }, { delay: delayMs })),
   };
 }

@@ -20,18 +20,26 @@ export interface SweepResult {
   added: number;
   /** Failed jobs retried (they had run out of attempts while PostgreSQL or the rail was away). */
   retried: number;
+  /** Rows the plan made due again before the scan (held webhook deliveries of an endpoint enabled again). */
+  released: number;
 }
 
 /** What a sweeper sweeps: where PostgreSQL keeps the overdue work, and the job each row needs. */
 export interface SweepPlan<Row> {
   /** Any 64-bit number unique to this plan: only one worker process sweeps it at a time. */
   lockKey: bigint;
+  /**
+   * Runs first, under the same lock: moves the plan's own waiting work along, and returns any rows it made
+   * due, which get their jobs with the overdue ones (a row in both is ensured once: the second finds it present).
+   */
+  release?(tx: PrismaClientOrTransaction): Promise<Row[]>;
   /** Rows whose next step is overdue by more than `graceMs`, at most `limit`, oldest first. */
   findOverdue(tx: PrismaClientOrTransaction, graceMs: number, limit: number): Promise<Row[]>;
   /** The job a row's next step needs (built by `jobRequest`, so its payload matches the catalog). */
   jobOf(row: Row): JobRequest;
-  /** The log line of a sweep that queued something. */
+  /** The log line of a sweep that queued something, and its level. */
   message: string;
+  logLevel: 'info' | 'warn';
 }
 
 export interface SweeperDeps {
@@ -58,18 +66,25 @@ export class JobSweeper<Row> {
   async sweepOnce(): Promise<SweepResult> {
     const { db, queue, logger, graceMs, metrics } = this.deps;
     const result = await withAdvisoryLock(db, this.plan.lockKey, async (tx) => {
+      const released = (await this.plan.release?.(tx)) ?? [];
       const overdue = await this.plan.findOverdue(tx, graceMs, BATCH);
-      const swept: SweepResult = { swept: true, overdue: overdue.length, added: 0, retried: 0 };
-      for (const row of overdue) {
+      const swept: SweepResult = {
+        swept: true,
+        overdue: overdue.length,
+        added: 0,
+        retried: 0,
+        released: released.length,
+      };
+      for (const row of [...released, ...overdue]) {
         const action: EnsureJobAction = await ensureJob(queue, this.plan.jobOf(row));
         if (action === 'added') swept.added++;
         if (action === 'retried') swept.retried++;
         if (action !== 'present') metrics?.sweeperActions.inc({ action });
       }
-      if (swept.added || swept.retried) logger.warn(swept, this.plan.message);
+      if (swept.added || swept.retried || swept.released) logger[this.plan.logLevel](swept, this.plan.message);
       return swept;
     });
-    return result ?? { swept: false, overdue: 0, added: 0, retried: 0 };
+    return result ?? { swept: false, overdue: 0, added: 0, retried: 0, released: 0 };
   }
 }
 
@@ -79,12 +94,13 @@ export class JobSweeper<Row> {
  */
 export const payoutSweepPlan: SweepPlan<OverduePayout> = {
   lockKey: 7_358_201_446n,
-  async findOverdue(tx, graceMs, limit) {
+  async release(tx) {
     // Queued payouts past their merchant's window fail first; each failure is its own payout event
-    // (docs/api.md, "Queue if low balance").
+    // (docs/api.md, "Queue if low balance"). Nothing is made due by it.
     await expireQueuedPayouts(tx);
-    return findOverduePayouts(tx, graceMs, limit);
+    return [];
   },
+  findOverdue: findOverduePayouts,
   jobOf(payout) {
     const payoutId = payout.id.toString();
     return payout.state === 'ACCEPTED'
@@ -92,11 +108,5 @@ export const payoutSweepPlan: SweepPlan<OverduePayout> = {
       : jobRequest(payoutJobs.inquire, { payoutId, attempt: payout.inquiryAttempts + 1 });
   },
   message: 'sweeper re-queued overdue payouts',
+  logLevel: 'warn',
 };
-
-/** The payouts queue's sweeper. */
-export class Sweeper extends JobSweeper<OverduePayout> {
-  constructor(db: PrismaClient, queue: Queue, logger: Logger, graceMs: number, metrics?: ServiceMetrics) {
-    super(payoutSweepPlan, { db, queue, logger, graceMs, metrics });
-  }
-}

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { Queue, type Worker } from 'bullmq';
 import type { WorkerConfig } from '@payout/config';
-import { createPrismaClient } from '@payout/db';
+import { createPrismaClient, type OverduePayout } from '@payout/db';
 import type { InquirySchedules } from '@payout/domain';
 import { createProducerConnection, createWorkerConnection, PAYOUT_QUEUE } from '@payout/queue';
 import { createHttpRailAdapter, type RailAdapter } from '@payout/rails';
@@ -12,13 +12,13 @@ import { instrumentedRail } from './instrumented-rail.js';
 import { payoutProcessor } from './jobs/payout-processor.js';
 import { settlesWithin, startQueueWorker } from './jobs/queue-worker.js';
 import { PayoutDriver } from './payout-driver.js';
-import { Sweeper } from './sweeper.js';
+import { JobSweeper, payoutSweepPlan } from './sweeper.js';
 import { startWebhookWorker, type RunningWebhookWorker } from './webhooks/index.js';
 
 export interface RunningWorker {
   worker: Worker;
   queue: Queue;
-  sweeper: Sweeper;
+  sweeper: JobSweeper<OverduePayout>;
   /** Merchant webhook deliveries, on their own queue. */
   webhooks: RunningWebhookWorker;
   metrics: ServiceMetrics;
@@ -88,7 +88,7 @@ export async function startWorker(config: WorkerConfig, overrides: WorkerOverrid
     },
   });
 
-  const sweeper = new Sweeper(db, queue, logger, config.SWEEP_GRACE_MS, metrics);
+  const sweeper = new JobSweeper(payoutSweepPlan, { db, queue, logger, graceMs: config.SWEEP_GRACE_MS, metrics });
   const payouts = await startQueueWorker({
     queueName: PAYOUT_QUEUE,
     label: 'payout',

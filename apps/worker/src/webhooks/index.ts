@@ -5,5 +5,5 @@ export {
   type WebhookWorkerDeps,
 } from './webhook-worker.js';
 export { WebhookDeliverer, type WebhookDelivererOptions } from './deliver-webhook.job.js';
-export { WebhookSweeper, type WebhookSweepResult } from './webhook-sweeper.js';
+export { webhookSweepPlan } from './webhook-sweep-plan.js';
 export { DEFAULT_WEBHOOK_RETRY_SCHEDULE, webhookRetryDelayMs, type WebhookRetrySchedule } from './retry-schedule.js';

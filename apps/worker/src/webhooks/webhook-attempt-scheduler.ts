@@ -1,5 +1,6 @@
 import type { Queue } from 'bullmq';
-import { addJob, jobRequest, webhookJobs } from '@payout/queue';
+import { jobRequest, webhookJobs } from '@payout/queue';
+import { jobAdderOrReport } from '../jobs/add-job-or-report.js';
 
 /** Queues the attempts of webhook deliveries, one job per attempt (the job id carries the attempt number). */
 export interface WebhookAttemptScheduler {
@@ -8,18 +9,9 @@ export interface WebhookAttemptScheduler {
 }
 
 export function queueWebhookAttemptScheduler(queue: Queue, onError: (error: Error) => void): WebhookAttemptScheduler {
+  const add = jobAdderOrReport(queue, onError);
   return {
-    async scheduleAttempt(deliveryId, attempt, delayMs) {
-      try {
-        await addJob(
-          queue,
-          jobRequest(webhookJobs.deliver, { deliveryId: deliveryId.toString(), attempt }, { delay: delayMs }),
-        );
-        return true;
-      } catch (error) {
-        onError(error as Error);
-        return false;
-      }
-    },
+    scheduleAttempt: (deliveryId, attempt, delayMs) =>
+      add(jobRequest(webhookJobs.deliver, { deliveryId: deliveryId.toString(), attempt }, { delay: delayMs })),
   };
 }

@@ -1,7 +1,7 @@
 import { Queue, type Worker } from 'bullmq';
 import type { RedisConnection } from '@payout/queue';
 import { webhookDestinationPolicy, type WorkerConfig } from '@payout/config';
-import type { PrismaClient } from '@payout/db';
+import type { DueWebhookDelivery, PrismaClient } from '@payout/db';
 import { WEBHOOK_QUEUE } from '@payout/queue';
 import type { Logger } from '@payout/telemetry';
 import { WebhookDeliverer, webhookProcessor } from './deliver-webhook.job.js';
@@ -9,7 +9,8 @@ import { DEFAULT_WEBHOOK_RETRY_SCHEDULE, type WebhookRetrySchedule } from './ret
 import { queueWebhookAttemptScheduler } from './webhook-attempt-scheduler.js';
 import { WebhookSender } from './webhook-sender.js';
 import { settlesWithin, startQueueWorker } from '../jobs/queue-worker.js';
-import { WebhookSweeper } from './webhook-sweeper.js';
+import { JobSweeper } from '../sweeper.js';
+import { webhookSweepPlan } from './webhook-sweep-plan.js';
 
 export type WebhookWorkerConfig = Pick<
   WorkerConfig,
@@ -39,7 +40,7 @@ export interface WebhookWorkerDeps {
 export interface RunningWebhookWorker {
   queue: Queue;
   worker: Worker;
-  sweeper: WebhookSweeper;
+  sweeper: JobSweeper<DueWebhookDelivery>;
   /**
    * Queues the first attempt of a delivery a settlement just recorded. Never throws: if Redis does not take
    * it, the sweeper finds the delivery in PostgreSQL.
@@ -70,7 +71,7 @@ export async function startWebhookWorker(
     retryForMs: config.WEBHOOK_RETRY_FOR_MS,
     schedule: deps.retrySchedule ?? DEFAULT_WEBHOOK_RETRY_SCHEDULE,
   });
-  const sweeper = new WebhookSweeper(db, queue, logger, config.SWEEP_GRACE_MS);
+  const sweeper = new JobSweeper(webhookSweepPlan, { db, queue, logger, graceMs: config.SWEEP_GRACE_MS });
   const running = await startQueueWorker({
     queueName: WEBHOOK_QUEUE,
     label: 'webhook',
