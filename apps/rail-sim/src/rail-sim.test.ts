@@ -1,32 +1,13 @@
 import { newAckNo } from '@payout/domain';
-import { createHttpRailAdapter, type PayoutInstruction, type RailAdapter } from '@payout/rails';
+import { createHttpRailAdapter, type RailAdapter } from '@payout/rails';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRailSim, type RailSim, type RailSimOptions, type RailSimServer } from './index.js';
+import { impsInstruction, upiInstruction } from './test-instructions.js';
 
 const SETTLE_AFTER_MS = 200;
 
-function imps(amountPaise: bigint, overrides: Partial<PayoutInstruction> = {}): PayoutInstruction {
-  return {
-    reference: newAckNo(),
-    mode: 'IMPS',
-    amountPaise,
-    account: '123456789012',
-    ifsc: 'HDFC0001234',
-    beneficiaryName: 'Asha Rao',
-    ...overrides,
-  };
-}
-
-function upi(amountPaise: bigint, overrides: Partial<PayoutInstruction> = {}): PayoutInstruction {
-  return {
-    reference: newAckNo(),
-    mode: 'UPI',
-    amountPaise,
-    account: 'asha@okbank',
-    beneficiaryName: 'Asha Rao',
-    ...overrides,
-  };
-}
+const imps = impsInstruction;
+const upi = upiInstruction;
 
 // Polls for a state the simulator reaches on its own; bounded, so a bug fails the test instead of hanging it.
 async function waitFor<T>(probe: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {

@@ -1,21 +1,12 @@
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newAckNo } from '@payout/domain';
-import { createHttpRailAdapter, type PayoutInstruction, type RailAdapter } from '@payout/rails';
+import { createHttpRailAdapter, type RailAdapter } from '@payout/rails';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRailSim, StateFileError, type RailSim, type RailSimServer } from './index.js';
+import { impsInstruction } from './test-instructions.js';
 
-function imps(amountPaise: bigint): PayoutInstruction {
-  return {
-    reference: newAckNo(),
-    mode: 'IMPS',
-    amountPaise,
-    account: '123456789012',
-    ifsc: 'HDFC0001234',
-    beneficiaryName: 'Asha Rao',
-  };
-}
+const imps = impsInstruction;
 
 describe('rail simulator state file', () => {
   let dir: string;

@@ -37,23 +37,17 @@ export function validationRoutes({
     }
   }
 
-  router.post('/v1/validations/account', (req, res) => {
-    const parsed = accountQuestion.safeParse(req.body);
-    if (!parsed.success) {
-      replies.answer(res, 400, { error: 'BAD_REQUEST', message: 'account must be 9 to 18 digits and ifsc an IFSC' });
-      return;
-    }
-    answer(res, accountScenario(parsed.data.account), 'account');
-  });
-
-  router.post('/v1/validations/upi', (req, res) => {
-    const parsed = upiQuestion.safeParse(req.body);
-    if (!parsed.success) {
-      replies.answer(res, 400, { error: 'BAD_REQUEST', message: 'upi must be a UPI address' });
-      return;
-    }
-    answer(res, upiScenario(parsed.data.upi), 'upi');
-  });
+  // A question the bank cannot read is a 400; any other gets the scenario its magic value picks.
+  const question = <Q>(path: string, schema: z.ZodType<Q>, refusal: string, scenarioOf: (q: Q) => ValidationScenario) =>
+    router.post(path, (req, res) => {
+      const parsed = schema.safeParse(req.body);
+      if (!parsed.success) replies.answer(res, 400, { error: 'BAD_REQUEST', message: refusal });
+      else answer(res, scenarioOf(parsed.data), path.slice(path.lastIndexOf('/') + 1));
+    });
+  question('/v1/validations/account', accountQuestion, 'account must be 9 to 18 digits and ifsc an IFSC', (q) =>
+    accountScenario(q.account),
+  );
+  question('/v1/validations/upi', upiQuestion, 'upi must be a UPI address', (q) => upiScenario(q.upi));
 
   return router;
 }

@@ -1,4 +1,4 @@
-import { Router, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { findMerchantByMid, findPayoutStoryByAckNo, type PayoutStory } from '@payout/db';
 import { FAILURE_REASON_TEXT, formatRupees, parseRupees, type FailureReason } from '@payout/domain';
 import {
@@ -14,7 +14,7 @@ import type { ConsoleDependencies } from './console-dependencies.js';
 import { formField, type Viewer } from './console-session.js';
 import { notFound, signedIn } from './find-routes.js';
 import { renderPage } from './render.js';
-import { ActionPage } from './views/action-page.js';
+import { ActionPage, type ActionPageProps } from './views/action-page.js';
 import { rupees } from './views/format.js';
 import { MessagePage } from './views/layout.js';
 
@@ -31,6 +31,49 @@ const RESOLVABLE_REASONS = Object.keys(FAILURE_REASON_TEXT).filter(
 export function actionRoutes(deps: ConsoleDependencies): Router {
   const router = Router();
   const actor = (viewer: Viewer) => `console:${viewer.user.username}`;
+
+  /** The payout the path names, or a 404 page and undefined. */
+  const payoutOr404 = async (req: Request, res: Response, viewer: Viewer): Promise<PayoutStory | undefined> => {
+    const story = await findPayoutStoryByAckNo(deps.db, String(req.params.ackNo));
+    if (!story) payoutNotFound(req, res, viewer);
+    return story ?? undefined;
+  };
+
+  /** A payout action's confirmation page (GET): what will happen to the payout the path names. */
+  const confirmPayoutAction =
+    (path: string, page: (story: PayoutStory) => Pick<ActionPageProps, 'title' | 'confirm' | 'explanation'>) =>
+    async (req: Request, res: Response) => {
+      const viewer = signedIn(res);
+      const story = await payoutOr404(req, res, viewer);
+      if (!story) return;
+      const { ackNo } = story.payout;
+      renderPage(
+        res,
+        200,
+        <ActionPage
+          viewer={viewer}
+          action={`/console/payouts/${ackNo}/${path}`}
+          back={`/console/payouts/${ackNo}`}
+          {...page(story)}
+        />,
+      );
+    };
+
+  /** A merchant action's confirmation page (GET) for the merchant the path names. */
+  const confirmMerchantAction =
+    (page: (mid: string, req: Request) => Pick<ActionPageProps, 'title' | 'confirm' | 'explanation' | 'action'>) =>
+    (req: Request, res: Response) => {
+      const mid = String(req.params.mid);
+      renderPage(
+        res,
+        200,
+        <ActionPage
+          viewer={signedIn(res)}
+          back={`/console/merchants/${encodeURIComponent(mid)}`}
+          {...page(mid, req)}
+        />,
+      );
+    };
 
   // Resolve a payout under manual review: the rail is asked first (docs/operations.md).
   const resolvePage = (res: Response, viewer: Viewer, story: PayoutStory, status = 200, error?: string) => {
@@ -85,20 +128,13 @@ export function actionRoutes(deps: ConsoleDependencies): Router {
     .route('/console/payouts/:ackNo/resolve')
     .get(async (req, res) => {
       const viewer = signedIn(res);
-      const story = await findPayoutStoryByAckNo(deps.db, req.params.ackNo);
-      if (!story) {
-        notFound(res, viewer, `No payout has the Ack_no ${req.params.ackNo}.`);
-        return;
-      }
-      resolvePage(res, viewer, story);
+      const story = await payoutOr404(req, res, viewer);
+      if (story) resolvePage(res, viewer, story);
     })
     .post(async (req, res) => {
       const viewer = signedIn(res);
-      const story = await findPayoutStoryByAckNo(deps.db, req.params.ackNo);
-      if (!story) {
-        notFound(res, viewer, `No payout has the Ack_no ${req.params.ackNo}.`);
-        return;
-      }
+      const story = await payoutOr404(req, res, viewer);
+      if (!story) return;
       const outcome = formField(req, 'outcome');
       const utr = formField(req, 'utr')?.trim() ?? '';
       const reason = formField(req, 'reason') as SettleableReason | undefined;
@@ -137,7 +173,7 @@ export function actionRoutes(deps: ConsoleDependencies): Router {
           return;
         }
         case 'no-payout': {
-          notFound(res, viewer, `No payout has the Ack_no ${req.params.ackNo}.`);
+          payoutNotFound(req, res, viewer);
           return;
         }
         case 'not-in-review':
@@ -156,38 +192,22 @@ export function actionRoutes(deps: ConsoleDependencies): Router {
 
   router
     .route('/console/payouts/:ackNo/replay-webhook')
-    .get(async (req, res) => {
-      const viewer = signedIn(res);
-      const story = await findPayoutStoryByAckNo(deps.db, req.params.ackNo);
-      if (!story) {
-        notFound(res, viewer, `No payout has the Ack_no ${req.params.ackNo}.`);
-        return;
-      }
-      renderPage(
-        res,
-        200,
-        <ActionPage
-          viewer={viewer}
-          title={`Replay the webhook of ${story.payout.ackNo}`}
-          action={`/console/payouts/${story.payout.ackNo}/replay-webhook`}
-          back={`/console/payouts/${story.payout.ackNo}`}
-          confirm="Replay webhook"
-          explanation={
-            <p>
-              The payout's result ({story.payout.status}) is sent to {story.payout.mid}'s webhook endpoint again, as a
-              fresh delivery with its own retries.
-            </p>
-          }
-        />,
-      );
-    })
+    .get(
+      confirmPayoutAction('replay-webhook', ({ payout }) => ({
+        title: `Replay the webhook of ${payout.ackNo}`,
+        confirm: 'Replay webhook',
+        explanation: (
+          <p>
+            The payout's result ({payout.status}) is sent to {payout.mid}'s webhook endpoint again, as a fresh delivery
+            with its own retries.
+          </p>
+        ),
+      })),
+    )
     .post(async (req, res) => {
       const viewer = signedIn(res);
-      const why = reasonOf(formField(req, 'why'));
-      if (!why) {
-        done(res, viewer, 422, 'Say why', 'The reason is required: it goes to the audit log.');
-        return;
-      }
+      const why = whyOr422(req, res, viewer);
+      if (!why) return;
       const result = await replayWebhook(deps, {
         payout: { ackNo: req.params.ackNo },
         actor: actor(viewer),
@@ -199,7 +219,7 @@ export function actionRoutes(deps: ConsoleDependencies): Router {
           return;
         }
         case 'no-payout': {
-          notFound(res, viewer, `No payout has the Ack_no ${req.params.ackNo}.`);
+          payoutNotFound(req, res, viewer);
           return;
         }
         case 'not-settled': {
@@ -221,33 +241,17 @@ export function actionRoutes(deps: ConsoleDependencies): Router {
 
   router
     .route('/console/payouts/:ackNo/requeue-inquiry')
-    .get(async (req, res) => {
-      const viewer = signedIn(res);
-      const story = await findPayoutStoryByAckNo(deps.db, req.params.ackNo);
-      if (!story) {
-        notFound(res, viewer, `No payout has the Ack_no ${req.params.ackNo}.`);
-        return;
-      }
-      renderPage(
-        res,
-        200,
-        <ActionPage
-          viewer={viewer}
-          title={`Re-queue the inquiry of ${story.payout.ackNo}`}
-          action={`/console/payouts/${story.payout.ackNo}/requeue-inquiry`}
-          back={`/console/payouts/${story.payout.ackNo}`}
-          confirm="Ask the rail again now"
-          explanation={<p>A worker asks the rail about this payout now instead of at its next scheduled inquiry.</p>}
-        />,
-      );
-    })
+    .get(
+      confirmPayoutAction('requeue-inquiry', ({ payout }) => ({
+        title: `Re-queue the inquiry of ${payout.ackNo}`,
+        confirm: 'Ask the rail again now',
+        explanation: <p>A worker asks the rail about this payout now instead of at its next scheduled inquiry.</p>,
+      })),
+    )
     .post(async (req, res) => {
       const viewer = signedIn(res);
-      const why = reasonOf(formField(req, 'why'));
-      if (!why) {
-        done(res, viewer, 422, 'Say why', 'The reason is required: it goes to the audit log.');
-        return;
-      }
+      const why = whyOr422(req, res, viewer);
+      if (!why) return;
       const result = await requeueInquiry(deps, {
         payout: { ackNo: req.params.ackNo },
         actor: actor(viewer),
@@ -259,7 +263,7 @@ export function actionRoutes(deps: ConsoleDependencies): Router {
           return;
         }
         case 'no-payout': {
-          notFound(res, viewer, `No payout has the Ack_no ${req.params.ackNo}.`);
+          payoutNotFound(req, res, viewer);
           return;
         }
         case 'not-waiting': {
@@ -358,33 +362,20 @@ export function actionRoutes(deps: ConsoleDependencies): Router {
 
   router
     .route('/console/merchants/:mid/tokens/rotate')
-    .get((req, res) => {
-      const viewer = signedIn(res);
-      const mid = req.params.mid;
-      renderPage(
-        res,
-        200,
-        <ActionPage
-          viewer={viewer}
-          title={`Issue another token to ${mid}`}
-          action={`/console/merchants/${encodeURIComponent(mid)}/tokens/rotate`}
-          back={`/console/merchants/${encodeURIComponent(mid)}`}
-          confirm="Issue a token"
-          explanation={
-            <p>
-              The new token is shown once, on the next page. The merchant's other tokens keep working until revoked.
-            </p>
-          }
-        />,
-      );
-    })
+    .get(
+      confirmMerchantAction((mid) => ({
+        title: `Issue another token to ${mid}`,
+        action: `/console/merchants/${encodeURIComponent(mid)}/tokens/rotate`,
+        confirm: 'Issue a token',
+        explanation: (
+          <p>The new token is shown once, on the next page. The merchant's other tokens keep working until revoked.</p>
+        ),
+      })),
+    )
     .post(async (req, res) => {
       const viewer = signedIn(res);
-      const why = reasonOf(formField(req, 'why'));
-      if (!why) {
-        done(res, viewer, 422, 'Say why', 'The reason is required: it goes to the audit log.');
-        return;
-      }
+      const why = whyOr422(req, res, viewer);
+      if (!why) return;
       const result = await rotateToken(deps, { mid: req.params.mid, actor: actor(viewer), reason: why });
       if (result.kind === 'no-merchant') {
         notFound(res, viewer, `No merchant has the MID ${req.params.mid}.`);
@@ -407,22 +398,14 @@ export function actionRoutes(deps: ConsoleDependencies): Router {
 
   router
     .route('/console/merchants/:mid/tokens/:id/revoke')
-    .get((req, res) => {
-      const viewer = signedIn(res);
-      const mid = req.params.mid;
-      renderPage(
-        res,
-        200,
-        <ActionPage
-          viewer={viewer}
-          title={`Revoke token ${req.params.id} of ${mid}`}
-          action={`/console/merchants/${encodeURIComponent(mid)}/tokens/${encodeURIComponent(req.params.id)}/revoke`}
-          back={`/console/merchants/${encodeURIComponent(mid)}`}
-          confirm="Revoke the token"
-          explanation={<p>Requests with this token are refused within a few seconds on every API process.</p>}
-        />,
-      );
-    })
+    .get(
+      confirmMerchantAction((mid, req) => ({
+        title: `Revoke token ${String(req.params.id)} of ${mid}`,
+        action: `/console/merchants/${encodeURIComponent(mid)}/tokens/${encodeURIComponent(String(req.params.id))}/revoke`,
+        confirm: 'Revoke the token',
+        explanation: <p>Requests with this token are refused within a few seconds on every API process.</p>,
+      })),
+    )
     .post(async (req, res) => {
       const viewer = signedIn(res);
       const why = reasonOf(formField(req, 'why'));
@@ -443,35 +426,24 @@ export function actionRoutes(deps: ConsoleDependencies): Router {
   // (docs/webhooks.md, "An endpoint that keeps failing is disabled").
   router
     .route('/console/merchants/:mid/webhook/enable')
-    .get((req, res) => {
-      const viewer = signedIn(res);
-      const mid = req.params.mid;
-      renderPage(
-        res,
-        200,
-        <ActionPage
-          viewer={viewer}
-          title={`Enable the webhook endpoint of ${mid}`}
-          action={`/console/merchants/${encodeURIComponent(mid)}/webhook/enable`}
-          back={`/console/merchants/${encodeURIComponent(mid)}`}
-          confirm="Enable and resume deliveries"
-          explanation={
-            <p>
-              The endpoint was disabled after failing a delivery for its whole retry window. Enabling it sends the
-              deliveries held meanwhile, each with a fresh retry window; if it still fails, it is disabled again.
-            </p>
-          }
-        />,
-      );
-    })
+    .get(
+      confirmMerchantAction((mid) => ({
+        title: `Enable the webhook endpoint of ${mid}`,
+        action: `/console/merchants/${encodeURIComponent(mid)}/webhook/enable`,
+        confirm: 'Enable and resume deliveries',
+        explanation: (
+          <p>
+            The endpoint was disabled after failing a delivery for its whole retry window. Enabling it sends the
+            deliveries held meanwhile, each with a fresh retry window; if it still fails, it is disabled again.
+          </p>
+        ),
+      })),
+    )
     .post(async (req, res) => {
       const viewer = signedIn(res);
       const mid = req.params.mid;
-      const why = reasonOf(formField(req, 'why'));
-      if (!why) {
-        done(res, viewer, 422, 'Say why', 'The reason is required: it goes to the audit log.');
-        return;
-      }
+      const why = whyOr422(req, res, viewer);
+      if (!why) return;
       const merchant = await findMerchantByMid(deps.db, mid);
       if (!merchant) {
         notFound(res, viewer, `No merchant has the MID ${mid}.`);
@@ -496,6 +468,17 @@ export function actionRoutes(deps: ConsoleDependencies): Router {
     });
 
   return router;
+}
+
+function payoutNotFound(req: Request, res: Response, viewer: Viewer): void {
+  notFound(res, viewer, `No payout has the Ack_no ${String(req.params.ackNo)}.`);
+}
+
+/** The operator's reason, which every action requires for the audit log, or a 422 page and undefined. */
+function whyOr422(req: Request, res: Response, viewer: Viewer): string | undefined {
+  const why = reasonOf(formField(req, 'why'));
+  if (!why) done(res, viewer, 422, 'Say why', 'The reason is required: it goes to the audit log.');
+  return why;
 }
 
 function reasonOf(text: string | undefined): string | undefined {

@@ -1,4 +1,4 @@
-import { Router, type Request } from 'express';
+import { Router, type Request, type Response } from 'express';
 import {
   findMerchantByMid,
   findMerchantOverview,
@@ -8,6 +8,7 @@ import {
 } from '@payout/db';
 import { formatRupees, isMid, type PayoutStatus } from '@payout/domain';
 import type { ConsoleDependencies } from './console-dependencies.js';
+import type { Viewer } from './console-session.js';
 import { csvLine } from './csv.js';
 import { notFound, signedIn } from './find-routes.js';
 import { renderPage } from './render.js';
@@ -15,6 +16,7 @@ import { istDate, istDayStart, istMidnight } from './views/format.js';
 import { ListPage, MessagePage } from './views/layout.js';
 import { MerchantPage } from './views/merchant-page.js';
 import { payoutColumns } from './views/payout-columns.js';
+import { PayoutFilterForm } from './views/payout-filter-form.js';
 
 const DAY_MS = 86_400_000;
 /** A statement covers at most a year: longer ones are asked for in parts. */
@@ -22,6 +24,14 @@ const MAX_STATEMENT_DAYS = 366;
 
 /** A merchant's page, their payouts by status and date, and the CSV statement. */
 export function merchantRoutes(deps: ConsoleDependencies): Router {
+  /** The merchant the path names, or a 404 page and null. */
+  const merchantOr404 = async (req: Request, res: Response, viewer: Viewer) => {
+    const mid = String(req.params.mid);
+    const merchant = isMid(mid) ? await findMerchantByMid(deps.db, mid) : null;
+    if (!merchant) notFound(res, viewer, `No merchant has the MID ${mid}.`);
+    return merchant;
+  };
+
   const router = Router();
 
   router.get('/console/merchants/:mid', async (req, res) => {
@@ -40,11 +50,8 @@ export function merchantRoutes(deps: ConsoleDependencies): Router {
 
   router.get('/console/merchants/:mid/payouts', async (req, res) => {
     const viewer = signedIn(res);
-    const merchant = isMid(req.params.mid) ? await findMerchantByMid(deps.db, req.params.mid) : null;
-    if (!merchant) {
-      notFound(res, viewer, `No merchant has the MID ${req.params.mid}.`);
-      return;
-    }
+    const merchant = await merchantOr404(req, res, viewer);
+    if (!merchant) return;
     const range = dateRange(req);
     const status = payoutStatus(req.query.status);
     const rows = await listPayouts(deps.db, {
@@ -72,29 +79,7 @@ export function merchantRoutes(deps: ConsoleDependencies): Router {
             </p>
           )
         }
-        filters={
-          <form method="get" class="filters">
-            <label>
-              Status{' '}
-              <select name="status">
-                <option value="">any</option>
-                {(['PENDING', 'SUCCESS', 'FAILED'] as const).map((s) => (
-                  <option selected={s === status}>{s}</option>
-                ))}
-              </select>
-            </label>
-            <label>
-              From <input type="date" name="from" value={str(req.query.from)} />
-            </label>
-            <label>
-              To <input type="date" name="to" value={str(req.query.to)} />
-            </label>
-            <button type="submit">List</button>
-            <button type="submit" formaction={`${base}/statement.csv`}>
-              Download CSV statement
-            </button>
-          </form>
-        }
+        filters={<PayoutFilterForm base={base} status={status} from={str(req.query.from)} to={str(req.query.to)} />}
         columns={payoutColumns}
         rows={range === null ? [] : rows}
         empty="No payout matches."
@@ -105,11 +90,8 @@ export function merchantRoutes(deps: ConsoleDependencies): Router {
   // The statement merchants ask for: every payout accepted in the date range (IST days, both included).
   router.get('/console/merchants/:mid/statement.csv', async (req, res) => {
     const viewer = signedIn(res);
-    const merchant = isMid(req.params.mid) ? await findMerchantByMid(deps.db, req.params.mid) : null;
-    if (!merchant) {
-      notFound(res, viewer, `No merchant has the MID ${req.params.mid}.`);
-      return;
-    }
+    const merchant = await merchantOr404(req, res, viewer);
+    if (!merchant) return;
     const range = dateRange(req);
     if (range === null) {
       renderPage(

@@ -6,7 +6,7 @@ import { Csrf, Page } from './layout.js';
  * The confirmation of an operator action: what will happen, the inputs it needs, and a "why" that goes to
  * the audit log. Nothing happens until it is submitted.
  */
-export function ActionPage(props: {
+export interface ActionPageProps {
   viewer: Viewer;
   title: string;
   action: string;
@@ -15,7 +15,9 @@ export function ActionPage(props: {
   fields?: ComponentChildren;
   confirm: string;
   error?: string | undefined;
-}) {
+}
+
+export function ActionPage(props: ActionPageProps) {
   return (
     <Page title={props.title} viewer={props.viewer}>
       {props.error && (

@@ -4,6 +4,19 @@ import type { Viewer } from '../console-session.js';
 import { CSRF_FIELD } from '../console-session.js';
 
 /** Every console page: a title, landmarks (banner, navigation, main, contentinfo) and a skip link. */
+/** The console's navigation: every list a support agent starts from. */
+const CONSOLE_NAV: readonly (readonly [href: string, label: string])[] = [
+  ['/console', 'Search'],
+  ['/console/lists/manual-review', 'Manual review'],
+  ['/console/lists/pending?minutes=30', 'Pending'],
+  ['/console/lists/queued', 'Queued'],
+  ['/console/lists/failed-webhooks', 'Failed webhooks'],
+  ['/console/lists/discrepancies', 'Discrepancies'],
+  ['/console/lists/statement-breaks', 'Statement breaks'],
+  ['/console/audit', 'Audit log'],
+  ['/admin/queues', 'Queues'],
+];
+
 export function Page(props: { title: string; viewer?: Viewer | undefined; children: ComponentChildren }) {
   const { viewer } = props;
   return (
@@ -25,33 +38,11 @@ export function Page(props: { title: string; viewer?: Viewer | undefined; childr
           {viewer && (
             <nav aria-label="Console">
               <ul>
-                <li>
-                  <a href="/console">Search</a>
-                </li>
-                <li>
-                  <a href="/console/lists/manual-review">Manual review</a>
-                </li>
-                <li>
-                  <a href="/console/lists/pending?minutes=30">Pending</a>
-                </li>
-                <li>
-                  <a href="/console/lists/queued">Queued</a>
-                </li>
-                <li>
-                  <a href="/console/lists/failed-webhooks">Failed webhooks</a>
-                </li>
-                <li>
-                  <a href="/console/lists/discrepancies">Discrepancies</a>
-                </li>
-                <li>
-                  <a href="/console/lists/statement-breaks">Statement breaks</a>
-                </li>
-                <li>
-                  <a href="/console/audit">Audit log</a>
-                </li>
-                <li>
-                  <a href="/admin/queues">Queues</a>
-                </li>
+                {CONSOLE_NAV.map(([href, label]) => (
+                  <li>
+                    <a href={href}>{label}</a>
+                  </li>
+                ))}
               </ul>
             </nav>
           )}

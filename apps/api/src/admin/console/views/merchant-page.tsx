@@ -3,6 +3,7 @@ import type { Viewer } from '../console-session.js';
 import { istDate, ist, rupees } from './format.js';
 import { ActionButton, Page, RowsTable, StatusBadge } from './layout.js';
 import { payoutColumns } from './payout-columns.js';
+import { PayoutFilterForm } from './payout-filter-form.js';
 import { AuditTable } from './audit-table.js';
 
 /** A merchant's page: balances, recent payouts and credits, tokens, webhook health, and what operators did. */
@@ -41,27 +42,7 @@ export function MerchantPage(props: {
 
       <section aria-labelledby="payouts">
         <h2 id="payouts">Payouts</h2>
-        <form method="get" action={`${base}/payouts`} class="filters">
-          <label>
-            Status{' '}
-            <select name="status">
-              <option value="">any</option>
-              <option>PENDING</option>
-              <option>SUCCESS</option>
-              <option>FAILED</option>
-            </select>
-          </label>
-          <label>
-            From <input type="date" name="from" value={today} />
-          </label>
-          <label>
-            To <input type="date" name="to" value={today} />
-          </label>
-          <button type="submit">List</button>
-          <button type="submit" formaction={`${base}/statement.csv`}>
-            Download CSV statement
-          </button>
-        </form>
+        <PayoutFilterForm base={base} action={`${base}/payouts`} from={today} to={today} />
         <RowsTable caption="Recent payouts" columns={payoutColumns} rows={m.recentPayouts} empty="No payouts yet." />
       </section>
 
