@@ -116,28 +116,26 @@ export class PayoutClient {
 
   /** The payout with this TransactionID (GET /api/check_payout_status): pending, success, failed or not found. */
   async getPayoutStatus(transactionId: Digits, options: CallOptions = {}): Promise<PayoutStatusOutcome> {
-    const id = transactionIdQuery(transactionId);
-    const answer = await send(this.transport, {
-      method: 'GET',
-      path: '/api/check_payout_status',
-      query: { TransactionID: id },
-      transactionId: id,
-      signal: options.signal,
-    });
+    const answer = await this.lookUp('/api/check_payout_status', transactionId, options);
     return payoutStatusOutcome(answer, 'payout status');
   }
 
   /** The pay-in (collection) with this TransactionID (GET /api/payin/status). */
   async getPayinStatus(transactionId: Digits, options: CallOptions = {}): Promise<PayinStatusOutcome> {
+    const answer = await this.lookUp('/api/payin/status', transactionId, options);
+    return payinStatusOutcome(answer, 'pay-in status');
+  }
+
+  // Both status lookups: a GET by TransactionID, retried like any read.
+  private lookUp(path: string, transactionId: Digits, options: CallOptions) {
     const id = transactionIdQuery(transactionId);
-    const answer = await send(this.transport, {
+    return send(this.transport, {
       method: 'GET',
-      path: '/api/payin/status',
+      path,
       query: { TransactionID: id },
       transactionId: id,
       signal: options.signal,
     });
-    return payinStatusOutcome(answer, 'pay-in status');
   }
 
   /** The available balance of your main wallet (GET /api/checkMainWallet). */

@@ -2,10 +2,10 @@ import {
   creditWallet as creditWalletInLedger,
   CreditReferenceConflictError,
   findMerchantByMid,
-  recordOperatorAction,
   type PrismaClient,
 } from '@payout/db';
 import type { Paise } from '@payout/domain';
+import { audit } from './audit.js';
 
 export type CreditWalletOutcome =
   | { kind: 'credited'; availablePaise: Paise }
@@ -28,13 +28,13 @@ export async function creditWallet(
     return await deps.db.$transaction(async (tx) => {
       const result = await creditWalletInLedger(tx, merchant.id, input.amountPaise, input.reference);
       if (!result.credited) return { kind: 'already-credited', availablePaise: result.availablePaise } as const;
-      await recordOperatorAction(tx, {
-        actor: input.actor,
-        action: 'wallet.credit',
-        merchantId: merchant.id,
-        reason: input.reason,
-        detail: { amountPaise: input.amountPaise, reference: input.reference },
-      });
+      await audit(
+        tx,
+        input,
+        'wallet.credit',
+        { merchantId: merchant.id },
+        { amountPaise: input.amountPaise, reference: input.reference },
+      );
       return { kind: 'credited', availablePaise: result.availablePaise } as const;
     });
   } catch (error) {

@@ -1,6 +1,7 @@
 import type { Queue } from 'bullmq';
-import { enableWebhookEndpoint, recordOperatorAction, type PrismaClient } from '@payout/db';
+import { enableWebhookEndpoint, type PrismaClient } from '@payout/db';
 import { ensureJob, jobRequest, webhookJobs } from '@payout/queue';
+import { audit } from './audit.js';
 
 export type EnableWebhookEndpointOutcome =
   | { kind: 'no-endpoint' }
@@ -20,17 +21,17 @@ export async function enableWebhookEndpointAction(
   const result = await deps.db.$transaction(async (tx) => {
     const enabled = await enableWebhookEndpoint(tx, input.merchantId);
     if (enabled.kind === 'enabled') {
-      await recordOperatorAction(tx, {
-        actor: input.actor,
-        action: 'webhook.enable',
-        merchantId: input.merchantId,
-        reason: input.reason,
-        detail: {
+      await audit(
+        tx,
+        input,
+        'webhook.enable',
+        { merchantId: input.merchantId },
+        {
           disabledAt: enabled.disabledAt.toISOString(),
           disabledReason: enabled.disabledReason,
           resumed: enabled.resumed.length,
         },
-      });
+      );
     }
     return enabled;
   });

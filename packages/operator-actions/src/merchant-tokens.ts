@@ -1,12 +1,12 @@
 import {
   addToken,
   findMerchantByMid,
-  recordOperatorAction,
   revokeToken as revokeStoredToken,
   type MerchantToken,
   type PrismaClient,
 } from '@payout/db';
 import { hashToken, newApiToken, tokenDisplayPrefix } from '@payout/domain';
+import { audit } from './audit.js';
 
 export type RotateTokenOutcome = { kind: 'issued'; row: MerchantToken; token: string } | { kind: 'no-merchant' };
 
@@ -23,13 +23,7 @@ export async function rotateToken(
   const token = newApiToken();
   const created = await deps.db.$transaction(async (tx) => {
     const row = await addToken(tx, merchant.id, hashToken(token), tokenDisplayPrefix(token));
-    await recordOperatorAction(tx, {
-      actor: input.actor,
-      action: 'token.rotate',
-      merchantId: merchant.id,
-      reason: input.reason,
-      detail: { tokenId: row.id, prefix: row.tokenPrefix },
-    });
+    await audit(tx, input, 'token.rotate', { merchantId: merchant.id }, { tokenId: row.id, prefix: row.tokenPrefix });
     return row;
   });
   return { kind: 'issued', row: created, token };
@@ -48,13 +42,13 @@ export async function revokeToken(
   return deps.db.$transaction(async (tx) => {
     const revoked = await revokeStoredToken(tx, merchant.id, input.tokenId);
     if (!revoked) return { kind: 'no-token' } as const;
-    await recordOperatorAction(tx, {
-      actor: input.actor,
-      action: 'token.revoke',
-      merchantId: merchant.id,
-      reason: input.reason,
-      detail: { tokenId: revoked.id, prefix: revoked.tokenPrefix },
-    });
+    await audit(
+      tx,
+      input,
+      'token.revoke',
+      { merchantId: merchant.id },
+      { tokenId: revoked.id, prefix: revoked.tokenPrefix },
+    );
     return { kind: 'revoked', row: revoked } as const;
   });
 }

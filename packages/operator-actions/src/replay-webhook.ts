@@ -1,7 +1,8 @@
 import type { Queue } from 'bullmq';
-import { findPayoutSubject, recordOperatorAction, recordWebhookReplay, type PrismaClient } from '@payout/db';
+import { findPayoutSubject, recordWebhookReplay, type PrismaClient } from '@payout/db';
 import { addJob, jobRequest, webhookJobs } from '@payout/queue';
 import type { PayoutKey } from './payout-key.js';
+import { audit } from './audit.js';
 
 export type ReplayWebhookOutcome =
   | { kind: 'queued'; ackNo: string; deliveryId: bigint; payoutStatus: string; queued: boolean }
@@ -23,14 +24,13 @@ export async function replayWebhook(
   const replay = await deps.db.$transaction(async (tx) => {
     const result = await recordWebhookReplay(tx, payout.merchantId, payout.transactionId, `operator:${input.actor}`);
     if (result.kind === 'queued') {
-      await recordOperatorAction(tx, {
-        actor: input.actor,
-        action: 'webhook.replay',
-        merchantId: payout.merchantId,
-        payoutId: payout.id,
-        reason: input.reason,
-        detail: { deliveryId: result.deliveryId, payoutStatus: result.payoutStatus },
-      });
+      await audit(
+        tx,
+        input,
+        'webhook.replay',
+        { merchantId: payout.merchantId, payoutId: payout.id },
+        { deliveryId: result.deliveryId, payoutStatus: result.payoutStatus },
+      );
     }
     return result;
   });

@@ -1,7 +1,8 @@
 import type { Queue } from 'bullmq';
-import { findPayoutSubject, recordOperatorAction, type PrismaClient } from '@payout/db';
+import { findPayoutSubject, type PrismaClient } from '@payout/db';
 import { ensureJob, jobRequest, payoutJobs, type EnsureJobAction } from '@payout/queue';
 import type { PayoutKey } from './payout-key.js';
+import { audit } from './audit.js';
 
 export type RequeueInquiryOutcome =
   | { kind: 'requeued'; ackNo: string; attempt: number; action: EnsureJobAction }
@@ -35,13 +36,12 @@ export async function requeueInquiry(
   } catch (error) {
     return { kind: 'queue-unavailable', ackNo: payout.ackNo, detail: (error as Error).message };
   }
-  await recordOperatorAction(deps.db, {
-    actor: input.actor,
-    action: 'inquiry.requeue',
-    merchantId: payout.merchantId,
-    payoutId: payout.id,
-    reason: input.reason,
-    detail: { attempt, job: action },
-  });
+  await audit(
+    deps.db,
+    input,
+    'inquiry.requeue',
+    { merchantId: payout.merchantId, payoutId: payout.id },
+    { attempt, job: action },
+  );
   return { kind: 'requeued', ackNo: payout.ackNo, attempt, action };
 }

@@ -1,19 +1,10 @@
-import type { Paise } from '@payout/domain';
 import type { PrismaClient } from '../client.js';
 import { recordPayinConflict } from './discrepancy-repository.js';
+import type { CollectionSummary } from './collection-repository.js';
 import { postLedgerEntry } from './ledger-posting.js';
 
-export interface CollectionReport {
-  merchantId: number;
-  transactionId: string;
-  mode: 'INTENT' | 'COLLECT' | 'QR';
-  payerAccount: string;
-  amountPaise: Paise;
-  bankReference: string;
-  /** Used only when the collection is new. */
-  ackNo: string;
-  status: 'PENDING' | 'SUCCESS' | 'FAILED';
-}
+/** What the collection provider reports: a collection as recorded, of one merchant (our Ack_no used only when new). */
+export type CollectionReport = CollectionSummary & { merchantId: number };
 
 /**
  * created: first report; updated: a PENDING collection reached SUCCESS or FAILED; unchanged: a repeat of

@@ -51,12 +51,9 @@ export async function disableConsoleUser(
     WITH u AS (
       UPDATE console_users SET disabled_at = coalesce(disabled_at, now()), updated_at = now()
        WHERE username = ${username} RETURNING id
-    ), ended AS (
-      DELETE FROM console_sessions s USING u WHERE s.user_id = u.id
-    )
+    ), ended AS (DELETE FROM console_sessions s USING u WHERE s.user_id = u.id)
     SELECT id FROM u`;
-  if (!row) return null;
-  return db.consoleUser.findUnique({ where: { id: row.id }, select: VIEW });
+  return viewOfChanged(db, row);
 }
 
 /** Sets a new password hash, enables the user again, and ends every session of theirs. */
@@ -70,12 +67,17 @@ export async function resetConsolePassword(
       UPDATE console_users
          SET password_hash = ${passwordHash}, password_changed_at = now(), disabled_at = NULL, updated_at = now()
        WHERE username = ${username} RETURNING id
-    ), ended AS (
-      DELETE FROM console_sessions s USING u WHERE s.user_id = u.id
-    )
+    ), ended AS (DELETE FROM console_sessions s USING u WHERE s.user_id = u.id)
     SELECT id FROM u`;
-  if (!row) return null;
-  return db.consoleUser.findUnique({ where: { id: row.id }, select: VIEW });
+  return viewOfChanged(db, row);
+}
+
+/** The user a statement above changed (and whose sessions it ended), or null when it found no such user. */
+function viewOfChanged(
+  db: PrismaClientOrTransaction,
+  row: { id: number } | undefined,
+): Promise<ConsoleUserView | null> {
+  return row ? db.consoleUser.findUnique({ where: { id: row.id }, select: VIEW }) : Promise.resolve(null);
 }
 
 /** A signed-in session: who, with which role, and the CSRF token its forms carry. */
