@@ -9,6 +9,13 @@ afterAll(async () => {
   for (const c of clients) await c.$disconnect();
 });
 
+/** A client on this run's database with one connection (closed after the tests), with these settings. */
+function oneConnectionClient(options: Partial<Parameters<typeof createPrismaClient>[0]>) {
+  const db = createPrismaClient({ url: process.env.DATABASE_URL!, poolSize: 1, connectTimeoutMs: 2_000, ...options });
+  clients.push(db);
+  return db;
+}
+
 async function errorOf(run: () => Promise<unknown>): Promise<unknown> {
   try {
     await run();
@@ -20,18 +27,12 @@ async function errorOf(run: () => Promise<unknown>): Promise<unknown> {
 
 describe('database error classification', () => {
   it('when PostgreSQL cannot be reached through Prisma, then it is "unavailable"', async () => {
-    const db = createPrismaClient({
-      url: 'postgresql://postgres@127.0.0.1:1/nowhere',
-      poolSize: 1,
-      connectTimeoutMs: 500,
-    });
-    clients.push(db);
+    const db = oneConnectionClient({ url: 'postgresql://postgres@127.0.0.1:1/nowhere', connectTimeoutMs: 500 });
     expect(isDatabaseUnavailable(await errorOf(() => db.$queryRaw`SELECT 1`))).toBe(true);
   });
 
   it('when the pool has no free connection within the time-out, then it is "unavailable"', async () => {
-    const db = createPrismaClient({ url: process.env.DATABASE_URL!, poolSize: 1, connectTimeoutMs: 200 });
-    clients.push(db);
+    const db = oneConnectionClient({ connectTimeoutMs: 200 });
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     let started!: () => void;
@@ -49,13 +50,7 @@ describe('database error classification', () => {
   });
 
   it('when a statement outlasts statement_timeout, then it is cancelled and "unavailable"', async () => {
-    const db = createPrismaClient({
-      url: process.env.DATABASE_URL!,
-      poolSize: 1,
-      connectTimeoutMs: 2_000,
-      statementTimeoutMs: 100,
-    });
-    clients.push(db);
+    const db = oneConnectionClient({ statementTimeoutMs: 100 });
     const started = performance.now();
     const error = await errorOf(() => db.$queryRaw`SELECT pg_sleep(5)`);
     expect(performance.now() - started).toBeLessThan(2_000);
@@ -64,13 +59,7 @@ describe('database error classification', () => {
   });
 
   it('when a row lock is held longer than lock_timeout, then the waiting statement gives up and is "unavailable"', async () => {
-    const db = createPrismaClient({
-      url: process.env.DATABASE_URL!,
-      poolSize: 1,
-      connectTimeoutMs: 2_000,
-      lockTimeoutMs: 100,
-    });
-    clients.push(db);
+    const db = oneConnectionClient({ lockTimeoutMs: 100 });
     const holder = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await holder.connect();
     try {
@@ -88,8 +77,7 @@ describe('database error classification', () => {
   });
 
   it('when a query is plainly wrong, then it is neither unavailable nor retryable', async () => {
-    const db = createPrismaClient({ url: process.env.DATABASE_URL!, poolSize: 1, connectTimeoutMs: 2_000 });
-    clients.push(db);
+    const db = oneConnectionClient({});
     const error = await errorOf(() => db.$queryRawUnsafe('SELECT * FROM no_such_table'));
     expect(isDatabaseUnavailable(error)).toBe(false);
     expect(isRetryableTransactionError(error)).toBe(false);

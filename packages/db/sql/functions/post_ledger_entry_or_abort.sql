@@ -6,13 +6,10 @@
 -- post_ledger_entry_or_abort: post_ledger_entry for a movement that must happen together with the state
 -- change that causes it (settlement, release, reversal — packages/db/src/repositories/payout-transitions.ts):
 -- anything but 'posted' aborts the whole statement, so the state never moves without its money.
+-- Its parameters are post_ledger_entry's.
 CREATE OR REPLACE FUNCTION "post_ledger_entry_or_abort"(
-    p_merchant_id integer,
-    p_kind ledger_entry_kind,
-    p_amount_paise bigint,
-    p_payout_id bigint DEFAULT NULL,
-    p_collection_id bigint DEFAULT NULL,
-    p_reference text DEFAULT NULL
+    p_merchant_id integer, p_kind ledger_entry_kind, p_amount_paise bigint,
+    p_payout_id bigint DEFAULT NULL, p_collection_id bigint DEFAULT NULL, p_reference text DEFAULT NULL
 )
 RETURNS text
 LANGUAGE plpgsql
