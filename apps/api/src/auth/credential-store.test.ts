@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createPrismaClient } from '@payout/db';
+import { createPrismaClient, type PrismaClient } from '@payout/db';
 import { AppError, hashToken, newApiToken, tokenDisplayPrefix } from '@payout/domain';
 import { CredentialStore } from './credential-store.js';
 
@@ -120,4 +120,42 @@ describe('CredentialStore', () => {
     expect(order.indexOf('known')).toBeLessThanOrEqual(1);
     expect((await known)?.merchant.mid).toBe(mid);
   });
+
+  it('when many known merchants are due for a refresh together, then one statement refreshes them all and a revoked token stops matching', async () => {
+    const merchants = await Promise.all(Array.from({ length: 5 }, () => merchantWithToken()));
+    let now = 1_000_000;
+    const counted = countingStatements(db);
+    const store = new CredentialStore(counted.db, { ttlMs: 10_000, maxInFlight: 1, now: () => now });
+    for (const { mid } of merchants) expect((await store.lookup(mid))?.activeTokenHashes).toHaveLength(1);
+    const [revoked, ...others] = merchants;
+    await db.merchantToken.updateMany({ where: { merchantId: revoked!.merchant.id }, data: { revokedAt: new Date() } });
+    await db.merchant.update({ where: { id: others[0]!.merchant.id }, data: { status: 'SUSPENDED' } });
+
+    now += 9_500; // every entry past its refresh point, all still within the TTL
+    const statementsBefore = counted.statements();
+    for (const { mid } of merchants) expect(await store.lookup(mid)).not.toBeNull(); // answered from the cache
+    await store.idle();
+    expect(counted.statements()).toBe(statementsBefore + 1);
+
+    expect((await store.lookup(revoked!.mid))?.activeTokenHashes).toEqual([]);
+    expect((await store.lookup(others[0]!.mid))?.merchant.status).toBe('SUSPENDED');
+    expect((await store.lookup(others[1]!.mid))?.merchant.status).toBe('ACTIVE');
+  });
 });
+
+// The real client, with its statements counted: wrapped, it is not the client createPrismaClient made, so
+// its statements go through Prisma's $queryRaw (packages/db's sqlRows), which is counted here.
+function countingStatements(client: PrismaClient): { db: PrismaClient; statements: () => number } {
+  let statements = 0;
+  const counting = new Proxy(client, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (property !== '$queryRaw' || typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        statements++;
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { db: counting, statements: () => statements };
+}
