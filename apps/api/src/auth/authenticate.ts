@@ -2,6 +2,7 @@ import type { RequestHandler, Response } from 'express';
 import { AppError, isMid, tokenMatchesAny } from '@payout/domain';
 import type { MerchantCredentials } from '@payout/db';
 import { MESSAGES } from '../http/error-responses.js';
+import { logMerchant } from '../http/request-context.js';
 import type { AuthFailureLimit } from './auth-failure-limit.js';
 import type { CredentialStore } from './credential-store.js';
 
@@ -42,7 +43,7 @@ export function authenticate(
     store.noteUse(token);
     res.locals.merchant = credentials.merchant;
     // From here on the MID is known to be a merchant's, so it may appear in this request's log lines.
-    req.log = req.log.child({ mid: credentials.merchant.mid });
+    logMerchant(req, credentials.merchant.mid);
     next();
   };
 }
