@@ -1,6 +1,5 @@
 import { LRUCache } from 'lru-cache';
 import { findCredentialsOfMids, recordTokenUse, type MerchantCredentials, type PrismaClient } from '@payout/db';
-import { hashToken } from '@payout/domain';
 import { LookupGate, type LookupLane } from './lookup-gate.js';
 
 interface KnownEntry {
@@ -106,11 +105,10 @@ export class CredentialStore {
   }
 
   /**
-   * Notes that `token` authenticated a request, for the console's "last used": written to PostgreSQL in the
+   * Notes that the token with this SHA-256 digest (hashToken) authenticated a request, for the console's "last used": written to PostgreSQL in the
    * background at most once a minute per token and process; a failed write is only a stale timestamp.
    */
-  noteUse(token: string): void {
-    const digest = hashToken(token);
+  noteUse(digest: string): void {
     const now = this.now();
     if (now - (this.usesWritten.get(digest) ?? -Infinity) < TOKEN_USE_EVERY_MS) return;
     this.usesWritten.set(digest, now);
