@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createPrismaClient, type PrismaClient } from '@payout/db';
+import { createPrismaClient } from '@payout/db';
 import { AppError, hashToken, newApiToken, tokenDisplayPrefix } from '@payout/domain';
+import { countingStatements } from '../../../../test/support/counting-statements.js';
 import { CredentialStore } from './credential-store.js';
 
 const db = createPrismaClient({ url: process.env.DATABASE_URL!, poolSize: 2, connectTimeoutMs: 5_000 });
@@ -125,7 +126,7 @@ describe('CredentialStore', () => {
     const merchants = await Promise.all(Array.from({ length: 5 }, () => merchantWithToken()));
     let now = 1_000_000;
     const counted = countingStatements(db);
-    const store = new CredentialStore(counted.db, { ttlMs: 10_000, maxInFlight: 1, now: () => now });
+    const store = new CredentialStore(counted.client, { ttlMs: 10_000, maxInFlight: 1, now: () => now });
     for (const { mid } of merchants) expect((await store.lookup(mid))?.activeTokenHashes).toHaveLength(1);
     const [revoked, ...others] = merchants;
     await db.merchantToken.updateMany({ where: { merchantId: revoked!.merchant.id }, data: { revokedAt: new Date() } });
@@ -142,20 +143,3 @@ describe('CredentialStore', () => {
     expect((await store.lookup(others[1]!.mid))?.merchant.status).toBe('ACTIVE');
   });
 });
-
-// The real client, with its statements counted: wrapped, it is not the client createPrismaClient made, so
-// its statements go through Prisma's $queryRaw (packages/db's sqlRows), which is counted here.
-function countingStatements(client: PrismaClient): { db: PrismaClient; statements: () => number } {
-  let statements = 0;
-  const counting = new Proxy(client, {
-    get(target, property, receiver) {
-      const value: unknown = Reflect.get(target, property, receiver);
-      if (property !== '$queryRaw' || typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        statements++;
-        return (value as (...a: unknown[]) => unknown).apply(target, args);
-      };
-    },
-  });
-  return { db: counting, statements: () => statements };
-}

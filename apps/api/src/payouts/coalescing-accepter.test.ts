@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPrismaClient, creditWallet, type PayoutInstructionRecord, type PrismaClient } from '@payout/db';
 import { newAckNo } from '@payout/domain';
+import { countingStatements as counting } from '../../../../test/support/counting-statements.js';
 import { CoalescingAccepter } from './coalescing-accepter.js';
 
 const db = createPrismaClient({ url: process.env.DATABASE_URL!, poolSize: 4, connectTimeoutMs: 5_000 });
@@ -28,21 +29,6 @@ function instruction(merchantId: number, amountPaise: bigint): PayoutInstruction
     email: null,
     description: null,
   };
-}
-
-/** The client, with every raw statement sent through it counted. */
-function counting(client: PrismaClient): { client: PrismaClient; statements: () => number } {
-  let statements = 0;
-  const proxy = new Proxy(client, {
-    get(target, property, receiver) {
-      if (property !== '$queryRaw') return Reflect.get(target, property, receiver) as unknown;
-      return (...args: Parameters<PrismaClient['$queryRaw']>) => {
-        statements++;
-        return target.$queryRaw(...args);
-      };
-    },
-  });
-  return { client: proxy, statements: () => statements };
 }
 
 describe('CoalescingAccepter', () => {

@@ -9,6 +9,7 @@ import { methodNotAllowed } from '../http/error-handler.js';
 import { jsonBody } from '../http/json-body.js';
 import { sendJson } from '../http/send-json.js';
 import { parseQuery, validate } from '../validation/validate.js';
+import { CoalescingLookup } from './coalescing-lookup.js';
 import { createPayout, type CreatePayoutDeps, type NewPayout } from './create-payout.js';
 import {
   impsPayoutRequestSchema,
@@ -51,9 +52,21 @@ export const fromUpi = (r: UpiPayoutRequest): NewPayout => ({
   description: r.Description ?? null,
 });
 
+// Status lookups: statements in flight at once (each holds a connection; accepts keep theirs) and payouts per
+// statement.
+const LOOKUP_MAX_IN_FLIGHT = 4;
+const LOOKUP_MAX_BATCH = 200;
+
 /** POST /api/impspayout, POST /api/payout and GET /api/check_payout_status. */
 export function payoutRoutes(deps: PayoutRouteDeps): Router {
   const router = Router();
+  // Without a replica, concurrent status lookups share statements on the primary (coalescing-lookup.ts);
+  // with one, each lookup follows the replica rules of lookUpPayout.
+  const statusLookup = new CoalescingLookup(deps.db, { maxBatch: LOOKUP_MAX_BATCH, maxInFlight: LOOKUP_MAX_IN_FLIGHT });
+  const findPayout = (merchantId: number, transactionId: string) =>
+    deps.readDb
+      ? lookUpPayout({ primary: deps.db, replica: deps.readDb }, merchantId, transactionId)
+      : statusLookup.find(merchantId, transactionId);
 
   const payoutOperation = <S extends z.ZodType>(schema: S, toPayout: (request: z.infer<S>) => NewPayout) => [
     ...merchantAccess(deps, 'FAILED'),
@@ -73,8 +86,7 @@ export function payoutRoutes(deps: PayoutRouteDeps): Router {
     .route('/api/check_payout_status')
     .get(...merchantAccess(deps, 'FAILED'), async (req, res) => {
       const { TransactionID } = parseQuery(transactionQuerySchema, req.query);
-      const lookups = { primary: deps.db, replica: deps.readDb };
-      const payout = await lookUpPayout(lookups, merchantOf(res).id, TransactionID);
+      const payout = await findPayout(merchantOf(res).id, TransactionID);
       if (!payout) {
         throw new AppError('NOT_FOUND', MESSAGES.transactionNotFound, { details: { TransactionID } });
       }
