@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createPrismaClient, creditWallet, type PayoutInstructionRecord, type PrismaClient } from '@payout/db';
+import { createPrismaClient, creditWallet, type PrismaClient } from '@payout/db';
 import { newAckNo } from '@payout/domain';
 import { countingStatements as counting } from '../../../../test/support/counting-statements.js';
+import { upiInstruction } from '../../../../test/support/payout-instructions.js';
 import { CoalescingAccepter } from './coalescing-accepter.js';
 
 const db = createPrismaClient({ url: process.env.DATABASE_URL!, poolSize: 4, connectTimeoutMs: 5_000 });
@@ -14,22 +15,7 @@ async function fundedMerchant(rupees: number): Promise<number> {
   return merchant.id;
 }
 
-function instruction(merchantId: number, amountPaise: bigint): PayoutInstructionRecord {
-  return {
-    merchantId,
-    transactionId: `${Date.now()}${++sequence}`,
-    mode: 'UPI',
-    amountPaise,
-    ackNo: newAckNo(),
-    account: 'asha@okhdfc',
-    ifsc: null,
-    name: 'Asha',
-    bankName: null,
-    mobile: null,
-    email: null,
-    description: null,
-  };
-}
+const instruction = upiInstruction;
 
 describe('CoalescingAccepter', () => {
   it('when many accepts for one wallet arrive together, then they share a few statements and the balance is honoured in arrival order', async () => {

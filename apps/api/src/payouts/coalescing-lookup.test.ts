@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { acceptPayouts, createPrismaClient, creditWallet } from '@payout/db';
-import { newAckNo } from '@payout/domain';
 import { countingStatements } from '../../../../test/support/counting-statements.js';
+import { upiInstruction } from '../../../../test/support/payout-instructions.js';
 import { CoalescingLookup } from './coalescing-lookup.js';
 
 const db = createPrismaClient({ url: process.env.DATABASE_URL!, poolSize: 4, connectTimeoutMs: 5_000 });
@@ -14,20 +14,7 @@ async function merchantWithPayouts(transactionIds: string[]): Promise<number> {
   await creditWallet(db, merchant.id, 100_000n, `fund-${merchant.id}`);
   await acceptPayouts(
     db,
-    transactionIds.map((transactionId) => ({
-      merchantId: merchant.id,
-      transactionId,
-      mode: 'UPI' as const,
-      amountPaise: 100n,
-      ackNo: newAckNo(),
-      account: 'asha@okhdfc',
-      ifsc: null,
-      name: 'Asha',
-      bankName: null,
-      mobile: null,
-      email: null,
-      description: null,
-    })),
+    transactionIds.map((transactionId) => upiInstruction(merchant.id, 100n, transactionId)),
   );
   return merchant.id;
 }

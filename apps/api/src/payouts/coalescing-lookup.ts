@@ -1,3 +1,4 @@
+import { NextTurnFlush } from './next-turn-flush.js';
 import { findPayoutsByTransactionIds, type PayoutKey, type PayoutSummary, type PrismaClient } from '@payout/db';
 
 export interface LookupCoalescingOptions {
@@ -27,7 +28,7 @@ interface Waiting {
 export class CoalescingLookup {
   private waiting: Waiting[] = [];
   private inFlight = 0;
-  private scheduled = false;
+  private readonly nextTurn = new NextTurnFlush(() => this.flush());
 
   constructor(
     private readonly db: PrismaClient,
@@ -42,14 +43,8 @@ export class CoalescingLookup {
     });
   }
 
-  // Flushing on the next turn of the event loop lets lookups that arrived together share a statement.
   private schedule(): void {
-    if (this.scheduled || this.inFlight >= this.options.maxInFlight) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      this.flush();
-    });
+    if (this.inFlight < this.options.maxInFlight) this.nextTurn.request();
   }
 
   private flush(): void {
