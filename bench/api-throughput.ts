@@ -2,6 +2,7 @@ import { checkpoint } from './bench-database.js';
 import { describeCpu } from './cpu-meter.js';
 import type { RssSample } from './app-process.js';
 import { sleep, type BenchEnv, type StartedApp } from './bench-env.js';
+import { runPacedLoad } from './paced-load.js';
 import { lookupRequests, startLoad, type HttpRunResult, type LoadSpec, type PayoutRequests } from './http-load.js';
 
 export interface ApiMeasurements {
@@ -9,8 +10,13 @@ export interface ApiMeasurements {
   acceptUpiSpread: HttpRunResult;
   acceptImpsHot: HttpRunResult;
   acceptUpiHot: HttpRunResult;
-  /** IMPS over the spread merchants at a fixed fraction of acceptImpsSpread's rate. */
+  /** IMPS over the spread merchants at a fixed fraction of acceptImpsSpread's rate, evenly spaced (paced-load.ts). */
   acceptAtFraction: HttpRunResult;
+  /**
+   * The same rate asked of autocannon (`overallRate`), which sends each second's quota in one burst at the
+   * start of the second: kept beside the paced figure to show what the load generator's bursts do to the tail.
+   */
+  acceptAtFractionInBursts: HttpRunResult;
   lookups: HttpRunResult;
   uncoalescedImpsHot: HttpRunResult;
   uncoalescedImpsSpread: HttpRunResult;
@@ -67,6 +73,11 @@ export async function measureApi(
     requests: payouts.requests(['IMPS'], merchants.spread),
     overallRate: rate,
   });
+  const acceptAtFractionInBursts = await measure(env, api, 202, `accept IMPS, ${spread}, at ${rate}/s in bursts`, {
+    requests: payouts.requests(['IMPS'], merchants.spread),
+    overallRate: rate,
+    bursts: true,
+  });
   const lookups = await measure(env, api, 200, `status lookups, ${spread}`, {
     requests: lookupRequests(merchants.spread, plan.lookupKeysPerMerchant),
   });
@@ -86,6 +97,7 @@ export async function measureApi(
     acceptImpsHot,
     acceptUpiHot,
     acceptAtFraction,
+    acceptAtFractionInBursts,
     lookups,
     uncoalescedImpsHot,
     uncoalescedImpsSpread,
@@ -115,21 +127,24 @@ export async function measure(
   api: StartedApp,
   successStatus: number,
   label: string,
-  spec: Pick<LoadSpec, 'requests' | 'overallRate'>,
+  spec: Pick<LoadSpec, 'requests' | 'overallRate'> & { bursts?: boolean },
 ): Promise<HttpRunResult> {
   env.signal.throwIfAborted();
   await checkpoint(env.db);
-  const { result, cpu } = await env.cpu.measure(
-    () =>
-      startLoad({
-        signal: env.signal,
-        label,
-        url: api.url,
-        connections: env.plan.connections,
-        durationS: env.plan.durationS,
-        successStatus,
-        ...spec,
-      }).done,
+  const { bursts = false, ...load } = spec;
+  const loadSpec: LoadSpec = {
+    signal: env.signal,
+    label,
+    url: api.url,
+    connections: env.plan.connections,
+    durationS: env.plan.durationS,
+    successStatus,
+    ...load,
+  };
+  // A fixed rate is paced evenly unless autocannon's bursts are asked for; "as fast as it answers" is autocannon's.
+  const overallRate = loadSpec.overallRate;
+  const { result, cpu } = await env.cpu.measure(() =>
+    overallRate !== undefined && !bursts ? runPacedLoad({ ...loadSpec, overallRate }) : startLoad(loadSpec).done,
   );
   const apiCores = cpu.byUser[api.process.name] ?? 0;
   const apiCpuMsPerSuccess = result.succeeded ? (apiCores * cpu.wallS * 1000) / result.succeeded : 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashToken, newApiToken, tokenDisplayPrefix, tokenMatchesAny } from './credentials.js';
+import { digestMatchesAny, hashToken, newApiToken, tokenDisplayPrefix, tokenMatchesAny } from './credentials.js';
 
 describe('API tokens', () => {
   it('when issued, then tokens are long, random and prefixed', () => {
@@ -40,5 +40,13 @@ describe('API tokens', () => {
   it('when shown to operators, then only the first characters appear', () => {
     const token = newApiToken();
     expect(tokenDisplayPrefix(token)).toBe(token.slice(0, 10));
+  });
+
+  it('when a token is hashed once, then its digest matches where the token does and nowhere else', () => {
+    const token = newApiToken();
+    const other = hashToken(newApiToken());
+    expect(digestMatchesAny(hashToken(token), [other, hashToken(token)])).toBe(true);
+    expect(digestMatchesAny(hashToken(token), [other])).toBe(false);
+    expect(digestMatchesAny(hashToken(token), [hashToken(token).toUpperCase()])).toBe(false);
   });
 });

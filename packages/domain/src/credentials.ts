@@ -26,7 +26,12 @@ export function tokenDisplayPrefix(token: string): string {
  * so the time taken says nothing about which digest, or how much of one, matched.
  */
 export function tokenMatchesAny(token: string, storedHashes: readonly string[]): boolean {
-  const presented = Buffer.from(hashToken(token), 'hex');
+  return digestMatchesAny(hashToken(token), storedHashes);
+}
+
+/** {@link tokenMatchesAny} for a token already hashed with {@link hashToken} (the API hashes it once per request). */
+export function digestMatchesAny(digest: string, storedHashes: readonly string[]): boolean {
+  const presented = Buffer.from(digest, 'hex');
   let matched = false;
   for (const stored of storedHashes) {
     // Buffer.from(hex) silently stops at the first non-hex character, so only a well-formed digest counts.

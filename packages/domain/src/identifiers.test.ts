@@ -38,3 +38,22 @@ describe('newAckNo', () => {
     expect(newAckNo(1_000_000) < newAckNo(2_000_000)).toBe(true);
   });
 });
+
+describe('newAckNo from the pooled random bytes', () => {
+  it('when more are generated than one pool refill holds, then every one is well formed and none repeats', () => {
+    const now = 1_800_000_000_000;
+    const acks = Array.from({ length: 5_000 }, () => newAckNo(now));
+    expect(acks.every((ack) => ACK_NO_PATTERN.test(ack) && ack.length === 20)).toBe(true);
+    expect(new Set(acks).size).toBe(acks.length);
+    // The random half varies in every position, so the bits reach all ten characters.
+    for (let position = 10; position < 20; position++) {
+      expect(new Set(acks.map((ack) => ack[position])).size).toBeGreaterThan(16);
+    }
+  });
+
+  it('when given a time, then the first ten characters are that time in base 32', () => {
+    expect(newAckNo(0).slice(0, 10)).toBe('0000000000');
+    expect(newAckNo(32 ** 9).slice(0, 10)).toBe('1000000000');
+    expect(newAckNo(1_800_000_000_000).slice(0, 10)).toBe('01MCC5RM00');
+  });
+});

@@ -37,7 +37,7 @@ export {
   type LedgerEntryKind,
   type LedgerLeg,
 } from './ledger.js';
-export { hashToken, newApiToken, tokenDisplayPrefix, tokenMatchesAny } from './credentials.js';
+export { digestMatchesAny, hashToken, newApiToken, tokenDisplayPrefix, tokenMatchesAny } from './credentials.js';
 export { isSameInstruction, MINIMUM_PAYOUT_PAISE, MODE_CEILING_PAISE } from './payout-instruction.js';
 export type {
   InstructionIdentity,

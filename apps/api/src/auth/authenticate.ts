@@ -1,7 +1,8 @@
 import type { RequestHandler, Response } from 'express';
-import { AppError, isMid, tokenMatchesAny } from '@payout/domain';
+import { AppError, digestMatchesAny, hashToken, isMid } from '@payout/domain';
 import type { MerchantCredentials } from '@payout/db';
 import { MESSAGES } from '../http/error-responses.js';
+import { logMerchant } from '../http/request-context.js';
 import type { AuthFailureLimit } from './auth-failure-limit.js';
 import type { CredentialStore } from './credential-store.js';
 
@@ -33,16 +34,18 @@ export function authenticate(
     const token = req.get('Token');
     if (!mid || !token) return refuse(new AppError('UNAUTHENTICATED', MESSAGES.unauthenticated));
     if (!isMid(mid)) return refuse(invalidMid());
+    // Hashed once: the comparisons and the note of the token's use all take the digest.
+    const digest = hashToken(token);
     let credentials = await store.lookup(mid);
-    if (credentials && !tokenMatchesAny(token, credentials.activeTokenHashes)) credentials = await store.recheck(mid);
-    if (!credentials || !tokenMatchesAny(token, credentials.activeTokenHashes)) {
+    if (credentials && !digestMatchesAny(digest, credentials.activeTokenHashes)) credentials = await store.recheck(mid);
+    if (!credentials || !digestMatchesAny(digest, credentials.activeTokenHashes)) {
       return refuse(new AppError('UNAUTHENTICATED', MESSAGES.unauthenticated));
     }
     if (credentials.merchant.status !== 'ACTIVE') throw invalidMid();
-    store.noteUse(token);
+    store.noteUse(digest);
     res.locals.merchant = credentials.merchant;
     // From here on the MID is known to be a merchant's, so it may appear in this request's log lines.
-    req.log = req.log.child({ mid: credentials.merchant.mid });
+    logMerchant(req, credentials.merchant.mid);
     next();
   };
 }

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPrismaClient } from '@payout/db';
 import { AppError, hashToken, newApiToken, tokenDisplayPrefix } from '@payout/domain';
+import { countingStatements } from '../../../../test/support/counting-statements.js';
 import { CredentialStore } from './credential-store.js';
 
 const db = createPrismaClient({ url: process.env.DATABASE_URL!, poolSize: 2, connectTimeoutMs: 5_000 });
@@ -119,5 +120,26 @@ describe('CredentialStore', () => {
     // The first unknown MID already held the only slot; the known merchant is next, not 20th.
     expect(order.indexOf('known')).toBeLessThanOrEqual(1);
     expect((await known)?.merchant.mid).toBe(mid);
+  });
+
+  it('when many known merchants are due for a refresh together, then one statement refreshes them all and a revoked token stops matching', async () => {
+    const merchants = await Promise.all(Array.from({ length: 5 }, () => merchantWithToken()));
+    let now = 1_000_000;
+    const counted = countingStatements(db);
+    const store = new CredentialStore(counted.client, { ttlMs: 10_000, maxInFlight: 1, now: () => now });
+    for (const { mid } of merchants) expect((await store.lookup(mid))?.activeTokenHashes).toHaveLength(1);
+    const [revoked, ...others] = merchants;
+    await db.merchantToken.updateMany({ where: { merchantId: revoked!.merchant.id }, data: { revokedAt: new Date() } });
+    await db.merchant.update({ where: { id: others[0]!.merchant.id }, data: { status: 'SUSPENDED' } });
+
+    now += 9_500; // every entry past its refresh point, all still within the TTL
+    const statementsBefore = counted.statements();
+    for (const { mid } of merchants) expect(await store.lookup(mid)).not.toBeNull(); // answered from the cache
+    await store.idle();
+    expect(counted.statements()).toBe(statementsBefore + 1);
+
+    expect((await store.lookup(revoked!.mid))?.activeTokenHashes).toEqual([]);
+    expect((await store.lookup(others[0]!.mid))?.merchant.status).toBe('SUSPENDED');
+    expect((await store.lookup(others[1]!.mid))?.merchant.status).toBe('ACTIVE');
   });
 });

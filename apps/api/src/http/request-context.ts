@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { Logger } from '@payout/telemetry';
 
 declare module 'http' {
@@ -43,8 +43,9 @@ interface LoggedRequest {
  * and the MID only once authentication has proved it is one (see authenticate.ts). A request id that
  * could be a token or any other secret is replaced, so it is neither echoed nor logged.
  *
- * Written by hand rather than with pino-http: per request it costs one small child logger and one line,
- * no URL parsing and no serializers run twice (docs/performance.md, "Profiles").
+ * Written by hand rather than with pino-http: per request it costs at most one small child logger (made
+ * only when something is logged) and one line, no URL parsing and no serializers run twice
+ * (docs/performance.md, "Profiles").
  */
 export function requestContext(logger: Logger): RequestHandler {
   return (req, res, next) => {
@@ -52,22 +53,71 @@ export function requestContext(logger: Logger): RequestHandler {
     const id = isAcceptableRequestId(incoming) ? incoming : randomUUID();
     req.id = id;
     res.setHeader('X-Request-Id', id);
-    req.log = logger.child({ req: describe(req.url, req.method, id) });
+    const log = new RequestLog(logger, describe(req.url, req.method, id));
+    (req as RequestWithLog)[REQUEST_LOG] = log;
+    Object.defineProperty(req, 'log', {
+      configurable: true,
+      enumerable: true,
+      get: () => log.logger(),
+      set: (replacement: Logger) => log.replace(replacement),
+    });
     const startedAt = performance.now();
     let logged = false;
     const done = () => {
       if (logged) return;
       logged = true;
+      const level = res.writableFinished && res.statusCode >= 500 ? 'error' : 'info';
+      if (!logger.isLevelEnabled(level)) return;
       const responseTime = Math.round(performance.now() - startedAt);
       const fields = { res: { statusCode: res.statusCode }, responseTime };
       if (!res.writableFinished) req.log.info(fields, 'request aborted');
-      else if (res.statusCode >= 500) req.log.error(fields, 'request errored');
+      else if (level === 'error') req.log.error(fields, 'request errored');
       else req.log.info(fields, 'request completed');
     };
     res.once('finish', done);
     res.once('close', done);
     next();
   };
+}
+
+/**
+ * From here on this request's log lines carry `mid` (authenticate.ts calls it once the MID is proved to be a
+ * merchant's). Outside {@link requestContext} it does nothing.
+ */
+export function logMerchant(req: Request, mid: string): void {
+  (req as RequestWithLog)[REQUEST_LOG]?.bindMid(mid);
+}
+
+const REQUEST_LOG = Symbol('request log');
+type RequestWithLog = Request & { [REQUEST_LOG]?: RequestLog };
+
+/**
+ * A request's logger, made the first time something logs: a child logger costs a serialisation of its
+ * bindings, and most requests log nothing below the configured level (the completion line is checked
+ * against the level first). The merchant's MID, once known, is bound in the same child.
+ */
+class RequestLog {
+  private log: Logger | undefined;
+  private mid: string | undefined;
+
+  constructor(
+    private readonly base: Logger,
+    private readonly req: LoggedRequest,
+  ) {}
+
+  logger(): Logger {
+    this.log ??= this.base.child(this.mid === undefined ? { req: this.req } : { req: this.req, mid: this.mid });
+    return this.log;
+  }
+
+  replace(log: Logger): void {
+    this.log = log;
+  }
+
+  bindMid(mid: string): void {
+    if (this.log) this.log = this.log.child({ mid });
+    else this.mid = mid;
+  }
 }
 
 function describe(url: string, method: string | undefined, id: string): LoggedRequest {

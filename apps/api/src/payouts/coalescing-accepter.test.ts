@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createPrismaClient, creditWallet, type PayoutInstructionRecord, type PrismaClient } from '@payout/db';
+import { createPrismaClient, creditWallet, type PrismaClient } from '@payout/db';
 import { newAckNo } from '@payout/domain';
+import { countingStatements as counting } from '../../../../test/support/counting-statements.js';
+import { upiInstruction } from '../../../../test/support/payout-instructions.js';
 import { CoalescingAccepter } from './coalescing-accepter.js';
 
 const db = createPrismaClient({ url: process.env.DATABASE_URL!, poolSize: 4, connectTimeoutMs: 5_000 });
@@ -13,37 +15,7 @@ async function fundedMerchant(rupees: number): Promise<number> {
   return merchant.id;
 }
 
-function instruction(merchantId: number, amountPaise: bigint): PayoutInstructionRecord {
-  return {
-    merchantId,
-    transactionId: `${Date.now()}${++sequence}`,
-    mode: 'UPI',
-    amountPaise,
-    ackNo: newAckNo(),
-    account: 'asha@okhdfc',
-    ifsc: null,
-    name: 'Asha',
-    bankName: null,
-    mobile: null,
-    email: null,
-    description: null,
-  };
-}
-
-/** The client, with every raw statement sent through it counted. */
-function counting(client: PrismaClient): { client: PrismaClient; statements: () => number } {
-  let statements = 0;
-  const proxy = new Proxy(client, {
-    get(target, property, receiver) {
-      if (property !== '$queryRaw') return Reflect.get(target, property, receiver) as unknown;
-      return (...args: Parameters<PrismaClient['$queryRaw']>) => {
-        statements++;
-        return target.$queryRaw(...args);
-      };
-    },
-  });
-  return { client: proxy, statements: () => statements };
-}
+const instruction = upiInstruction;
 
 describe('CoalescingAccepter', () => {
   it('when many accepts for one wallet arrive together, then they share a few statements and the balance is honoured in arrival order', async () => {

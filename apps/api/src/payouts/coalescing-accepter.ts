@@ -1,3 +1,4 @@
+import { NextTurnFlush } from './next-turn-flush.js';
 import {
   acceptPayouts,
   isDatabaseUnavailable,
@@ -50,7 +51,7 @@ export class CoalescingAccepter implements PayoutAccepter {
   /** Merchants with a statement in flight. */
   private readonly busy = new Set<number>();
   private inFlight = 0;
-  private scheduled = false;
+  private readonly nextTurn = new NextTurnFlush(() => this.flush());
 
   constructor(
     private readonly db: PrismaClient,
@@ -85,14 +86,8 @@ export class CoalescingAccepter implements PayoutAccepter {
     );
   }
 
-  // Flushing on the next turn of the event loop lets requests that arrived together share a statement.
   private schedule(): void {
-    if (this.scheduled || this.inFlight >= this.options.maxInFlight) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      this.flush();
-    });
+    if (this.inFlight < this.options.maxInFlight) this.nextTurn.request();
   }
 
   private flush(): void {

@@ -1,5 +1,4 @@
 import { Router, type Request, type Response } from 'express';
-import type { z } from 'zod';
 import { AppError, type PayoutMode, type PayoutRequest } from '@payout/domain';
 import { lookUpPayout, type PrismaClient } from '@payout/db';
 import { merchantOf } from '../auth/authenticate.js';
@@ -9,6 +8,7 @@ import { methodNotAllowed } from '../http/error-handler.js';
 import { jsonBody } from '../http/json-body.js';
 import { sendJson } from '../http/send-json.js';
 import { parseQuery, validate } from '../validation/validate.js';
+import { CoalescingLookup } from './coalescing-lookup.js';
 import { createPayout, type CreatePayoutDeps } from './create-payout.js';
 import {
   impsPayoutRequestSchema,
@@ -60,9 +60,21 @@ export const PAYOUT_OPERATIONS: Record<PayoutMode, { path: string; requestOf: (b
   UPI: { path: '/api/payout', requestOf: (body) => fromUpi(validate(upiPayoutRequestSchema, body)) },
 };
 
+// Status lookups: statements in flight at once (each holds a connection; accepts keep theirs) and payouts per
+// statement.
+const LOOKUP_MAX_IN_FLIGHT = 4;
+const LOOKUP_MAX_BATCH = 200;
+
 /** POST /api/impspayout, POST /api/payout and GET /api/check_payout_status. */
 export function payoutRoutes(deps: PayoutRouteDeps): Router {
   const router = Router();
+  // Without a replica, concurrent status lookups share statements on the primary (coalescing-lookup.ts);
+  // with one, each lookup follows the replica rules of lookUpPayout.
+  const statusLookup = new CoalescingLookup(deps.db, { maxBatch: LOOKUP_MAX_BATCH, maxInFlight: LOOKUP_MAX_IN_FLIGHT });
+  const findPayout = (merchantId: number, transactionId: string) =>
+    deps.readDb
+      ? lookUpPayout({ primary: deps.db, replica: deps.readDb }, merchantId, transactionId)
+      : statusLookup.find(merchantId, transactionId);
 
   const payoutOperation = (requestOf: (body: unknown) => PayoutRequest) => [
     ...merchantAccess(deps, 'FAILED'),
@@ -82,8 +94,7 @@ export function payoutRoutes(deps: PayoutRouteDeps): Router {
     .route('/api/check_payout_status')
     .get(...merchantAccess(deps, 'FAILED'), async (req, res) => {
       const { TransactionID } = parseQuery(transactionQuerySchema, req.query);
-      const lookups = { primary: deps.db, replica: deps.readDb };
-      const payout = await lookUpPayout(lookups, merchantOf(res).id, TransactionID);
+      const payout = await findPayout(merchantOf(res).id, TransactionID);
       if (!payout) {
         throw new AppError('NOT_FOUND', MESSAGES.transactionNotFound, { details: { TransactionID } });
       }

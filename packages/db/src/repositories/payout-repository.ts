@@ -92,3 +92,32 @@ export async function findPayoutByTransactionId(
   );
   return row ? payoutFromRow(row, SUMMARY_FIELDS) : null;
 }
+
+/** A merchant's payout as the merchant names it. */
+export interface PayoutKey {
+  merchantId: number;
+  transactionId: string;
+}
+
+/**
+ * {@link findPayoutByTransactionId} for many payouts in one statement: each key's payout, or null, in the
+ * keys' order. The API gathers concurrent status lookups into one such statement (one round trip, one
+ * plan, one socket write for all of them; docs/performance.md "What changed, and why").
+ */
+export async function findPayoutsByTransactionIds(
+  db: PrismaClientOrTransaction,
+  keys: readonly PayoutKey[],
+): Promise<(PayoutSummary | null)[]> {
+  const rows = await sqlRows<SummaryRow & { position: bigint }>(
+    db,
+    sql`SELECT k.position, p.id, p.merchant_id, p.transaction_id, p.mode::text AS mode, p.amount_paise, p.ack_no,
+               p.state::text AS state, p.status::text AS status, p.failure_reason::text AS failure_reason,
+               p.bank_reference, p.beneficiary_account, p.beneficiary_ifsc, p.beneficiary_name
+          FROM unnest(${keys.map((k) => k.merchantId)}::int[], ${keys.map((k) => k.transactionId)}::text[])
+               WITH ORDINALITY AS k(merchant_id, transaction_id, position)
+          JOIN payouts p ON p.merchant_id = k.merchant_id AND p.transaction_id = k.transaction_id`,
+  );
+  const found: (PayoutSummary | null)[] = keys.map(() => null);
+  for (const row of rows) found[Number(row.position) - 1] = payoutFromRow(row, SUMMARY_FIELDS);
+  return found;
+}

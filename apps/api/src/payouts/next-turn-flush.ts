@@ -1,0 +1,19 @@
+/**
+ * Runs a coalescer's flush once on the next turn of the event loop, however many times it is asked for
+ * before then: requests that arrived together then share a statement (coalescing-accepter.ts,
+ * coalescing-lookup.ts).
+ */
+export class NextTurnFlush {
+  private scheduled = false;
+
+  constructor(private readonly flush: () => void) {}
+
+  request(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.flush();
+    });
+  }
+}
