@@ -9,12 +9,13 @@
 // the body parsed and the answer written losslessly (parseJson/stringifyJson: the contract's numbers), the
 // amount parsed to paise, a fresh Ack_no, the service's own statements (`SELECT * FROM accept_payouts($1)`
 // as packages/db's acceptPayouts sends it, and the lookup's single-row SELECT), and the same wire shapes
-// (payoutResult; the lookup body of apps/api's payout-responses.ts). What it leaves out: request
+// (payoutResult from packages/contract; the lookup body, as packages/contract's payoutStatusBody builds it). What it leaves out: request
 // validation beyond that, rate limits, logging, metrics, and queuing the accepted payout's job in Redis.
 // Credentials are read once at start into a map (MID → merchant and token digests): the bench adds no
 // merchant or token while it runs.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import pg from 'pg';
+import { payoutResult } from '@payout/contract';
 import {
   bankriff,
   formatRupees,
@@ -23,7 +24,6 @@ import {
   parseJson,
   parseRupees,
   payoutMessage,
-  payoutResult,
   stringifyJson,
   tokenMatchesAny,
   type FailureReason,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { stringifyJson } from './json.js';
-import { bankriff, payoutResult, type PayoutResultSource } from './payout-result.js';
+import { bankriff, stringifyJson, type PayoutResultSource } from '@payout/domain';
+import { payoutResult } from './payout-result.js';
 
 const imps: PayoutResultSource = {
   mode: 'IMPS',
@@ -15,7 +15,7 @@ const imps: PayoutResultSource = {
 };
 const upi: PayoutResultSource = { ...imps, mode: 'UPI', account: 'asha@okhdfc', ifsc: null };
 
-describe('payout result (spec 2.6)', () => {
+describe('payout result (docs/api.md, "Payout results")', () => {
   it('when IMPS succeeded, then ifsc is present and Amount and TransactionID are strings', () => {
     const { httpStatus, body } = payoutResult(imps);
     expect(httpStatus).toBe(200);
