@@ -22,21 +22,30 @@ export const STATUS_TEXT: Record<ErrorCode, string> = {
   INTERNAL: 'INTERNAL SERVER ERROR',
 };
 
-export const MESSAGES = {
+// The messages, by where they are answered (docs/api.md, "Order of checks", "Lookups", "Errors at large").
+const AUTHENTICATION = {
   unauthenticated:
     'Authentication credentials are missing or invalid. Please provide valid credentials to access the resource.',
   invalidMid: 'Please Input Valid MID',
+};
+const LOOKUPS = {
   transactionNotFound: 'Transaction not found, Please Contact the Administrator.',
   walletNotFound: 'Data not found, please contact administrative !!.',
   invalidPayoutType: 'Something went wrong, please input valid payout type',
+};
+const REQUESTS = {
   routeNotFound: 'The requested resource does not exist.',
   methodNotAllowed: 'This method is not allowed on this resource.',
   unsupportedMediaType: 'Content-Type must be application/json.',
   payloadTooLarge: 'The request body must not exceed 16 KiB.',
   badJson: 'The request body must be a JSON object.',
+};
+const FAULTS = {
   unavailable: 'The service is temporarily unavailable. Please retry with the same TransactionID.',
   internal: 'Something went wrong on our side. Please retry later or contact support.',
-} as const;
+};
+
+export const MESSAGES = { ...AUTHENTICATION, ...LOOKUPS, ...REQUESTS, ...FAULTS } as const;
 
 const fieldError = z.object({
   field: z.string().meta({ examples: ['Ifsc'] }),
