@@ -9,21 +9,18 @@
 // the body parsed and the answer written losslessly (parseJson/stringifyJson: the contract's numbers), the
 // amount parsed to paise, a fresh Ack_no, the service's own statements (`SELECT * FROM accept_payouts($1)`
 // as packages/db's acceptPayouts sends it, and the lookup's single-row SELECT), and the same wire shapes
-// (payoutResult; the lookup body of apps/api's payout-responses.ts). What it leaves out: request
+// (payoutResult from packages/contract; payoutStatusBody, both from packages/contract). What it leaves out: request
 // validation beyond that, rate limits, logging, metrics, and queuing the accepted payout's job in Redis.
 // Credentials are read once at start into a map (MID → merchant and token digests): the bench adds no
 // merchant or token while it runs.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import pg from 'pg';
+import { payoutResult, payoutStatusBody } from '@payout/contract';
 import {
-  bankriff,
-  formatRupees,
   isJsonNumber,
   newAckNo,
   parseJson,
   parseRupees,
-  payoutMessage,
-  payoutResult,
   stringifyJson,
   tokenMatchesAny,
   type FailureReason,
@@ -54,7 +51,6 @@ const LOOKUP_SQL =
   'bank_reference, beneficiary_account, beneficiary_ifsc, beneficiary_name ' +
   'FROM payouts WHERE merchant_id = $1 AND transaction_id = $2 LIMIT 1';
 const ACCEPT_SQL = 'SELECT * FROM accept_payouts($1::jsonb)';
-const LOOKUP_STATUS_TEXT: Record<PayoutStatus, string> = { PENDING: 'Pending', SUCCESS: 'Success', FAILED: 'Failed' };
 
 const databaseUrl = process.env.DATABASE_URL;
 const port = Number(process.env.PORT);
@@ -159,20 +155,7 @@ async function lookUp(res: ServerResponse, merchant: Credentials, transactionId:
     refuse(res, 404, 'Transaction not found');
     return;
   }
-  const p = summary(row);
-  send(res, 200, {
-    error: false,
-    status_code: 200,
-    status: LOOKUP_STATUS_TEXT[p.status],
-    account: p.account,
-    ifsc: p.ifsc ?? '',
-    Amount: formatRupees(p.amountPaise),
-    Bankriff: bankriff(p),
-    Ack_no: p.ackNo,
-    TransactionID: p.transactionId,
-    mode: p.mode,
-    message: payoutMessage(p.status, p.failureReason),
-  });
+  send(res, 200, payoutStatusBody(summary(row)));
 }
 
 function summary(row: PayoutRow) {

@@ -15,7 +15,7 @@ import {
 } from './contract-expectations.js';
 
 // A table of malformed requests across the five endpoints. Each is answered with the contract's error
-// (CONTRACT.md: 400 BAD REQUEST for a body that is not a JSON object, 413, 415, 422 VALIDATION ERROR
+// (docs/api.md, "Order of checks": 400 BAD REQUEST for a body that is not a JSON object, 413, 415, 422 VALIDATION ERROR
 // naming the failing fields, 400 BAD REQUEST for a bad PayoutType) and changes nothing: the merchant is
 // funded far beyond any amount in the table, so a request wrongly let through would leave a payout, ledger
 // legs, an event or a wallet change behind, and the before/after snapshots would differ.

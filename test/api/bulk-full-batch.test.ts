@@ -6,7 +6,7 @@ import { eventually } from '../support/eventually.js';
 import { expectBooksBalanced } from '../support/ledger-checks.js';
 import { useStack } from '../support/stack.js';
 
-// A full-size batch (5,000 items, CONTRACT.md "Bulk payouts") through the whole stack: the API answers it
+// A full-size batch (5,000 items, docs/api.md "Bulk payouts") through the whole stack: the API answers it
 // promptly, the worker settles every item through the rail simulator, and the wallet and ledger come out
 // exact to the paisa.
 

@@ -12,7 +12,7 @@ import {
   unauthorizedBody,
 } from './contract-expectations.js';
 
-// Authentication (spec 5, CONTRACT.md "Authentication"), checked before anything else of the request is
+// Authentication (docs/api.md, "Order of checks"), checked before anything else of the request is
 // read, on all five endpoints. The credential cache lives 1 ms here, so a suspension, a new token or a
 // revocation shows within a few milliseconds; tests wait for it with a short bounded poll, never a sleep.
 

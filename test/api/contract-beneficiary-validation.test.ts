@@ -15,7 +15,7 @@ import {
   unauthorizedBody,
 } from './contract-expectations.js';
 
-// Contract of POST /api/validate/account and POST /api/validate/upi (CONTRACT.md "Beneficiary validation"),
+// Contract of POST /api/validate/account and POST /api/validate/upi (docs/api.md, "Beneficiary validation"),
 // against the rail simulator's magic values (docs/rail-sim.md) and against a stub bank written here, which
 // counts the questions it is asked (for the cache) and misbehaves on demand.
 

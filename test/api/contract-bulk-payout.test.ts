@@ -18,7 +18,7 @@ import {
   walletOf,
 } from './contract-expectations.js';
 
-// Contract of POST /api/bulkpayout and GET /api/bulkpayout/status (CONTRACT.md "Bulk payouts", docs/api.md).
+// Contract of POST /api/bulkpayout and GET /api/bulkpayout/status (docs/api.md, "Bulk payouts").
 // results[i] must be exactly what the single endpoint answers for item i, plus `index`: each expectation
 // below is the single endpoint's body written out, as in the single endpoints' contract tests.
 

@@ -11,7 +11,7 @@ import {
 } from '@payout/db';
 import type { ApiResponse } from '../support/api.js';
 
-// What the wire contract (CONTRACT.md, spec/payout-gateway-api.md) fixes, written out here rather than
+// What the wire contract (docs/api.md, "Response bodies" and the sections after it) fixes, written out here rather than
 // imported from the application: a contract test must not agree with the code merely by sharing its constants.
 
 export const CONTRACT_MESSAGES = {
@@ -29,7 +29,7 @@ export const CONTRACT_MESSAGES = {
 /** Any message the contract does not spell out: still a string, and not blank. */
 export const anyText: unknown = expect.stringMatching(/\S/);
 
-/** The shape of our Ack_no (CONTRACT.md: 12–20 upper-case letters and digits). */
+/** The shape of our Ack_no (docs/api.md, "Response bodies": 12–20 upper-case letters and digits). */
 export const ACK_NO_PATTERN = /^[A-Z0-9]{12,20}$/;
 
 /** Asserts the Content-Type, the HTTP status and the whole parsed body (every key, type and value). */
@@ -38,7 +38,7 @@ export function expectJson(res: ApiResponse, status: number, body: Record<string
   expect({ status: res.status, body: res.json }, res.text).toEqual({ status, body });
 }
 
-/** An error result of spec 2.7 / CONTRACT.md "Every response": error true, status_code = HTTP status. */
+/** An error result (docs/api.md, "Errors at large"): error true, status_code = HTTP status. */
 export function errorBody(statusCode: number, status: string, message: unknown = anyText): Record<string, unknown> {
   return { error: true, status_code: statusCode, status, message };
 }

@@ -4,7 +4,7 @@ import { makeMerchant, type TestMerchant } from '../support/factories.js';
 import { call, impsBody, upiBody, useApi, type ApiResponse } from '../support/api.js';
 import { credentialHeaders, errorBody, expectJson, merchantSnapshot, sendBytes } from './contract-expectations.js';
 
-// CONTRACT.md "Every response": always a JSON object with error, status_code (= HTTP status) and status;
+// docs/api.md, "Errors at large" and "Response bodies": always a JSON object with error, status_code (= HTTP status) and status;
 // unknown route 404, wrong method 405, POST without application/json 415, body not JSON or not an object
 // 400, body over 16 KiB 413. None of them may change anything in the database.
 

@@ -23,7 +23,7 @@ import {
   walletOf,
 } from './contract-expectations.js';
 
-// Contract of POST /api/impspayout: spec 2.4, 2.6, 4.4 and CONTRACT.md "Payout operations".
+// Contract of POST /api/impspayout: docs/api.md, "Request members", "Response bodies" and "Payout results".
 
 const prisma = testPrisma();
 const pool = testPool();
@@ -35,7 +35,7 @@ afterAll(async () => {
 
 const IMPS = '/api/impspayout';
 
-/** The result body of spec 2.6 for an IMPS payout made from impsBody()'s beneficiary. */
+/** The payout result body (docs/api.md, "Response bodies") for an IMPS payout made from impsBody()'s beneficiary. */
 function impsResult(fields: {
   status: 'PENDING' | 'SUCCESS' | 'FAILED';
   transactionId: string;

@@ -13,8 +13,8 @@ import {
   unauthorizedBody,
 } from './contract-expectations.js';
 
-// Contract of GET /api/checkMainWallet?PayoutType=Main_Wallet_Balance: spec 2.3 and 4.3, CONTRACT.md
-// "Wallet lookup". `mainwallet` is the available balance: credits minus settled and reserved payouts.
+// Contract of GET /api/checkMainWallet?PayoutType=Main_Wallet_Balance: docs/api.md, "Response bodies" and
+// "Lookups". `mainwallet` is the available balance: credits minus settled and reserved payouts.
 
 const prisma = testPrisma();
 const pool = testPool();

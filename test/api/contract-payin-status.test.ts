@@ -13,7 +13,7 @@ import {
   unauthorizedBody,
 } from './contract-expectations.js';
 
-// Contract of GET /api/payin/status: spec 2.1 and 4.1, CONTRACT.md "Status lookups". Found → 200 with the
+// Contract of GET /api/payin/status: docs/api.md, "Response bodies" and "Lookups". Found → 200 with the
 // members of 2.1 only; status upper case; mode INTENT, COLLECT or QR; account "" allowed for INTENT.
 
 const prisma = testPrisma();

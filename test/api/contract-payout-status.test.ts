@@ -15,7 +15,7 @@ import {
   unauthorizedBody,
 } from './contract-expectations.js';
 
-// Contract of GET /api/check_payout_status: spec 2.2 and 4.2, CONTRACT.md "Status lookups". Found → 200,
+// Contract of GET /api/check_payout_status: docs/api.md, "Response bodies" and "Lookups". Found → 200,
 // error false, status "Pending" / "Success" / "Failed", members of 2.2 plus mode and message, strings only.
 
 const prisma = testPrisma();

@@ -18,7 +18,7 @@ import {
   walletOf,
 } from './contract-expectations.js';
 
-// Contract of POST /api/payout (UPI): spec 2.5, 2.6, 4.5 and CONTRACT.md "Payout operations". UPI PENDING
+// Contract of POST /api/payout (UPI): docs/api.md, "Request members", "Response bodies" and "Payout results". UPI PENDING
 // and SUCCESS results carry Amount and TransactionID as JSON numbers (exact literals); FAILED as strings.
 
 const prisma = testPrisma();

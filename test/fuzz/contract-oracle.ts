@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 
-// What CONTRACT.md and docs/api.md allow an answer to look like, written out here rather than imported
+// What docs/api.md allows an answer to look like, written out here rather than imported
 // from the application, so the sweep judges the API by the contract and not by its own constants.
 
 /** The `status` texts the contract allows with each HTTP status. */
@@ -30,7 +30,7 @@ export interface Judged {
 }
 
 /**
- * Judges one answer against the rules every response must keep (CONTRACT.md, "Every response"): a JSON
+ * Judges one answer against the rules every response must keep (docs/api.md, "Errors at large"): a JSON
  * object with `error` (boolean), `status_code` equal to the HTTP status and a `status` text from the
  * contract's list; an error carries a non-blank `message` (and a 422 its `errors`); never a 5xx for
  * what the client sent (the database and Redis are up during the sweep); security headers on all of them.

@@ -1,6 +1,6 @@
 import type { Member, PayoutMode } from './bad-input-generators.js';
 
-// The contract's request rules (CONTRACT.md "Validation", docs/api.md "Request members"), written out
+// The contract's request rules (docs/api.md, "Request members" and "Order of checks"), written out
 // independently of the application, for one direction only: whatever the API accepts must satisfy them.
 // Where the contract leaves room (leading zeros in a numeric string, how characters are counted), the
 // rule here is the lenient reading, so a finding is never a matter of taste.

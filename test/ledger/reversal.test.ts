@@ -6,7 +6,8 @@ import {
   reversePayout,
   type PayoutSummary,
 } from '@payout/db';
-import { payoutResult, stringifyJson } from '@payout/domain';
+import { payoutResult } from '@payout/contract';
+import { stringifyJson } from '@payout/domain';
 import { testPool, testPrisma } from '../support/database.js';
 import { makeMerchant, type TestMerchant } from '../support/factories.js';
 import { call, impsBody, newTransactionId, upiBody, useApi } from '../support/api.js';
@@ -15,7 +16,7 @@ import { markPayoutSuccess } from '../api/contract-expectations.js';
 import { documentedBodyErrors, type JsonObject } from '../docs/openapi-checks.js';
 import { payoutAtTheRail, registerEndpoint, settle } from '../webhooks/webhook-fixtures.js';
 
-// A SUCCESS payout that comes back from the beneficiary's bank (CONTRACT.md, "Reversal after success";
+// A SUCCESS payout that comes back from the beneficiary's bank (docs/api.md, "Payout results";
 // docs/reconciliation.md): REVERSED once, the amount back in the main wallet through the ledger, an event
 // and a REVERSAL webhook; the lookup, a replay and the webhook say FAILED "reversed by beneficiary bank"
 // with the original UTR.

@@ -7,7 +7,8 @@ import {
   type PrismaClient,
   type WebhookDeliveryView,
 } from '@payout/db';
-import { stringifyJson, webhookPayload } from '@payout/domain';
+import { webhookPayload } from '@payout/contract';
+import { stringifyJson } from '@payout/domain';
 import { createProducerConnection, createWorkerConnection } from '@payout/queue';
 import { createLogger } from '@payout/telemetry';
 import type { Redis } from 'ioredis';

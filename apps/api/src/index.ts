@@ -5,5 +5,5 @@ export { buildOpenApiDocument, type OpenApiDocument } from './openapi/openapi-do
 export { CoalescingAccepter } from './payouts/coalescing-accepter.js';
 export { parseBulkItem } from './bulk/bulk-request-schemas.js';
 export { BULK_CSV_COLUMNS, BulkCsvRefused, bulkCsvBatchId, readBulkCsv } from './bulk/bulk-csv.js';
-export { bulkAcceptedBody } from './bulk/bulk-responses.js';
+export { bulkAcceptedBody } from '@payout/contract';
 export { submitBulkPayout, type BulkBatchState, type SubmitBulkDeps } from './bulk/submit-bulk-payout.js';

@@ -202,7 +202,7 @@ export function failureReason(message: JsonValue | undefined): string {
   return text(message).replace(FAILED_PREFIX, '');
 }
 
-/** A body shaped as a payout result (spec 2.6): the answer of a payout operation or a webhook. */
+/** A body shaped as a payout result (docs/api.md, "Response bodies"): the answer of a payout operation or a webhook. */
 export function isPayoutResult(body: JsonObject): boolean {
   return (
     typeof body.status === 'string' &&

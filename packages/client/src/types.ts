@@ -23,13 +23,13 @@ type MerchantRequest<T> = Omit<T, 'TransactionID' | 'Amount' | 'Account' | 'Mobi
   Mobile?: Digits | null;
 };
 
-/** An IMPS payout (spec 2.4), with identifiers and the amount as strings or bigints. */
+/** An IMPS payout (docs/api.md, "Request members"), with identifiers and the amount as strings or bigints. */
 export type ImpsPayoutRequest = MerchantRequest<Schemas['ImpsPayoutRequest']> & {
   /** The beneficiary's account number: 9 to 18 digits. */
   Account: Digits;
 };
 
-/** A UPI payout (spec 2.5), with identifiers and the amount as strings or bigints. */
+/** A UPI payout (docs/api.md, "Request members"), with identifiers and the amount as strings or bigints. */
 export type UpiPayoutRequest = MerchantRequest<Schemas['UpiPayoutRequest']>;
 
 // ----- what you get back
@@ -38,7 +38,7 @@ export type ImpsPayoutResult =
   Exact<Schemas['ImpsPayoutPending']> | Exact<Schemas['ImpsPayoutSuccess']> | Exact<Schemas['ImpsPayoutFailed']>;
 export type UpiPayoutResult =
   Exact<Schemas['UpiPayoutPending']> | Exact<Schemas['UpiPayoutSuccess']> | Exact<Schemas['UpiPayoutFailed']>;
-/** A payout result (spec 2.6): the answer of both payout operations and the body of a payout webhook. */
+/** A payout result (docs/api.md, "Response bodies"): the answer of both payout operations and the body of a payout webhook. */
 export type PayoutResult = ImpsPayoutResult | UpiPayoutResult;
 
 export type PayoutStatus = Exact<Schemas['PayoutStatus']>;
@@ -106,7 +106,7 @@ export type MainWalletOutcome =
     })
   | NotFound;
 
-// ----- bulk payouts (CONTRACT.md "Bulk payouts")
+// ----- bulk payouts (docs/api.md, "Bulk payouts")
 
 /** One payout of a batch: the request of impsPayout or upiPayout plus its `Mode`. */
 export type BulkPayoutItem = (ImpsPayoutRequest & { Mode: 'IMPS' }) | (UpiPayoutRequest & { Mode: 'UPI' });
@@ -147,7 +147,7 @@ export type BulkPayoutStatusOutcome =
   | (NotFound & { BatchID?: string })
   | Invalid;
 
-// ----- beneficiary validation (CONTRACT.md "Beneficiary validation")
+// ----- beneficiary validation (docs/api.md, "Beneficiary validation")
 
 /** A bank account to check before paying it. */
 export interface AccountValidationRequest {

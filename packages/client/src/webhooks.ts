@@ -25,7 +25,7 @@ export interface WebhookEvent {
   sequence: number | undefined;
   /** When the gateway signed the delivery (Unix seconds, the `t` of the signature). */
   signedAt: number;
-  /** The payout's result (spec 2.6), Amount and TransactionID as exact strings; undefined for other events. */
+  /** The payout's result (docs/api.md, "Response bodies"), Amount and TransactionID as exact strings; undefined for other events. */
   payout: PayoutResult | undefined;
   /** For failed and reversed payouts: the reason after "MP007 - Transaction failed: ". */
   reason: string | undefined;

@@ -1,6 +1,6 @@
 import type { PayoutStatus } from './payout-state.js';
 
-/** Most items in one bulk batch (CONTRACT: 1 to 5,000). */
+/** Most items in one bulk batch (docs/api.md, "Bulk payouts": 1 to 5,000). */
 export const MAX_BULK_ITEMS = 5_000;
 
 /** How one item of a batch stands: its payout's status, or refused before a payout existed (422, 409, 400). */

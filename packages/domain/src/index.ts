@@ -56,7 +56,7 @@ export {
   type NextStep,
   type RailAnswer,
 } from './rail-outcome.js';
-export { bankriff, PAYOUT_RESULT_HTTP_STATUS, payoutResult, type PayoutResultSource } from './payout-result.js';
+export { bankriff, type PayoutResultSource } from './payout-result.js';
 export {
   checkPayinSignature,
   newWebhookSecret,
@@ -69,7 +69,6 @@ export {
   webhookSignature,
 } from './signatures.js';
 export { isForbiddenWebhookAddress, webhookUrlProblem, type WebhookDestinationPolicy } from './webhook-destination.js';
-export { webhookEvent, webhookPayload, type WebhookEvent } from './webhook-payload.js';
 export { decideResolution, type ResolutionDecision, type ResolutionRequest } from './manual-resolution.js';
 export { hashPassword, newPassword, verifyPassword } from './passwords.js';
 export { CONSOLE_ROLES, CONSOLE_USERNAME_PATTERN, mayAct, type ConsoleRole } from './console-roles.js';

@@ -1,6 +1,6 @@
 /**
  * The payout state machine. Inside, a payout passes through more states than the merchant sees; each
- * maps to one of the spec's three statuses. A payout is settled once, SUCCESS or FAILED; a SUCCESS may
+ * maps to one of the three statuses merchants see (docs/api.md, "Response bodies"). A payout is settled once, SUCCESS or FAILED; a SUCCESS may
  * later come back from the beneficiary's bank (REVERSED, shown to the merchant as FAILED), once.
  */
 export const PAYOUT_STATES = [
@@ -38,7 +38,7 @@ export function isTerminal(state: PayoutState): state is 'SUCCESS' | 'FAILED' | 
   return state === 'SUCCESS' || state === 'FAILED' || state === 'REVERSED';
 }
 
-/** What the merchant sees: a reversed payout failed after all (CONTRACT.md, "Reversal after success"). */
+/** What the merchant sees: a reversed payout failed after all (docs/api.md, "Payout results"). */
 export function externalStatus(state: PayoutState): PayoutStatus {
   if (state === 'SUCCESS' || state === 'FAILED') return state;
   if (state === 'REVERSED') return 'FAILED';
@@ -113,7 +113,7 @@ export const FAILURE_REASON_TEXT: Record<FailureReason, string> = {
 /** The message of a pending payout waiting in its merchant's queue for balance. */
 export const QUEUED_MESSAGE = 'MP006 - Your transaction is queued: insufficient balance in main wallet';
 
-/** The message of a payout result, beginning with its result code (spec section 3). */
+/** The message of a payout result, beginning with its result code (docs/api.md, "Response bodies"). */
 export function payoutMessage(status: PayoutStatus, reason?: FailureReason | null, state?: PayoutState): string {
   switch (status) {
     case 'PENDING':

@@ -8,7 +8,7 @@ import type { CredentialStore } from './credential-store.js';
 
 export type AuthenticatedMerchant = MerchantCredentials['merchant'];
 
-/** The `status` text of the invalid-MID answer, which differs by endpoint (CONTRACT.md). */
+/** The `status` text of the invalid-MID answer, which differs by endpoint (docs/api.md, "Order of checks"). */
 export type InvalidMidStatus = 'FAILED' | 'BAD REQUEST';
 
 /**

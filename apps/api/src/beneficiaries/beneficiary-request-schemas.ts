@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { accountNumberField, ifscField, upiField } from '../validation/request-fields.js';
 
-// The two validation requests (CONTRACT.md "Beneficiary validation"), with the payout requests' own
+// The two validation requests (docs/api.md, "Beneficiary validation"), with the payout requests' own
 // field rules. Members not listed are ignored.
 
 export const accountValidationRequestSchema = z

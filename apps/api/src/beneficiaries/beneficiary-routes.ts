@@ -1,33 +1,18 @@
 import { Router, type Request, type Response } from 'express';
+import { accountVerdictBody, upiVerdictBody } from '@payout/contract';
 import { merchantAccess, type MerchantAccessDeps } from '../auth/merchant-access.js';
 import { methodNotAllowed } from '../http/error-handler.js';
 import { jsonBody } from '../http/json-body.js';
 import { sendJson } from '../http/send-json.js';
 import { validate } from '../validation/validate.js';
 import { accountValidationRequestSchema, upiValidationRequestSchema } from './beneficiary-request-schemas.js';
-import type { BeneficiaryValidator, BeneficiaryVerdict } from './beneficiary-validator.js';
+import type { BeneficiaryValidator } from './beneficiary-validator.js';
 
 export interface BeneficiaryRouteDeps extends MerchantAccessDeps {
   beneficiaryValidator: BeneficiaryValidator;
 }
 
-const MESSAGES = {
-  account: { VALID: 'The beneficiary account exists', INVALID: 'No such beneficiary account at this IFSC' },
-  upi: { VALID: 'The UPI address exists', INVALID: 'No such UPI address' },
-} as const;
-
-function verdictBody(verdict: BeneficiaryVerdict, asked: Record<string, string>, kind: keyof typeof MESSAGES) {
-  return {
-    error: false,
-    status_code: 200,
-    status: verdict.status,
-    ...asked,
-    registered_name: verdict.registeredName,
-    message: MESSAGES[kind][verdict.status],
-  };
-}
-
-/** POST /api/validate/account and POST /api/validate/upi (CONTRACT.md "Beneficiary validation"). */
+/** POST /api/validate/account and POST /api/validate/upi (docs/api.md, "Beneficiary validation"). */
 export function beneficiaryRoutes(deps: BeneficiaryRouteDeps): Router {
   const router = Router();
   router
@@ -35,7 +20,7 @@ export function beneficiaryRoutes(deps: BeneficiaryRouteDeps): Router {
     .post(...merchantAccess(deps, 'FAILED'), ...jsonBody, async (req: Request, res: Response) => {
       const { Account, Ifsc } = validate(accountValidationRequestSchema, req.body);
       const verdict = await deps.beneficiaryValidator.account(req.log, { account: Account, ifsc: Ifsc });
-      sendJson(res, 200, verdictBody(verdict, { account: Account, ifsc: Ifsc }, 'account'));
+      sendJson(res, 200, accountVerdictBody(verdict, { account: Account, ifsc: Ifsc }));
     })
     .all(methodNotAllowed);
   router
@@ -43,7 +28,7 @@ export function beneficiaryRoutes(deps: BeneficiaryRouteDeps): Router {
     .post(...merchantAccess(deps, 'FAILED'), ...jsonBody, async (req: Request, res: Response) => {
       const { Upi } = validate(upiValidationRequestSchema, req.body);
       const verdict = await deps.beneficiaryValidator.upi(req.log, Upi);
-      sendJson(res, 200, verdictBody(verdict, { upi: Upi }, 'upi'));
+      sendJson(res, 200, upiVerdictBody(verdict, { upi: Upi }));
     })
     .all(methodNotAllowed);
   return router;

@@ -1,14 +1,10 @@
 import { LRUCache } from 'lru-cache';
+import type { BeneficiaryVerdict } from '@payout/contract';
 import { AppError } from '@payout/domain';
 import type { AccountToValidate, BeneficiaryValidation, RailAdapter } from '@payout/rails';
 import type { Logger } from '@payout/telemetry';
 
-/** The rail's settled word on a beneficiary. */
-export interface BeneficiaryVerdict {
-  status: 'VALID' | 'INVALID';
-  /** The name the bank holds; "" when invalid. */
-  registeredName: string;
-}
+export type { BeneficiaryVerdict };
 
 export interface BeneficiaryValidatorOptions {
   /** How long a verdict on one beneficiary is reused before the rail is asked again. */
@@ -20,7 +16,7 @@ export interface BeneficiaryValidatorOptions {
 const DEFAULT_MAX_ENTRIES = 100_000;
 
 /**
- * Asks the rail whether a beneficiary exists (CONTRACT.md "Beneficiary validation"; docs/api.md says why
+ * Asks the rail whether a beneficiary exists (docs/api.md, "Beneficiary validation", says why
  * this is the one merchant call the API makes to a rail). Verdicts are cached per beneficiary, across
  * merchants, for `cacheTtlMs`: a bank's answer about an account does not depend on who asks, and every
  * question to a rail costs. Questions about the same beneficiary in flight at once share one rail call.

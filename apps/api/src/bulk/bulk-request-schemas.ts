@@ -6,7 +6,7 @@ import { impsPayoutRequestSchema, upiPayoutRequestSchema } from '../payouts/payo
 import { digits } from '../validation/request-fields.js';
 import { validate } from '../validation/validate.js';
 
-// The bulk endpoint's request (CONTRACT.md "Bulk payouts", docs/api.md). The envelope is judged whole:
+// The bulk endpoint's request (docs/api.md, "Bulk payouts"). The envelope is judged whole:
 // a bad BatchID or a Payouts member that is not 1 to 5,000 items refuses the batch (422). Each item is
 // then judged on its own, by exactly the single endpoints' schemas, so a bad item is refused alone.
 
@@ -34,7 +34,7 @@ export const bulkPayoutRequestSchema = z
           'POST /api/payout plus `Mode`, and is judged exactly as if it had been sent alone.',
       }),
   })
-  .meta({ description: 'A batch of payouts (CONTRACT.md "Bulk payouts").' });
+  .meta({ description: 'A batch of payouts.' });
 
 export type BulkPayoutRequest = z.infer<typeof bulkPayoutRequestSchema>;
 

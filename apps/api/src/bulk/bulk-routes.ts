@@ -9,7 +9,7 @@ import { sendJson } from '../http/send-json.js';
 import { parseQuery, validate } from '../validation/validate.js';
 import type { PayoutRouteDeps } from '../payouts/payout-routes.js';
 import { batchQuerySchema, bulkPayoutRequestSchema } from './bulk-request-schemas.js';
-import { bulkAcceptedBody, bulkStatusBody } from './bulk-responses.js';
+import { bulkAcceptedBody, bulkStatusBody } from '@payout/contract';
 import { findBulkBatchState, submitBulkPayout } from './submit-bulk-payout.js';
 
 /**

@@ -39,7 +39,7 @@ const ACCEPT_CHUNK = 500;
 const ITEM_REFUSALS: readonly ErrorCode[] = ['BAD_REQUEST', 'VALIDATION_FAILED', 'TRANSACTION_ID_CONFLICT'];
 
 /**
- * Accepts a merchant's batch (CONTRACT.md "Bulk payouts"). A BatchID seen before answers that batch as it
+ * Accepts a merchant's batch (docs/api.md, "Bulk payouts"). A BatchID seen before answers that batch as it
  * now stands, or 409 if the items differ. Otherwise every item goes through the single endpoint's own path,
  * in order: the same schemas, the same merchant limit, the same accepter (which coalesces the items into a
  * few `accept_payouts` statements) and the same replay and conflict rules per TransactionID. The accepted

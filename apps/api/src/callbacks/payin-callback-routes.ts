@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { PrismaClient } from '@payout/db';
-import { collectionStatusBody } from '../collections/collection-routes.js';
+import { collectionStatusBody } from '@payout/contract';
 import { methodNotAllowed } from '../http/error-handler.js';
 import { sendJson } from '../http/send-json.js';
 import { validate } from '../validation/validate.js';

@@ -3,7 +3,7 @@ import { formatRupees, isJsonNumber, isMid, parseRupees, type Paise } from '@pay
 import { text, transactionIdField } from '../validation/request-fields.js';
 
 // The body of the collection provider's pay-in callback (docs/webhooks.md). Its members are named as the
-// pay-in status lookup (spec 2.1) names them, plus the merchant's MID. Parsed losslessly like every body:
+// pay-in status lookup (docs/api.md, "Response bodies") names them, plus the merchant's MID. Parsed losslessly like every body:
 // a TransactionID or Amount sent as a JSON number keeps its exact digits.
 
 const numberAsText = (value: unknown): unknown => (isJsonNumber(value) ? value.toString() : value);

@@ -1,6 +1,7 @@
 import { Router } from 'express';
-import { AppError, formatRupees } from '@payout/domain';
-import { lookUpCollection, type CollectionSummary, type PrismaClient } from '@payout/db';
+import { collectionStatusBody } from '@payout/contract';
+import { AppError } from '@payout/domain';
+import { lookUpCollection, type PrismaClient } from '@payout/db';
 import { merchantOf } from '../auth/authenticate.js';
 import { merchantAccess, type MerchantAccessDeps } from '../auth/merchant-access.js';
 import { MESSAGES } from '../http/error-responses.js';
@@ -8,21 +9,6 @@ import { methodNotAllowed } from '../http/error-handler.js';
 import { sendJson } from '../http/send-json.js';
 import { transactionQuerySchema } from '../payouts/payout-request-schemas.js';
 import { parseQuery } from '../validation/validate.js';
-
-/** The pay-in status lookup's body (spec 2.1): status upper case, `account` may be "" for INTENT. */
-export function collectionStatusBody(c: CollectionSummary): Record<string, unknown> {
-  return {
-    error: false,
-    status_code: 200,
-    status: c.status,
-    mode: c.mode,
-    account: c.payerAccount,
-    Amount: formatRupees(c.amountPaise),
-    Bankriff: c.bankReference,
-    Ack_no: c.ackNo,
-    TransactionID: c.transactionId,
-  };
-}
 
 /** GET /api/payin/status. */
 export function collectionRoutes(

@@ -1,7 +1,8 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError, isAppError, JsonSyntaxError } from '@payout/domain';
+import { errorBody } from '@payout/contract';
 import { isDatabaseUnavailable } from '@payout/db';
-import { MESSAGES, STATUS_TEXT } from './error-responses.js';
+import { MESSAGES } from './error-responses.js';
 import { sendJson } from './send-json.js';
 
 /** Unknown route: 404. */
@@ -33,25 +34,8 @@ export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, _nex
   sendJson(res, appError.httpStatus, errorBody(appError));
 };
 
-/** The contract's error body for an error; also what a bulk batch's refused item is answered with. */
-export function errorBody(appError: AppError): Record<string, unknown> {
-  const body: Record<string, unknown> = {
-    error: true,
-    status_code: appError.httpStatus,
-    status: statusText(appError),
-    message: appError.operational ? appError.message : MESSAGES.internal,
-  };
-  if (appError.code === 'VALIDATION_FAILED') body.errors = appError.details.errors;
-  if (typeof appError.details.TransactionID === 'string') body.TransactionID = appError.details.TransactionID;
-  if (typeof appError.details.BatchID === 'string') body.BatchID = appError.details.BatchID;
-  return body;
-}
-
-function statusText(error: AppError): string {
-  // The invalid-MID answer's status text depends on the endpoint (CONTRACT.md, authentication step 2).
-  if (error.code === 'INVALID_MID' && typeof error.details.status === 'string') return error.details.status;
-  return STATUS_TEXT[error.code];
-}
+// The error body is built by the wire contract; a bulk batch's refused item is answered with it too.
+export { errorBody };
 
 // Errors raised by Express's body reader carry a `type`; PostgreSQL and Redis outages are 503.
 export function toAppError(error: unknown): AppError {

@@ -1,28 +1,26 @@
 import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { MAX_BULK_ITEMS } from '@payout/domain';
-import { MESSAGES } from '../http/error-responses.js';
+import {
+  accountVerdictSchema,
+  badBodySchema,
+  batchConflictSchema,
+  batchNotFoundSchema,
+  bulkAcceptedSchema,
+  bulkPayloadTooLargeSchema,
+  bulkStatusSchema,
+  railUnavailableSchema,
+  upiVerdictSchema,
+} from '@payout/contract';
 import {
   accountValidationRequestSchema,
   upiValidationRequestSchema,
 } from '../beneficiaries/beneficiary-request-schemas.js';
 import { batchQuerySchema, bulkItemSchemas, bulkPayoutRequestSchema } from '../bulk/bulk-request-schemas.js';
-import {
-  badBodySchema,
-  conflictSchema,
-  errorSchema,
-  impsPayoutFailedSchema,
-  impsPayoutPendingSchema,
-  impsPayoutSuccessSchema,
-  payoutStatusSchema,
-  upiPayoutFailedSchema,
-  upiPayoutPendingSchema,
-  upiPayoutSuccessSchema,
-  validationErrorSchema,
-} from './response-schemas.js';
 
-// The bulk and beneficiary-validation operations (CONTRACT.md "Bulk payouts" and "Beneficiary
-// validation"; docs/api.md). Registered by openapi-document.ts with its shared outcomes.
+// The bulk and beneficiary-validation operations (docs/api.md, "Bulk payouts" and "Beneficiary
+// validation"), their bodies from the wire contract. Registered by openapi-document.ts with its shared
+// outcomes.
 
 export interface SharedOutcomes {
   response: (description: string, schema: z.ZodType, extra?: Partial<ResponseConfig>) => ResponseConfig;
@@ -44,128 +42,7 @@ const bulkRequestDocument = bulkPayoutRequestSchema
       .max(MAX_BULK_ITEMS)
       .meta(bulkPayoutRequestSchema.shape.Payouts.meta() ?? {}),
   })
-  .meta({ id: 'BulkPayoutRequest', description: 'A batch of payouts (CONTRACT.md "Bulk payouts").' });
-
-const index = z.number().int().min(0).meta({ description: "The item's position in Payouts, from 0." });
-const count = (what: string) => z.number().int().min(0).meta({ description: what });
-
-const bulkItemResult = z
-  .intersection(
-    z.union([
-      impsPayoutPendingSchema,
-      impsPayoutSuccessSchema,
-      impsPayoutFailedSchema,
-      upiPayoutPendingSchema,
-      upiPayoutSuccessSchema,
-      upiPayoutFailedSchema,
-      validationErrorSchema,
-      conflictSchema,
-      badBodySchema,
-    ]),
-    z.object({ index }),
-  )
-  .meta({
-    description:
-      'Exactly what the single endpoint answers for this item (its payout result, or the 422, 409 or 400 body it ' +
-      'was refused with), plus `index`.',
-  });
-
-const bulkAcceptedSchema = z
-  .object({
-    error: z.literal(false),
-    status_code: z.literal(202),
-    status: z.literal('ACCEPTED'),
-    BatchID: z
-      .string()
-      .regex(/^[0-9]{1,30}$/)
-      .meta({ description: 'Your BatchID, digit for digit.' }),
-    total: count('Items in the batch.'),
-    accepted: count('Items whose payout is in progress or paid (PENDING or SUCCESS).'),
-    failed: count('Items whose payout failed (MP007), such as one that did not fit the balance.'),
-    rejected: count('Items refused before a payout existed (422, 409 or 400): nothing was recorded for them.'),
-    message: z.string(),
-    results: z.array(bulkItemResult),
-  })
-  .meta({ id: 'BulkPayoutAccepted', description: 'The batch as it now stands, one result per item in order.' });
-
-const bulkStatusSchema = z
-  .object({
-    error: z.literal(false),
-    status_code: z.literal(200),
-    status: z.literal('Success'),
-    BatchID: z.string().regex(/^[0-9]{1,30}$/),
-    total: count('Items in the batch.'),
-    pending: count('Items whose payout is not final yet.'),
-    success: count('Items whose payout succeeded.'),
-    failed: count('Items whose payout failed.'),
-    rejected: count('Items refused before a payout existed.'),
-    message: z.string(),
-    results: z.array(
-      z
-        .intersection(
-          z.union([payoutStatusSchema, validationErrorSchema, conflictSchema, badBodySchema]),
-          z.object({ index }),
-        )
-        .meta({
-          description: "The item's payout status lookup body (or the body it was refused with), plus `index`.",
-        }),
-    ),
-  })
-  .meta({ id: 'BulkPayoutStatus', description: 'A batch found by its BatchID, each item as it now stands.' });
-
-const batchConflictSchema = errorSchema(
-  'BatchIdConflict',
-  409,
-  'CONFLICT',
-  z.string().meta({ examples: ['BatchID 20240601 is already used for a different batch'] }),
-  'The BatchID is already used for a batch with different items. Nothing changed.',
-  { BatchID: z.string().regex(/^[0-9]{1,30}$/) },
-);
-
-const batchNotFoundSchema = errorSchema(
-  'BatchNotFound',
-  404,
-  'NOT FOUND',
-  z.literal(MESSAGES.transactionNotFound),
-  'No batch of yours has this BatchID.',
-  { BatchID: z.string().regex(/^[0-9]{1,30}$/) },
-);
-
-const registeredName = z
-  .string()
-  .meta({ description: 'The name the bank holds; "" when INVALID.', examples: ['ASHA KUMAR'] });
-const verdict = z.enum(['VALID', 'INVALID']).meta({ description: 'Whether the beneficiary exists.' });
-
-const accountVerdictSchema = z
-  .object({
-    error: z.literal(false),
-    status_code: z.literal(200),
-    status: verdict,
-    account: z.string().meta({ examples: ['123456789012'] }),
-    ifsc: z.string().meta({ description: 'Upper case.', examples: ['HDFC0001234'] }),
-    registered_name: registeredName,
-    message: z.string(),
-  })
-  .meta({ id: 'AccountValidation', description: "The bank's verdict on an account." });
-
-const upiVerdictSchema = z
-  .object({
-    error: z.literal(false),
-    status_code: z.literal(200),
-    status: verdict,
-    upi: z.string().meta({ examples: ['asha.kumar@okhdfc'] }),
-    registered_name: registeredName,
-    message: z.string(),
-  })
-  .meta({ id: 'UpiValidation', description: "The UPI network's verdict on an address." });
-
-const railUnavailableSchema = errorSchema(
-  'RailUnavailable',
-  503,
-  'SERVICE UNAVAILABLE',
-  z.string(),
-  'The bank did not answer in time (or PostgreSQL is unreachable). Asking again is safe: validation moves no money.',
-);
+  .meta({ id: 'BulkPayoutRequest', description: 'A batch of payouts.' });
 
 export function registerBulkAndValidationPaths(registry: OpenAPIRegistry, shared: SharedOutcomes): void {
   const { response, common, postOnly, validation, invalidMid, security } = shared;
@@ -195,10 +72,7 @@ export function registerBulkAndValidationPaths(registry: OpenAPIRegistry, shared
         batchConflictSchema,
       ),
       ...postOnly,
-      413: response(
-        'Body over 8 MiB.',
-        errorSchema('BulkPayloadTooLarge', 413, 'PAYLOAD TOO LARGE', z.string(), 'Body over 8 MiB.'),
-      ),
+      413: response('Body over 8 MiB.', bulkPayloadTooLargeSchema),
       422: validation(`BatchID not 1 to 30 digits, or Payouts not an array of 1 to ${MAX_BULK_ITEMS} items`),
       ...common,
     },

@@ -1,40 +1,39 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { payoutMessage } from '@payout/domain';
-import { MESSAGES } from '../http/error-responses.js';
-import { registerBulkAndValidationPaths } from './bulk-and-validation-paths.js';
-import {
-  impsPayoutRequestSchema,
-  transactionQuerySchema,
-  upiPayoutRequestSchema,
-} from '../payouts/payout-request-schemas.js';
 import {
   badBodySchema,
   collectionStatusSchema,
   conflictSchema,
-  impsPayoutFailedSchema,
-  impsPayoutPendingSchema,
-  impsPayoutSuccessSchema,
+  errorBody,
   internalErrorSchema,
   invalidMidSchema,
   invalidPayoutTypeSchema,
+  mainWalletSchema,
+  MESSAGES,
+  PAYOUT_RESULT_SCHEMAS,
   payloadTooLargeSchema,
+  payoutResult,
   payoutStatusSchema,
   rateLimitedSchema,
   transactionNotFoundSchema,
   unauthorizedSchema,
   unavailableSchema,
   unsupportedMediaTypeSchema,
-  upiPayoutFailedSchema,
-  upiPayoutPendingSchema,
-  upiPayoutSuccessSchema,
   validationErrorSchema,
   walletNotFoundSchema,
-  walletSchema,
-} from './response-schemas.js';
+} from '@payout/contract';
+import { AppError, type ErrorCode, type PayoutMode } from '@payout/domain';
+import { registerBulkAndValidationPaths } from './bulk-and-validation-paths.js';
+import {
+  impsPayoutRequestSchema,
+  transactionQuerySchema,
+  upiPayoutRequestSchema,
+} from '../payouts/payout-request-schemas.js';
 
-// The request schemas are the very objects the routes validate with, so the document cannot describe a
-// rule the API does not apply (or miss one it does, beyond what JSON Schema can say: see their `.meta`).
+// Every body below is a schema of the wire contract (packages/contract), the one place that also builds
+// it, so the document describes what the API answers. The request schemas are the very objects the
+// routes validate with, so the document cannot describe a rule the API does not apply (or miss one it
+// does, beyond what JSON Schema can say: see their `.meta`).
 
 const OVERVIEW = `
 The payout gateway's merchant API: pay out from your main wallet to bank accounts (IMPS) and UPI addresses,
@@ -95,12 +94,11 @@ function oneOfResponses(
 const invalidMidFailed = invalidMidSchema('FAILED', 'InvalidMid');
 const invalidMidBadRequest = invalidMidSchema('BAD REQUEST', 'InvalidMidWallet');
 
-const invalidMidExample = (status: string) => ({
-  error: true,
-  status_code: 400,
-  status,
-  message: MESSAGES.invalidMid,
-});
+/** An error body as the API builds it, for an example. */
+const errorExample = (code: ErrorCode, message: string, details?: Record<string, unknown>) =>
+  errorBody(new AppError(code, message, { details }));
+
+const invalidMidExample = (status: string) => errorExample('INVALID_MID', MESSAGES.invalidMid, { status });
 
 /** Outcomes every operation can have. */
 const common = {
@@ -123,34 +121,37 @@ const postOnly = {
 const validation = (what: string) =>
   response(`Validation failed: ${what}. \`errors\` lists each failing member.`, validationErrorSchema);
 
-function payoutOperation(mode: 'IMPS' | 'UPI') {
-  const imps = mode === 'IMPS';
-  const [pending, success, failed] = imps
-    ? [impsPayoutPendingSchema, impsPayoutSuccessSchema, impsPayoutFailedSchema]
-    : [upiPayoutPendingSchema, upiPayoutSuccessSchema, upiPayoutFailedSchema];
-  const failedExample = {
-    error: true,
-    status_code: 400,
+/** What a payout operation's document says differently by mode; the bodies come from the contract. */
+const PAYOUT_OPERATION: Record<PayoutMode, { numbersNote: string; account: string; ifsc: string | null }> = {
+  IMPS: { numbersNote: '', account: '123456789012', ifsc: 'HDFC0001234' },
+  UPI: { numbersNote: ' `Amount` and `TransactionID` are JSON numbers.', account: 'asha.kumar@okhdfc', ifsc: null },
+};
+
+function payoutOperation(mode: PayoutMode) {
+  const { PENDING: pending, SUCCESS: success, FAILED: failed } = PAYOUT_RESULT_SCHEMAS[mode];
+  const { numbersNote, account, ifsc } = PAYOUT_OPERATION[mode];
+  const failedExample = payoutResult({
+    mode,
     status: 'FAILED',
-    account: imps ? '123456789012' : 'asha.kumar@okhdfc',
-    ...(imps && { ifsc: 'HDFC0001234' }),
-    Amount: '101.00',
-    Bankriff: '',
-    Ack_no: '06F3K9Q2ZC4M7XR1B8TD',
-    TransactionID: '20240601000123',
-    message: payoutMessage('FAILED', 'INSUFFICIENT_BALANCE'),
-  };
+    transactionId: '20240601000123',
+    amountPaise: 10100n,
+    ackNo: '06F3K9Q2ZC4M7XR1B8TD',
+    account,
+    ifsc,
+    bankReference: null,
+    failureReason: 'INSUFFICIENT_BALANCE',
+  }).body;
   return {
     202: response(
       'Accepted (PENDING): the amount is reserved and the payout is on its way to the bank. Poll ' +
         '`GET /api/check_payout_status` for the outcome. Also the answer to a retry of a payout still in progress.' +
-        (imps ? '' : ' `Amount` and `TransactionID` are JSON numbers.'),
+        numbersNote,
       pending,
     ),
     200: response(
       'SUCCESS: only as the answer to a retry (same TransactionID and details) of a payout that has succeeded; ' +
         '`Bankriff` is the bank reference.' +
-        (imps ? '' : ' `Amount` and `TransactionID` are JSON numbers.'),
+        numbersNote,
       success,
     ),
     400: oneOfResponses(
@@ -168,12 +169,7 @@ function payoutOperation(mode: 'IMPS' | 'UPI') {
           name: 'badBody',
           summary: 'Body not a JSON object',
           schema: badBodySchema,
-          example: {
-            error: true,
-            status_code: 400,
-            status: 'BAD REQUEST',
-            message: MESSAGES.badJson,
-          },
+          example: errorExample('BAD_REQUEST', MESSAGES.badJson),
         },
       ],
     ),
@@ -203,7 +199,7 @@ function payoutBody(schema: z.ZodType, asStrings: Record<string, unknown>, asNum
         schema,
         examples: {
           strings: { summary: 'Numbers as strings', value: asStrings },
-          numbers: { summary: 'Numbers as JSON numbers (as spec 2.4 and 2.5 show them)', value: asNumbers },
+          numbers: { summary: 'Numbers as JSON numbers', value: asNumbers },
         },
       },
     },
@@ -322,7 +318,7 @@ function buildRegistry(): OpenAPIRegistry {
       }),
     },
     responses: {
-      200: response('The balance.', walletSchema),
+      200: response('The balance.', mainWalletSchema),
       400: oneOfResponses('Malformed MID (or merchant suspended), or PayoutType missing or not Main_Wallet_Balance.', [
         {
           name: 'invalidMid',
@@ -334,12 +330,7 @@ function buildRegistry(): OpenAPIRegistry {
           name: 'invalidPayoutType',
           summary: 'Bad PayoutType',
           schema: invalidPayoutTypeSchema,
-          example: {
-            error: true,
-            status_code: 400,
-            status: 'BAD REQUEST',
-            message: MESSAGES.invalidPayoutType,
-          },
+          example: errorExample('BAD_REQUEST', MESSAGES.invalidPayoutType),
         },
       ]),
       404: response('Your main wallet has never been funded.', walletNotFoundSchema),

@@ -12,7 +12,7 @@ import {
   upiField,
 } from '../validation/request-fields.js';
 
-// Request bodies of the two payout operations (spec 2.4 and 2.5 with CONTRACT.md's rules). Members not
+// Request bodies of the two payout operations (docs/api.md, "Request members"). Members not
 // listed are ignored. docs/api.md says which members are required. The `.meta` calls only describe the
 // members for the OpenAPI document (apps/api/src/openapi); they change nothing in validation.
 
@@ -68,7 +68,7 @@ export const impsPayoutRequestSchema = z
   })
   .meta({
     id: 'ImpsPayoutRequest',
-    description: 'A bank transfer over IMPS (spec 2.4). Members not listed are ignored.',
+    description: 'A bank transfer over IMPS. Members not listed are ignored.',
   });
 
 export const upiPayoutRequestSchema = z
@@ -86,7 +86,7 @@ export const upiPayoutRequestSchema = z
   })
   .meta({
     id: 'UpiPayoutRequest',
-    description: 'A transfer to a UPI address (spec 2.5). Members not listed are ignored.',
+    description: 'A transfer to a UPI address. Members not listed are ignored.',
   });
 
 export type ImpsPayoutRequest = z.infer<typeof impsPayoutRequestSchema>;

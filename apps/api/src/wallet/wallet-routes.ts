@@ -1,5 +1,6 @@
 import { Router } from 'express';
-import { AppError, formatRupees } from '@payout/domain';
+import { mainWalletBody } from '@payout/contract';
+import { AppError } from '@payout/domain';
 import { lookUpWallet, type PrismaClient } from '@payout/db';
 import { merchantOf } from '../auth/authenticate.js';
 import { merchantAccess, type MerchantAccessDeps } from '../auth/merchant-access.js';
@@ -20,13 +21,7 @@ export function walletRoutes(
       if (req.query.PayoutType !== MAIN_WALLET_BALANCE) throw new AppError('BAD_REQUEST', MESSAGES.invalidPayoutType);
       const wallet = await lookUpWallet({ primary: deps.db, replica: deps.readDb }, merchantOf(res).id);
       if (!wallet) throw new AppError('NOT_FOUND', MESSAGES.walletNotFound);
-      sendJson(res, 200, {
-        error: false,
-        status_code: 200,
-        status: 'Success',
-        mainwallet: formatRupees(wallet.availablePaise),
-        message: 'Success.',
-      });
+      sendJson(res, 200, mainWalletBody(wallet.availablePaise));
     })
     .all(methodNotAllowed);
   return router;

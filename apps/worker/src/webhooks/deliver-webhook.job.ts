@@ -5,7 +5,8 @@ import {
   type WebhookAttemptOutcome,
   type WebhookDeliveryNext,
 } from '@payout/db';
-import { stringifyJson, WEBHOOK_SIGNATURE_HEADER, webhookPayload, webhookSignature } from '@payout/domain';
+import { webhookPayload } from '@payout/contract';
+import { stringifyJson, WEBHOOK_SIGNATURE_HEADER, webhookSignature } from '@payout/domain';
 import { jobProcessor, webhookJobs } from '@payout/queue';
 import type { Logger } from '@payout/telemetry';
 import type { WebhookAttemptScheduler } from './webhook-attempt-scheduler.js';
@@ -35,7 +36,7 @@ const LEASE_MARGIN_MS = 10_000;
 
 /**
  * Delivers payout webhooks, one attempt per job: claim the attempt in PostgreSQL, POST the payout result
- * (spec 2.6, built by the same code as the API's answer) signed with the merchant's secret, record what came
+ * (docs/api.md, "Response bodies"; built by the same code as the API's answer) signed with the merchant's secret, record what came
  * back, and either finish the delivery or queue the next attempt after an exponential, jittered delay.
  * Delivery is at least once: a merchant may see a notification again (same `X-Webhook-Id`), never miss one.
  * An endpoint that fails a delivery for its whole retry window is disabled and the merchant's deliveries are

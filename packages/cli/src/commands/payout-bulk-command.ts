@@ -68,7 +68,7 @@ export function registerPayoutBulkCommand(program: Command, context: () => Comma
       }
       show(out, body, [
         {
-          title: `batch ${batchId} for ${opts.mid}: ${String(body.message)}${queued ? '' : ' (Redis unreachable: the sweeper will queue the accepted payouts)'}`,
+          title: `batch ${batchId} for ${opts.mid}: ${body.message}${queued ? '' : ' (Redis unreachable: the sweeper will queue the accepted payouts)'}`,
           rows: (body.results as Record<string, unknown>[]).map((r): Row => ({
             line: Number(r.index) + 2,
             TransactionID: stringOf(r.TransactionID),

@@ -265,8 +265,13 @@ export interface components {
        * @example 20240601000123
        */
       TransactionID: string;
-      /** @enum {string} */
-      message: 'MP006 - Your transaction is in progress';
+      /**
+       * @description MP006: in progress, or queued until the main wallet holds enough (for a merchant who opted in).
+       * @enum {string}
+       */
+      message:
+        | 'MP006 - Your transaction is in progress'
+        | 'MP006 - Your transaction is queued: insufficient balance in main wallet';
     };
     /** @description An IMPS payout that has failed; the amount is back in the main wallet. */
     ImpsPayoutFailed: {
@@ -439,7 +444,7 @@ export interface components {
       /** @enum {string} */
       message: 'The service is temporarily unavailable. Please retry with the same TransactionID.';
     };
-    /** @description A bank transfer over IMPS (spec 2.4). Members not listed are ignored. */
+    /** @description A bank transfer over IMPS. Members not listed are ignored. */
     ImpsPayoutRequest: {
       /**
        * @description Your own reference for this payout, unique per MID across IMPS and UPI: 1 to 30 digits, as a JSON number or a string, kept digit for digit (a 23-digit number keeps every digit). Sending the same TransactionID again with the same details is safe: it answers the existing payout instead of making a second one.
@@ -558,8 +563,13 @@ export interface components {
        * @example 20240601000123
        */
       TransactionID: number | string;
-      /** @enum {string} */
-      message: 'MP006 - Your transaction is in progress';
+      /**
+       * @description MP006: in progress, or queued until the main wallet holds enough (for a merchant who opted in).
+       * @enum {string}
+       */
+      message:
+        | 'MP006 - Your transaction is in progress'
+        | 'MP006 - Your transaction is queued: insufficient balance in main wallet';
     };
     /** @description A UPI payout that has failed; the amount is back in the main wallet. Amount and TransactionID are strings. */
     UpiPayoutFailed: {
@@ -608,7 +618,7 @@ export interface components {
         | 'MP007 - Transaction failed: rail rejected'
         | 'MP007 - Transaction failed: reversed by beneficiary bank';
     };
-    /** @description A transfer to a UPI address (spec 2.5). Members not listed are ignored. */
+    /** @description A transfer to a UPI address. Members not listed are ignored. */
     UpiPayoutRequest: {
       /**
        * @description Your own reference for this payout, unique per MID across IMPS and UPI: 1 to 30 digits, as a JSON number or a string, kept digit for digit (a 23-digit number keeps every digit). Sending the same TransactionID again with the same details is safe: it answers the existing payout instead of making a second one.
@@ -648,7 +658,7 @@ export interface components {
        */
       Description?: string | null;
     };
-    /** @description A payout found by its TransactionID (spec 2.2 plus mode and message). */
+    /** @description A payout found by its TransactionID, with its mode and message. */
     PayoutStatus: {
       /** @enum {boolean} */
       error: false;
@@ -697,6 +707,7 @@ export interface components {
        */
       message:
         | 'MP006 - Your transaction is in progress'
+        | 'MP006 - Your transaction is queued: insufficient balance in main wallet'
         | 'MP00 - Transaction successful'
         | 'MP007 - Transaction failed: insufficient balance in main wallet'
         | 'MP007 - Transaction failed: invalid beneficiary account'
@@ -721,7 +732,7 @@ export interface components {
        */
       TransactionID: string;
     };
-    /** @description A pay-in (collection) found by its TransactionID (spec 2.1). */
+    /** @description A pay-in (collection) found by its TransactionID. */
     CollectionStatus: {
       /** @enum {boolean} */
       error: false;
@@ -757,7 +768,7 @@ export interface components {
        */
       TransactionID: string;
     };
-    /** @description The main wallet (spec 2.3). */
+    /** @description The main wallet. */
     MainWallet: {
       /** @enum {boolean} */
       error: false;
@@ -862,7 +873,7 @@ export interface components {
       status: 'PAYLOAD TOO LARGE';
       message: string;
     };
-    /** @description A batch of payouts (CONTRACT.md "Bulk payouts"). */
+    /** @description A batch of payouts. */
     BulkPayoutRequest: {
       /**
        * @description Your own reference for this batch, unique per MID: 1 to 30 digits, as a JSON number or a string, kept digit for digit. Sending the same BatchID again with the same items answers the batch as it now stands; with different items it is refused (409).

@@ -225,7 +225,7 @@ export interface ReversalReport {
 }
 
 /**
- * A SUCCESS payout came back from the beneficiary's bank (CONTRACT.md, "Reversal after success"): it
+ * A SUCCESS payout came back from the beneficiary's bank (docs/api.md, "Payout results"): it
  * becomes REVERSED — FAILED to the merchant, its UTR kept — and the amount returns to the main wallet
  * through the ledger (PAID_OUT → MAIN_WALLET), with its event and a REVERSAL webhook delivery, in one
  * statement. Happens at most once: only from SUCCESS, under the row lock, and the ledger's and the outbox's

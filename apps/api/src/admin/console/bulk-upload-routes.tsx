@@ -5,7 +5,7 @@ import { isAppError } from '@payout/domain';
 import { createPayoutProducer } from '@payout/queue';
 import { createMetrics } from '@payout/telemetry';
 import { BULK_CSV_COLUMNS, BulkCsvRefused, bulkCsvBatchId, readBulkCsv } from '../../bulk/bulk-csv.js';
-import { bulkAcceptedBody } from '../../bulk/bulk-responses.js';
+import { bulkAcceptedBody } from '@payout/contract';
 import { submitBulkPayout, type SubmitBulkDeps } from '../../bulk/submit-bulk-payout.js';
 import { CoalescingAccepter } from '../../payouts/coalescing-accepter.js';
 import type { ConsoleDependencies } from './console-dependencies.js';

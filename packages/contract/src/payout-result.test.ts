@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { stringifyJson } from './json.js';
-import { bankriff, payoutResult, type PayoutResultSource } from './payout-result.js';
+import { bankriff, stringifyJson, type PayoutResultSource } from '@payout/domain';
+import { payoutResult } from './payout-result.js';
 
 const imps: PayoutResultSource = {
   mode: 'IMPS',
@@ -15,7 +15,7 @@ const imps: PayoutResultSource = {
 };
 const upi: PayoutResultSource = { ...imps, mode: 'UPI', account: 'asha@okhdfc', ifsc: null };
 
-describe('payout result (spec 2.6)', () => {
+describe('payout result (docs/api.md, "Payout results")', () => {
   it('when IMPS succeeded, then ifsc is present and Amount and TransactionID are strings', () => {
     const { httpStatus, body } = payoutResult(imps);
     expect(httpStatus).toBe(200);
@@ -46,8 +46,9 @@ describe('payout result (spec 2.6)', () => {
   it('when a paid payout was reversed, then it is a FAILED result that keeps its UTR, and only then does a FAILED one', () => {
     const reversed = { ...upi, status: 'FAILED' as const, failureReason: 'REVERSED_BY_BENEFICIARY_BANK' as const };
     const { httpStatus, body } = payoutResult({ ...reversed, bankReference: '412345678901' });
-    expect(httpStatus).toBe(400);
-    expect(body).toMatchObject({
+    const { error, status, Amount, Bankriff, message } = body;
+    expect({ httpStatus, error, status, Amount, Bankriff, message }).toEqual({
+      httpStatus: 400,
       error: true,
       status: 'FAILED',
       Amount: '101.00',
