@@ -1,3 +1,5 @@
+import type { Command } from 'commander';
+import { userInfo } from 'node:os';
 import { isMid, parseRupees, type Paise } from '@payout/domain';
 import { UsageError } from './usage-error.js';
 
@@ -34,7 +36,26 @@ export function positiveIntegerArgument(name: string) {
   };
 }
 
-/** Who is acting, for the audit log: `--operator` or the login name, as "cli:<name>". */
-export function cliActor(operator: string | undefined, login: () => string): string {
-  return `cli:${operator ?? login()}`;
+/** The options of an operator command that changes something: who runs it and why, for the audit log. */
+export interface AuditedOptions {
+  operator?: string;
+  note?: string;
+}
+
+/** Gives an operator command `--operator` (default: the login name) and `--note`, both for the audit log. */
+export function audited(command: Command, doing: string): Command {
+  return command
+    .option('--note <why>', 'why, for the audit log', nonEmptyArgument('note', 400))
+    .option(
+      '--operator <name>',
+      `who is ${doing} (default: the login name; recorded in the audit log)`,
+      nonEmptyArgument('operator', 60),
+    );
+}
+
+/** Who asked and why, as the use cases of @payout/operator-actions take them, from {@link audited}'s options. */
+export function requestedBy(opts: AuditedOptions, defaultReason: string) {
+  // The audit log's actor is "cli:<name>": the console's are "console:<username>".
+  const operator = opts.operator ?? userInfo().username;
+  return { operator, actor: `cli:${operator}`, reason: opts.note ?? defaultReason };
 }

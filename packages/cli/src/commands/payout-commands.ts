@@ -1,10 +1,9 @@
-import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import { findPayoutStory, type PayoutStory } from '@payout/db';
 import { resolveManualReview } from '@payout/operator-actions';
 import { FAILURE_REASON_TEXT, formatRupees, type FailureReason } from '@payout/domain';
 import { findPayoutJobs, type PayoutJobView } from '@payout/queue';
-import { midArgument, nonEmptyArgument } from '../arguments.js';
+import { audited, midArgument, nonEmptyArgument, requestedBy } from '../arguments.js';
 import type { CommandContext } from '../context.js';
 import { show, type Row } from '../output.js';
 import { discrepancyRow } from './discrepancy-commands.js';
@@ -36,93 +35,87 @@ export function registerPayoutCommands(program: Command, context: () => CommandC
       printStory(story, jobs, context());
     });
 
-  payout
-    .command('resolve')
-    .description(
-      'settle a payout under manual review through the normal settlement, after asking the rail: refused while the rail disagrees, unless --override',
-    )
-    .requiredOption('--mid <mid>', 'merchant MID', midArgument)
-    .requiredOption('--TransactionID <id>', "the merchant's TransactionID", transactionIdArgument)
-    .requiredOption('--as <outcome>', 'success or failed')
-    .option(
-      '--utr <reference>',
-      "the bank reference (UTR), for --as success (the rail's, if omitted)",
-      nonEmptyArgument('utr', 64),
-    )
-    .option('--reason <reason>', `for --as failed: ${RESOLVABLE_REASONS.join(', ')}`)
-    .option(
-      '--override <why>',
-      'settle as asked even though the rail disagrees or cannot be asked; <why> goes to the audit log',
-      nonEmptyArgument('override', 400),
-    )
-    .option('--note <text>', 'why, for the audit log', nonEmptyArgument('note', 400))
-    .option(
-      '--operator <name>',
-      'who is resolving it (recorded in the event and audit logs)',
-      nonEmptyArgument('operator', 60),
-    )
-    .action(
-      async (opts: {
-        mid: string;
-        TransactionID: string;
-        as: string;
-        utr?: string;
-        reason?: string;
-        override?: string;
-        note?: string;
-        operator?: string;
-      }) => {
-        const outcome = opts.as.toLowerCase();
-        if (outcome !== 'success' && outcome !== 'failed') throw new UsageError('--as must be success or failed');
-        if (outcome === 'failed' && !RESOLVABLE_REASONS.includes(opts.reason ?? '')) {
-          throw new UsageError(`--as failed needs --reason, one of ${RESOLVABLE_REASONS.join(', ')}`);
+  audited(
+    payout
+      .command('resolve')
+      .description(
+        'settle a payout under manual review through the normal settlement, after asking the rail: refused while the rail disagrees, unless --override',
+      )
+      .requiredOption('--mid <mid>', 'merchant MID', midArgument)
+      .requiredOption('--TransactionID <id>', "the merchant's TransactionID", transactionIdArgument)
+      .requiredOption('--as <outcome>', 'success or failed')
+      .option(
+        '--utr <reference>',
+        "the bank reference (UTR), for --as success (the rail's, if omitted)",
+        nonEmptyArgument('utr', 64),
+      )
+      .option('--reason <reason>', `for --as failed: ${RESOLVABLE_REASONS.join(', ')}`)
+      .option(
+        '--override <why>',
+        'settle as asked even though the rail disagrees or cannot be asked; <why> goes to the audit log',
+        nonEmptyArgument('override', 400),
+      ),
+    'resolving it',
+  ).action(
+    async (opts: {
+      mid: string;
+      TransactionID: string;
+      as: string;
+      utr?: string;
+      reason?: string;
+      override?: string;
+      note?: string;
+      operator?: string;
+    }) => {
+      const outcome = opts.as.toLowerCase();
+      if (outcome !== 'success' && outcome !== 'failed') throw new UsageError('--as must be success or failed');
+      if (outcome === 'failed' && !RESOLVABLE_REASONS.includes(opts.reason ?? '')) {
+        throw new UsageError(`--as failed needs --reason, one of ${RESOLVABLE_REASONS.join(', ')}`);
+      }
+      const { db, rail, out } = context();
+      const { operator, actor, reason } = requestedBy(opts, 'resolved from the CLI');
+      const result = await resolveManualReview(
+        { db: db(), rail: rail() },
+        {
+          payout: { mid: opts.mid, transactionId: opts.TransactionID },
+          request:
+            outcome === 'success'
+              ? { outcome: 'SUCCESS', ...(opts.utr !== undefined && { bankReference: opts.utr }) }
+              : { outcome: 'FAILED', reason: opts.reason as Exclude<FailureReason, 'INSUFFICIENT_BALANCE'> },
+          actor,
+          reason: opts.override ?? reason,
+          override: opts.override !== undefined,
+        },
+      );
+      switch (result.kind) {
+        case 'no-payout':
+          throw new CommandFailure(`no payout ${opts.TransactionID} for MID ${opts.mid}`);
+        case 'not-in-review':
+          throw new CommandFailure(
+            `payout ${opts.TransactionID} is ${result.state}, not under manual review; only payouts the worker gave up on are resolved by hand`,
+          );
+        case 'refused':
+          throw new CommandFailure(
+            `refused: ${result.why}; nothing changed (check with the bank; --override "<why>" settles anyway and is audited)`,
+          );
+        case 'moved':
+          throw new CommandFailure(`payout ${opts.TransactionID} moved to ${result.state} meanwhile; nothing changed`);
+        case 'resolved': {
+          const view = {
+            mid: opts.mid,
+            TransactionID: opts.TransactionID,
+            ackNo: result.ackNo,
+            resolvedAs: result.status,
+            utr: result.bankReference,
+            railSaid: result.rail.outcome,
+            overridden: opts.override !== undefined,
+            operator,
+          };
+          show(out, view, [{ rows: [view] }]);
         }
-        const { db, rail, out } = context();
-        const operator = opts.operator ?? userInfo().username;
-        const result = await resolveManualReview(
-          { db: db(), rail: rail() },
-          {
-            payout: { mid: opts.mid, transactionId: opts.TransactionID },
-            request:
-              outcome === 'success'
-                ? { outcome: 'SUCCESS', ...(opts.utr !== undefined && { bankReference: opts.utr }) }
-                : { outcome: 'FAILED', reason: opts.reason as Exclude<FailureReason, 'INSUFFICIENT_BALANCE'> },
-            actor: `cli:${operator}`,
-            reason: opts.override ?? opts.note ?? 'resolved from the CLI',
-            override: opts.override !== undefined,
-          },
-        );
-        switch (result.kind) {
-          case 'no-payout':
-            throw new CommandFailure(`no payout ${opts.TransactionID} for MID ${opts.mid}`);
-          case 'not-in-review':
-            throw new CommandFailure(
-              `payout ${opts.TransactionID} is ${result.state}, not under manual review; only payouts the worker gave up on are resolved by hand`,
-            );
-          case 'refused':
-            throw new CommandFailure(
-              `refused: ${result.why}; nothing changed (check with the bank; --override "<why>" settles anyway and is audited)`,
-            );
-          case 'moved':
-            throw new CommandFailure(
-              `payout ${opts.TransactionID} moved to ${result.state} meanwhile; nothing changed`,
-            );
-          case 'resolved': {
-            const view = {
-              mid: opts.mid,
-              TransactionID: opts.TransactionID,
-              ackNo: result.ackNo,
-              resolvedAs: result.status,
-              utr: result.bankReference,
-              railSaid: result.rail.outcome,
-              overridden: opts.override !== undefined,
-              operator,
-            };
-            show(out, view, [{ rows: [view] }]);
-          }
-        }
-      },
-    );
+      }
+    },
+  );
 }
 
 function transactionIdArgument(text: string): string {

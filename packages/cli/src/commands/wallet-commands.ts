@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
-import { userInfo } from 'node:os';
 import { findMerchantByMid, findWallet, ledgerBalances } from '@payout/db';
 import { formatRupees, type Paise } from '@payout/domain';
 import { creditWallet } from '@payout/operator-actions';
-import { amountArgument, cliActor, midArgument, nonEmptyArgument } from '../arguments.js';
+import { amountArgument, audited, midArgument, nonEmptyArgument, requestedBy } from '../arguments.js';
 import type { CommandContext } from '../context.js';
 import { show } from '../output.js';
 import { CommandFailure } from '../usage-error.js';
@@ -11,55 +10,54 @@ import { CommandFailure } from '../usage-error.js';
 export function registerWalletCommands(program: Command, context: () => CommandContext): void {
   const wallet = program.command('wallet').description("credit and inspect a merchant's main wallet");
 
-  wallet
-    .command('credit')
-    .description('credit the main wallet through the ledger; idempotent on --reference')
-    .requiredOption('--mid <mid>', 'merchant MID', midArgument)
-    .requiredOption('--amount <amount>', 'rupees, e.g. 1000.00', amountArgument)
-    .requiredOption(
-      '--reference <ref>',
-      'unique reference of this credit (e.g. the bank transfer id)',
-      nonEmptyArgument('reference', 100),
-    )
-    .option('--note <why>', 'why, for the audit log', nonEmptyArgument('note', 400))
-    .option('--operator <name>', 'who is crediting (recorded in the audit log)', nonEmptyArgument('operator', 60))
-    .action(async (opts: { mid: string; amount: Paise; reference: string; note?: string; operator?: string }) => {
-      const { db, out } = context();
-      const result = await creditWallet(
-        { db: db() },
-        {
+  audited(
+    wallet
+      .command('credit')
+      .description('credit the main wallet through the ledger; idempotent on --reference')
+      .requiredOption('--mid <mid>', 'merchant MID', midArgument)
+      .requiredOption('--amount <amount>', 'rupees, e.g. 1000.00', amountArgument)
+      .requiredOption(
+        '--reference <ref>',
+        'unique reference of this credit (e.g. the bank transfer id)',
+        nonEmptyArgument('reference', 100),
+      ),
+    'crediting',
+  ).action(async (opts: { mid: string; amount: Paise; reference: string; note?: string; operator?: string }) => {
+    const { db, out } = context();
+    const result = await creditWallet(
+      { db: db() },
+      {
+        mid: opts.mid,
+        amountPaise: opts.amount,
+        reference: opts.reference,
+        ...requestedBy(opts, 'credited from the CLI'),
+      },
+    );
+    switch (result.kind) {
+      case 'no-merchant':
+        throw new CommandFailure(`no merchant with MID ${opts.mid}`);
+      case 'reference-conflict':
+        throw new CommandFailure(
+          `reference ${opts.reference} was already used for a credit of ${formatRupees(result.creditedPaise)}; nothing changed`,
+        );
+      case 'credited':
+      case 'already-credited': {
+        const view = {
           mid: opts.mid,
-          amountPaise: opts.amount,
           reference: opts.reference,
-          actor: cliActor(opts.operator, () => userInfo().username),
-          reason: opts.note ?? 'credited from the CLI',
-        },
-      );
-      switch (result.kind) {
-        case 'no-merchant':
-          throw new CommandFailure(`no merchant with MID ${opts.mid}`);
-        case 'reference-conflict':
-          throw new CommandFailure(
-            `reference ${opts.reference} was already used for a credit of ${formatRupees(result.creditedPaise)}; nothing changed`,
-          );
-        case 'credited':
-        case 'already-credited': {
-          const view = {
-            mid: opts.mid,
-            reference: opts.reference,
-            amount: formatRupees(opts.amount),
-            credited: result.kind === 'credited',
-            available: formatRupees(result.availablePaise),
-          };
-          show(out, view, [
-            { rows: [view] },
-            ...(result.kind === 'credited'
-              ? []
-              : [{ rows: [{ note: 'This reference was already credited; nothing changed.' }] }]),
-          ]);
-        }
+          amount: formatRupees(opts.amount),
+          credited: result.kind === 'credited',
+          available: formatRupees(result.availablePaise),
+        };
+        show(out, view, [
+          { rows: [view] },
+          ...(result.kind === 'credited'
+            ? []
+            : [{ rows: [{ note: 'This reference was already credited; nothing changed.' }] }]),
+        ]);
       }
-    });
+    }
+  });
 
   wallet
     .command('show')

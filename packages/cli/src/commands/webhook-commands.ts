@@ -1,6 +1,5 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { userInfo } from 'node:os';
 import { Queue } from 'bullmq';
 import type { Command } from 'commander';
 import {
@@ -24,7 +23,7 @@ import {
 } from '@payout/domain';
 import { WEBHOOK_QUEUE } from '@payout/queue';
 import { enableWebhookEndpointAction, replayWebhook } from '@payout/operator-actions';
-import { midArgument, nonEmptyArgument } from '../arguments.js';
+import { audited, midArgument, requestedBy } from '../arguments.js';
 import type { CommandContext } from '../context.js';
 import { show } from '../output.js';
 import { CommandFailure, UsageError } from '../usage-error.js';
@@ -82,128 +81,123 @@ export function registerWebhookCommands(program: Command, context: () => Command
 
   const webhook = program.command('webhook').description("merchants' payout webhooks: replay and inspect deliveries");
 
-  webhook
-    .command('replay')
-    .description("send a settled payout's result to the merchant's webhook again, as a fresh delivery")
-    .requiredOption('--mid <mid>', 'merchant MID', midArgument)
-    .requiredOption('--TransactionID <id>', "the payout's TransactionID", transactionIdArgument)
-    .option(
-      '--operator <name>',
-      'who is replaying it (recorded with the delivery and in the audit log)',
-      nonEmptyArgument('operator', 60),
-    )
-    .option('--note <why>', 'why, for the audit log', nonEmptyArgument('note', 400))
-    .action(async (opts: { mid: string; TransactionID: string; operator?: string; note?: string }) => {
-      const { db, out } = context();
-      const found = await merchantByMid(db(), opts.mid);
-      const operator = opts.operator ?? userInfo().username;
-      const webhooks = webhookQueueOf(context());
-      try {
-        const replay = await replayWebhook(
-          { db: db(), webhookQueue: webhooks },
-          {
-            payout: { mid: opts.mid, transactionId: opts.TransactionID },
-            actor: `cli:${operator}`,
-            reason: opts.note ?? 'replayed from the CLI',
-          },
-        );
-        switch (replay.kind) {
-          case 'no-payout':
-            throw new CommandFailure(`no payout ${opts.TransactionID} for MID ${opts.mid}`);
-          case 'not-settled':
-            throw new CommandFailure(
-              `payout ${opts.TransactionID} is still PENDING: its webhook is sent when it settles; nothing queued`,
-            );
-          case 'no-endpoint':
-            throw new CommandFailure(`MID ${opts.mid} has no webhook URL: register one with \`merchant webhook\``);
-          case 'queued': {
-            const disabled = (await findWebhookEndpoint(db(), found.id))?.disabledAt ?? null;
-            const view = {
-              mid: opts.mid,
-              TransactionID: opts.TransactionID,
-              payoutStatus: replay.payoutStatus,
-              deliveryId: replay.deliveryId.toString(),
-              queued: replay.queued,
-              operator,
-            };
-            show(out, view, [
-              { rows: [view] },
-              ...(replay.queued
-                ? []
-                : [
-                    {
-                      rows: [{ note: 'Redis did not take the job: the worker sweeper sends it within its interval.' }],
-                    },
-                  ]),
-              ...(disabled
-                ? [
-                    {
-                      rows: [
-                        {
-                          note: `The endpoint is disabled since ${disabled.toISOString()}: the delivery is held until \`webhook enable --mid ${opts.mid}\`.`,
-                        },
-                      ],
-                    },
-                  ]
-                : []),
-            ]);
-          }
+  audited(
+    webhook
+      .command('replay')
+      .description("send a settled payout's result to the merchant's webhook again, as a fresh delivery")
+      .requiredOption('--mid <mid>', 'merchant MID', midArgument)
+      .requiredOption('--TransactionID <id>', "the payout's TransactionID", transactionIdArgument),
+    'replaying it',
+  ).action(async (opts: { mid: string; TransactionID: string; operator?: string; note?: string }) => {
+    const { db, out } = context();
+    const found = await merchantByMid(db(), opts.mid);
+    const { operator, ...requested } = requestedBy(opts, 'replayed from the CLI');
+    const webhooks = webhookQueueOf(context());
+    try {
+      const replay = await replayWebhook(
+        { db: db(), webhookQueue: webhooks },
+        {
+          payout: { mid: opts.mid, transactionId: opts.TransactionID },
+          ...requested,
+        },
+      );
+      switch (replay.kind) {
+        case 'no-payout':
+          throw new CommandFailure(`no payout ${opts.TransactionID} for MID ${opts.mid}`);
+        case 'not-settled':
+          throw new CommandFailure(
+            `payout ${opts.TransactionID} is still PENDING: its webhook is sent when it settles; nothing queued`,
+          );
+        case 'no-endpoint':
+          throw new CommandFailure(`MID ${opts.mid} has no webhook URL: register one with \`merchant webhook\``);
+        case 'queued': {
+          const disabled = (await findWebhookEndpoint(db(), found.id))?.disabledAt ?? null;
+          const view = {
+            mid: opts.mid,
+            TransactionID: opts.TransactionID,
+            payoutStatus: replay.payoutStatus,
+            deliveryId: replay.deliveryId.toString(),
+            queued: replay.queued,
+            operator,
+          };
+          show(out, view, [
+            { rows: [view] },
+            ...(replay.queued
+              ? []
+              : [
+                  {
+                    rows: [{ note: 'Redis did not take the job: the worker sweeper sends it within its interval.' }],
+                  },
+                ]),
+            ...(disabled
+              ? [
+                  {
+                    rows: [
+                      {
+                        note: `The endpoint is disabled since ${disabled.toISOString()}: the delivery is held until \`webhook enable --mid ${opts.mid}\`.`,
+                      },
+                    ],
+                  },
+                ]
+              : []),
+          ]);
         }
-      } finally {
-        await webhooks.close().catch(() => undefined);
       }
-    });
+    } finally {
+      await webhooks.close().catch(() => undefined);
+    }
+  });
 
-  webhook
-    .command('enable')
-    .description(
-      "enable a merchant's webhook endpoint that was disabled for failing a whole retry window, and resume its kept deliveries",
-    )
-    .requiredOption('--mid <mid>', 'merchant MID', midArgument)
-    .option('--operator <name>', 'who is enabling it (recorded in the audit log)', nonEmptyArgument('operator', 60))
-    .option('--note <why>', 'why, for the audit log', nonEmptyArgument('note', 400))
-    .action(async (opts: { mid: string; operator?: string; note?: string }) => {
-      const { db, out } = context();
-      const found = await merchantByMid(db(), opts.mid);
-      const operator = opts.operator ?? userInfo().username;
-      const webhooks = webhookQueueOf(context());
-      try {
-        const enabled = await enableWebhookEndpointAction(
-          { db: db(), webhookQueue: webhooks },
-          { merchantId: found.id, actor: `cli:${operator}`, reason: opts.note ?? 'enabled from the CLI' },
-        );
-        switch (enabled.kind) {
-          case 'no-endpoint':
-            throw new CommandFailure(`MID ${opts.mid} has no webhook URL: register one with \`merchant webhook\``);
-          case 'not-disabled':
-            throw new CommandFailure(`the webhook endpoint of MID ${opts.mid} is not disabled; nothing changed`);
-          case 'enabled': {
-            const view = {
-              mid: opts.mid,
-              disabledAt: enabled.disabledAt.toISOString(),
-              disabledReason: enabled.disabledReason,
-              resumed: enabled.resumed,
-              queued: enabled.queued,
-              operator,
-            };
-            show(out, view, [
-              { rows: [view] },
-              ...(enabled.queued
-                ? []
-                : [
-                    {
-                      rows: [
-                        { note: 'Redis did not take every job: the worker sweeper sends them within its interval.' },
-                      ],
-                    },
-                  ]),
-            ]);
-          }
+  audited(
+    webhook
+      .command('enable')
+      .description(
+        "enable a merchant's webhook endpoint that was disabled for failing a whole retry window, and resume its kept deliveries",
+      )
+      .requiredOption('--mid <mid>', 'merchant MID', midArgument),
+    'enabling it',
+  ).action(async (opts: { mid: string; operator?: string; note?: string }) => {
+    const { db, out } = context();
+    const found = await merchantByMid(db(), opts.mid);
+    const { operator, ...requested } = requestedBy(opts, 'enabled from the CLI');
+    const webhooks = webhookQueueOf(context());
+    try {
+      const enabled = await enableWebhookEndpointAction(
+        { db: db(), webhookQueue: webhooks },
+        { merchantId: found.id, ...requested },
+      );
+      switch (enabled.kind) {
+        case 'no-endpoint':
+          throw new CommandFailure(`MID ${opts.mid} has no webhook URL: register one with \`merchant webhook\``);
+        case 'not-disabled':
+          throw new CommandFailure(`the webhook endpoint of MID ${opts.mid} is not disabled; nothing changed`);
+        case 'enabled': {
+          const view = {
+            mid: opts.mid,
+            disabledAt: enabled.disabledAt.toISOString(),
+            disabledReason: enabled.disabledReason,
+            resumed: enabled.resumed,
+            queued: enabled.queued,
+            operator,
+          };
+          show(out, view, [
+            { rows: [view] },
+            ...(enabled.queued
+              ? []
+              : [
+                  {
+                    rows: [
+                      { note: 'Redis did not take every job: the worker sweeper sends them within its interval.' },
+                    ],
+                  },
+                ]),
+          ]);
         }
-      } finally {
-        await webhooks.close().catch(() => undefined);
       }
-    });
+    } finally {
+      await webhooks.close().catch(() => undefined);
+    }
+  });
 
   webhook
     .command('disabled')
