@@ -82,15 +82,8 @@ export async function findPayoutByTransactionId(
   merchantId: number,
   transactionId: string,
 ): Promise<PayoutSummary | null> {
-  const [row] = await sqlRows<SummaryRow>(
-    db,
-    sql`SELECT id, merchant_id, transaction_id, mode::text AS mode, amount_paise, ack_no, state::text AS state,
-               status::text AS status, failure_reason::text AS failure_reason, bank_reference,
-               beneficiary_account, beneficiary_ifsc, beneficiary_name
-          FROM payouts
-         WHERE merchant_id = ${merchantId} AND transaction_id = ${transactionId}`,
-  );
-  return row ? payoutFromRow(row, SUMMARY_FIELDS) : null;
+  const [payout] = await findPayoutsByTransactionIds(db, [{ merchantId, transactionId }]);
+  return payout ?? null;
 }
 
 /** A merchant's payout as the merchant names it. */
