@@ -70,25 +70,28 @@ export class PayoutDriver {
     this.now = o.now ?? Date.now;
   }
 
-  /** The execute job: claim an accepted payout, send it to the rail, act on the answer. */
+  /**
+   * The execute job: claim an accepted payout, send it to the rail, act on the answer. The claim comes
+   * first and returns the payout as it stands, so the common case — an ACCEPTED payout — takes one
+   * statement before the rail, not a read and then a claim.
+   */
   async execute(payoutId: bigint): Promise<string> {
-    const payout = await this.load(payoutId);
-    if (isTerminal(payout.state)) return `already ${payout.state}`;
-    if (payout.state !== 'ACCEPTED') {
-      // Another worker has it (or had it and died): the inquiry due at next_check_at finds out what happened.
-      await this.o.inquiries.scheduleInquiry(payout.id, payout.inquiryAttempts + 1, this.msUntilCheck(payout));
-      return `already ${payout.state}; inquiry ${payout.inquiryAttempts + 1} scheduled`;
-    }
-    const attempt = payout.submitAttempts + 1;
     const claim = await transitionPayout(
       this.o.db,
-      payout.id,
+      payoutId,
       'SUBMITTING',
       { onlyFrom: ['ACCEPTED'], incrementSubmitAttempts: true, nextCheckAt: this.checkAfterRailCall() },
-      this.note('sending the instruction to the rail', attempt),
+      // The note is written only if the payout was ACCEPTED, and nothing leads back to ACCEPTED once sent
+      // (packages/domain/src/payout-state.ts): this is its first attempt.
+      this.note('sending the instruction to the rail', 1),
     );
-    if (!claim.moved) return `claimed elsewhere (was ${claim.from})`;
-    return this.submit({ ...payout, state: 'SUBMITTING', submitAttempts: attempt });
+    const payout = claim.payout;
+    if (!payout) throw new UnrecoverableError(`payout ${payoutId} does not exist`);
+    if (claim.moved) return this.submit(payout);
+    if (isTerminal(payout.state)) return `already ${payout.state}`;
+    // Another worker has it (or had it and died): the inquiry due at next_check_at finds out what happened.
+    await this.o.inquiries.scheduleInquiry(payout.id, payout.inquiryAttempts + 1, this.msUntilCheck(payout));
+    return `already ${payout.state}; inquiry ${payout.inquiryAttempts + 1} scheduled`;
   }
 
   /** Inquiry number `attempt`: ask the rail what became of an undecided payout, and act on the answer. */

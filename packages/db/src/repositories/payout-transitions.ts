@@ -78,10 +78,17 @@ export interface TransitionChanges {
   onlyFrom?: readonly PayoutState[];
 }
 
+/** A move's result, with the payout as it stands after the statement (null: there is no such payout). */
+export interface TransitionOutcome extends TransitionResult {
+  payout: PayoutForWork | null;
+}
+
 /**
  * Moves a payout to a non-terminal state if its current state allows it (the state machine's table is the
- * guard, checked in the same statement that changes the row), and records the event. Runs as one
- * statement, so the row, its counters and its event change together.
+ * guard, checked in the same statement that changes the row), and records the event. One call of the SQL
+ * function `transition_payout` (packages/db/sql/functions/transition_payout.sql), so the row, its counters
+ * and its event change together; it also returns the payout as it now stands, moved or not, so a caller
+ * that would otherwise read it first (the worker's claim) needs no second statement.
  */
 export async function transitionPayout(
   db: PrismaClientOrTransaction,
@@ -89,35 +96,19 @@ export async function transitionPayout(
   to: Exclude<PayoutState, 'SUCCESS' | 'FAILED' | 'REVERSED'>,
   changes: TransitionChanges,
   note: TransitionNote,
-): Promise<TransitionResult> {
-  const allowed = narrowed(to, changes.onlyFrom);
-  const claimInquiry = changes.claimInquiry ?? null;
-  const [row] = await sqlRows<TransitionRow>(
+): Promise<TransitionOutcome> {
+  const [row] = await sqlRows<TransitionRow & PayoutRow<(typeof WORK_FIELDS)[number]>>(
     db,
-    sql`
-    WITH prev AS (
-      SELECT id, state, inquiry_attempts FROM payouts WHERE id = ${payoutId} FOR NO KEY UPDATE
-    ), moved AS (
-      UPDATE payouts p
-         SET state = ${to}::payout_state,
-             next_check_at = ${changes.nextCheckAt},
-             submit_attempts = p.submit_attempts + ${changes.incrementSubmitAttempts ? 1 : 0},
-             inquiry_attempts = coalesce(${claimInquiry}::int, p.inquiry_attempts),
-             updated_at = now()
-        FROM prev
-       WHERE p.id = prev.id
-         AND prev.state = ANY(${allowed}::text[]::payout_state[])
-         AND (${claimInquiry}::int IS NULL OR prev.inquiry_attempts = ${claimInquiry}::int - 1)
-      RETURNING p.id, prev.state AS from_state
-    ), event AS (
-      INSERT INTO payout_events (payout_id, from_state, to_state, reason, attempt, rail_answer, actor)
-      SELECT id, from_state, ${to}::payout_state, ${note.reason}, ${note.attempt ?? null}::int,
-             ${jsonOrNull(note.railAnswer)}::jsonb, ${note.actor}
-        FROM moved
-    )
-    SELECT EXISTS (SELECT 1 FROM moved) AS moved, (SELECT state::text FROM prev) AS from_state`,
+    sql`SELECT * FROM transition_payout(${payoutId}, ${to}::payout_state,
+          ${narrowed(to, changes.onlyFrom)}::text[]::payout_state[], ${changes.nextCheckAt}::timestamptz,
+          ${changes.incrementSubmitAttempts ?? false}, ${changes.claimInquiry ?? null}::int,
+          ${note.reason}, ${note.attempt ?? null}::int, ${jsonOrNull(note.railAnswer)}::jsonb, ${note.actor})`,
   );
-  return { moved: row?.moved ?? false, from: row?.from_state ?? null };
+  return {
+    moved: row?.moved ?? false,
+    from: row?.from_state ?? null,
+    payout: row ? payoutFromRow(row, WORK_FIELDS) : null,
+  };
 }
 
 /** Narrows the states a settlement is allowed from (never wider than the state machine allows). */
@@ -161,11 +152,12 @@ type Settlement =
 const SETTLEMENT_ENTRY = { SUCCESS: 'PAYOUT_SETTLE', FAILED: 'PAYOUT_RELEASE' } as const;
 
 /**
- * The one settlement statement: the terminal state, the ledger entry that ends the reservation (posted by
- * the posting primitive, see ledger-posting.ts), the event, and — when the merchant has a webhook
- * endpoint — the webhook delivery, so the notification can never be lost. Happens at most once: only from
- * a state that allows the outcome (checked in the statement, under the row lock), and the ledger's unique
- * constraints back that up; a posting that cannot be made aborts the whole statement.
+ * The one settlement: the terminal state, the ledger entry that ends the reservation (posted by the posting
+ * primitive, see ledger-posting.ts), the event, and — when the merchant has a webhook endpoint — the
+ * webhook delivery, so the notification can never be lost. One call of the SQL function `settle_payout`
+ * (packages/db/sql/functions/settle_payout.sql). Happens at most once: only from a state that allows the
+ * outcome (checked under the row lock), and the ledger's unique constraints back that up; a posting that
+ * cannot be made aborts the whole statement.
  */
 async function settle(
   db: PrismaClientOrTransaction,
@@ -174,38 +166,12 @@ async function settle(
   note: TransitionNote,
   onlyFrom?: readonly PayoutState[],
 ): Promise<SettlementResult> {
-  const allowed = narrowed(settlement.outcome, onlyFrom);
-  const kind = SETTLEMENT_ENTRY[settlement.outcome];
   const [row] = await sqlRows<SettlementRow>(
     db,
-    sql`
-    WITH prev AS (
-      SELECT id, state FROM payouts WHERE id = ${payoutId} FOR NO KEY UPDATE
-    ), settled AS (
-      UPDATE payouts p
-         SET state = ${settlement.outcome}::payout_state, status = ${settlement.outcome}::payout_status,
-             bank_reference = ${settlement.bankReference}, failure_reason = ${settlement.failureReason}::failure_reason,
-             settled_at = now(), next_check_at = NULL, updated_at = now()
-        FROM prev
-       WHERE p.id = prev.id AND prev.state = ANY(${allowed}::text[]::payout_state[])
-      RETURNING p.id, p.merchant_id, p.amount_paise, prev.state AS from_state
-    ), posted AS (
-      -- packages/db/sql/functions/post_ledger_entry_or_abort.sql
-      SELECT post_ledger_entry_or_abort(merchant_id, ${kind}::ledger_entry_kind, amount_paise, id) AS posting
-        FROM settled
-    ), event AS (
-      INSERT INTO payout_events (payout_id, from_state, to_state, reason, attempt, rail_answer, actor)
-      SELECT id, from_state, ${settlement.outcome}::payout_state, ${note.reason}, ${note.attempt ?? null}::int,
-             ${jsonOrNull(note.railAnswer)}::jsonb, ${note.actor}
-        FROM settled
-    ), outbox AS (
-      INSERT INTO webhook_deliveries (merchant_id, payout_id, cause, next_attempt_at, requested_by)
-      SELECT settled.merchant_id, settled.id, 'SETTLEMENT', now(), 'settlement'
-        FROM settled JOIN webhook_endpoints e ON e.merchant_id = settled.merchant_id
-      RETURNING id
-    )
-    SELECT EXISTS (SELECT 1 FROM settled) AS moved, (SELECT state::text FROM prev) AS from_state,
-           (SELECT id FROM outbox) AS webhook_delivery_id, (SELECT posting FROM posted) AS posting`,
+    sql`SELECT * FROM settle_payout(${payoutId}, ${settlement.outcome}::payout_state,
+          ${narrowed(settlement.outcome, onlyFrom)}::text[]::payout_state[], ${settlement.bankReference},
+          ${settlement.failureReason}::failure_reason, ${SETTLEMENT_ENTRY[settlement.outcome]}::ledger_entry_kind,
+          ${note.reason}, ${note.attempt ?? null}::int, ${jsonOrNull(note.railAnswer)}::jsonb, ${note.actor})`,
   );
   return {
     moved: row?.moved ?? false,
