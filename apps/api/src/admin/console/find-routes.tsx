@@ -1,6 +1,7 @@
-import { Router, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import type { ComponentChildren } from 'preact';
 import {
+  findMerchantByMid,
   findPayoutStoryByAckNo,
   listDiscrepancies,
   listFailedWebhookDeliveries,
@@ -8,6 +9,7 @@ import {
   listPayouts,
   listStatementRuns,
   searchPayouts,
+  type Merchant,
   type PayoutListRow,
   type PayoutSearch,
 } from '@payout/db';
@@ -293,6 +295,23 @@ export function notFound(res: Parameters<typeof viewerOf>[0], viewer: Viewer, me
       <p>{message}</p>
     </MessagePage>,
   );
+}
+
+/** The merchant the path names, or a 404 page and null. */
+export async function merchantOr404(
+  db: ConsoleDependencies['db'],
+  req: Request,
+  res: Response,
+  viewer: Viewer,
+): Promise<Merchant | null> {
+  const mid = String(req.params.mid);
+  const merchant = isMid(mid) ? await findMerchantByMid(db, mid) : null;
+  if (!merchant) merchantNotFound(res, viewer, mid);
+  return merchant;
+}
+
+export function merchantNotFound(res: Parameters<typeof viewerOf>[0], viewer: Viewer, mid: string): void {
+  notFound(res, viewer, `No merchant has the MID ${mid}.`);
 }
 
 export function wholeNumber(value: unknown, fallback: number): number {
