@@ -36,6 +36,9 @@ export function createRailSimApp({ ledger, replies, lostReplyMs, logger }: RailS
     const { instruction } = parsed;
     const outcome = ledger.submit(instruction);
     const context = { reference: instruction.reference, mode: instruction.mode };
+    // A refusal of a reference the bank has already received names that reference.
+    const refuseReference = (status: number, error: string, message: string) =>
+      replies.answer(res, status, { error, reference: instruction.reference, message });
     switch (outcome.kind) {
       case 'unavailable':
         logger.info(context, 'submit answered 503 (.44: rail unavailable)');
@@ -43,19 +46,11 @@ export function createRailSimApp({ ledger, replies, lostReplyMs, logger }: RailS
         return;
       case 'conflict':
         logger.warn(context, 'reference reused with a different mode, amount or account');
-        replies.answer(res, 409, {
-          error: 'CONFLICT',
-          reference: instruction.reference,
-          message: 'reference already used with a different mode, amount or account',
-        });
+        refuseReference(409, 'CONFLICT', 'reference already used with a different mode, amount or account');
         return;
       case 'duplicate-refused':
         logger.info(context, 'known reference submitted again: refused as a duplicate (strict bank)');
-        replies.answer(res, 400, {
-          error: 'DUPLICATE_REFERENCE',
-          reference: instruction.reference,
-          message: 'reference already received',
-        });
+        refuseReference(400, 'DUPLICATE_REFERENCE', 'reference already received');
         return;
       case 'accepted': {
         const { payout } = outcome;

@@ -3,25 +3,22 @@ import type { PayoutInstruction } from '@payout/rails';
 
 // Instructions as the worker sends them, for the simulator's own tests: a fresh reference each time.
 
-export function impsInstruction(amountPaise: bigint, overrides: Partial<PayoutInstruction> = {}): PayoutInstruction {
-  return {
+/** Where each mode pays the same beneficiary: an account with its branch for IMPS, a UPI address for UPI. */
+const BENEFICIARY_ACCOUNT: Record<PayoutInstruction['mode'], Pick<PayoutInstruction, 'account' | 'ifsc'>> = {
+  IMPS: { account: '123456789012', ifsc: 'HDFC0001234' },
+  UPI: { account: 'asha@okbank' },
+};
+
+function instructionOf(mode: PayoutInstruction['mode']) {
+  return (amountPaise: bigint, overrides: Partial<PayoutInstruction> = {}): PayoutInstruction => ({
     reference: newAckNo(),
-    mode: 'IMPS',
+    mode,
     amountPaise,
-    account: '123456789012',
-    ifsc: 'HDFC0001234',
+    ...BENEFICIARY_ACCOUNT[mode],
     beneficiaryName: 'Asha Rao',
     ...overrides,
-  };
+  });
 }
 
-export function upiInstruction(amountPaise: bigint, overrides: Partial<PayoutInstruction> = {}): PayoutInstruction {
-  return {
-    reference: newAckNo(),
-    mode: 'UPI',
-    amountPaise,
-    account: 'asha@okbank',
-    beneficiaryName: 'Asha Rao',
-    ...overrides,
-  };
-}
+export const impsInstruction = instructionOf('IMPS');
+export const upiInstruction = instructionOf('UPI');

@@ -1,12 +1,17 @@
 import type { Command } from 'commander';
 import { userInfo } from 'node:os';
-import { isMid, parseRupees, type Paise } from '@payout/domain';
+import { isMid, isTransactionId, parseRupees, type Paise } from '@payout/domain';
 import { UsageError } from './usage-error.js';
 
 // Argument parsers for commander: each turns text into a checked value or a UsageError (exit status 2).
 
 export function midArgument(text: string): string {
   if (!isMid(text)) throw new UsageError(`--mid must be 1–64 letters, digits, _ or -: got "${text}"`);
+  return text;
+}
+
+export function transactionIdArgument(text: string): string {
+  if (!isTransactionId(text)) throw new UsageError(`--TransactionID must be 1–30 digits: got "${text}"`);
   return text;
 }
 
@@ -34,6 +39,20 @@ export function positiveIntegerArgument(name: string) {
       throw new UsageError(`--${name} must be a positive whole number: got "${text}"`);
     return Number(text);
   };
+}
+
+/** A subcommand about one merchant, which `--mid` names. */
+export function merchantCommand(group: Command, name: string, description: string): Command {
+  return group.command(name).description(description).requiredOption('--mid <mid>', 'merchant MID', midArgument);
+}
+
+/** A subcommand about one payout, which `--mid` and the merchant's `--TransactionID` name. */
+export function payoutCommand(group: Command, name: string, description: string): Command {
+  return merchantCommand(group, name, description).requiredOption(
+    '--TransactionID <id>',
+    "the merchant's TransactionID",
+    transactionIdArgument,
+  );
 }
 
 /** The options of an operator command that changes something: who runs it and why, for the audit log. */

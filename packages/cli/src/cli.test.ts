@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPrismaClient, findWallet, ledgerBalances, type PrismaClient } from '@payout/db';
 import { hashToken } from '@payout/domain';
-import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, runCli } from './program.js';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from './program.js';
+import { runCliCapturing, type CliRun } from './test-cli-run.js';
 
 let prisma: PrismaClient;
 beforeAll(() => {
@@ -11,18 +12,10 @@ afterAll(async () => {
   await prisma.$disconnect();
 });
 
-async function cli(...argv: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const status = await runCli(argv, {
-    openDb: () => createPrismaClient({ url: process.env.DATABASE_URL!, poolSize: 1, connectTimeoutMs: 5_000 }),
-    openQueue: () => {
-      throw new Error('these commands do not use the queue');
-    },
-    stdout: (line) => out.push(line),
-    stderr: (line) => err.push(line),
+function cli(...argv: string[]): Promise<CliRun> {
+  return runCliCapturing(argv, () => {
+    throw new Error('these commands do not use the queue');
   });
-  return { status, stdout: out.join('\n'), stderr: err.join('\n') };
 }
 
 async function createMerchant(name = 'Acme'): Promise<{ mid: string; token: string }> {

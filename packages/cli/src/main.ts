@@ -6,14 +6,13 @@ import { createProducerConnection, PAYOUT_QUEUE } from '@payout/queue';
 import { createHttpRailAdapter } from '@payout/rails';
 import { runCli } from './program.js';
 
-const config = () => loadConfigOrExit(cliConfigSchema);
+const config = loadConfigOrExit(cliConfigSchema);
 
 const status = await runCli(process.argv.slice(2), {
   openQueue: () => {
-    const { QUEUE_PREFIX } = config();
-    const connection = createProducerConnection(config());
+    const connection = createProducerConnection(config);
     connection.on('error', () => undefined); // reported by the command that needed the queue
-    const queue = new Queue(PAYOUT_QUEUE, { connection, prefix: QUEUE_PREFIX });
+    const queue = new Queue(PAYOUT_QUEUE, { connection, prefix: config.QUEUE_PREFIX });
     return {
       queue,
       close: async () => {
@@ -22,26 +21,22 @@ const status = await runCli(process.argv.slice(2), {
       },
     };
   },
-  openRail: () => {
-    const { RAIL_BASE_URL, RAIL_CONNECT_TIMEOUT_MS, RAIL_RESPONSE_TIMEOUT_MS } = config();
-    return createHttpRailAdapter({
-      baseUrl: RAIL_BASE_URL,
-      connectTimeoutMs: RAIL_CONNECT_TIMEOUT_MS,
-      responseTimeoutMs: RAIL_RESPONSE_TIMEOUT_MS,
+  openRail: () =>
+    createHttpRailAdapter({
+      baseUrl: config.RAIL_BASE_URL,
+      connectTimeoutMs: config.RAIL_CONNECT_TIMEOUT_MS,
+      responseTimeoutMs: config.RAIL_RESPONSE_TIMEOUT_MS,
       maxConnections: 1,
-    });
-  },
-  stuckAfterMs: config().RECONCILE_STUCK_AFTER_MS,
-  webhookDestinations: webhookDestinationPolicy(config()),
-  openDb: () => {
-    const { DATABASE_URL, DATABASE_POOL_SIZE, DATABASE_CONNECT_TIMEOUT_MS } = config();
-    return createPrismaClient({
-      url: DATABASE_URL,
-      poolSize: DATABASE_POOL_SIZE,
-      connectTimeoutMs: DATABASE_CONNECT_TIMEOUT_MS,
+    }),
+  stuckAfterMs: config.RECONCILE_STUCK_AFTER_MS,
+  webhookDestinations: webhookDestinationPolicy(config),
+  openDb: () =>
+    createPrismaClient({
+      url: config.DATABASE_URL,
+      poolSize: config.DATABASE_POOL_SIZE,
+      connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
       applicationName: 'payout-gateway-cli',
-    });
-  },
+    }),
   stdout: (line) => process.stdout.write(`${line}\n`),
   stderr: (line) => process.stderr.write(`${line}\n`),
 });

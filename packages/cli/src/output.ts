@@ -20,6 +20,15 @@ export function show(out: Output, result: Record<string, unknown>, tables: { tit
   }
 }
 
+/**
+ * A result of one row, and under it the notes that apply (what the operator should know or do next; a
+ * false or null one does not apply). With --json, only the result.
+ */
+export function showResult(out: Output, result: Row, notes: (string | false | null)[] = []): void {
+  const applying = notes.filter((text) => typeof text === 'string');
+  show(out, result, [{ rows: [result] }, ...applying.map((note) => ({ rows: [{ note }] }))]);
+}
+
 /** Renders rows as an aligned text table with a header line. */
 export function renderTable(rows: Row[]): string {
   if (rows.length === 0) return '(none)';

@@ -190,12 +190,8 @@ export class PayoutClient {
     request: AccountValidationRequest,
     options: CallOptions = {},
   ): Promise<ValidationOutcome<AccountValidation>> {
-    const answer = await send(this.transport, {
-      method: 'POST',
-      path: '/api/validate/account',
-      body: JSON.stringify({ Account: digits('Account', request.Account), Ifsc: request.Ifsc }),
-      signal: options.signal,
-    });
+    const body = { Account: digits('Account', request.Account), Ifsc: request.Ifsc };
+    const answer = await this.validate('/api/validate/account', body, options);
     return validationOutcome<AccountValidation>(answer, 'account validation');
   }
 
@@ -204,13 +200,13 @@ export class PayoutClient {
     request: UpiValidationRequest,
     options: CallOptions = {},
   ): Promise<ValidationOutcome<UpiValidation>> {
-    const answer = await send(this.transport, {
-      method: 'POST',
-      path: '/api/validate/upi',
-      body: JSON.stringify({ Upi: request.Upi }),
-      signal: options.signal,
-    });
+    const answer = await this.validate('/api/validate/upi', { Upi: request.Upi }, options);
     return validationOutcome<UpiValidation>(answer, 'UPI validation');
+  }
+
+  // Both validations: a POST that moves no money.
+  private validate(path: string, body: Record<string, unknown>, options: CallOptions) {
+    return send(this.transport, { method: 'POST', path, body: JSON.stringify(body), signal: options.signal });
   }
 
   /**

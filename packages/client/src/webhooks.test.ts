@@ -17,6 +17,12 @@ const UPI_SUCCESS =
   '"Bankriff":"417712345678","Ack_no":"01KAKX3T5QH4Z8M2N6PR","TransactionID":12345678901234567890123,' +
   '"message":"MP00 - Transaction successful"}';
 
+// The members of a paid payout's result once the beneficiary's bank has reversed it.
+const REVERSED_RESULT =
+  '"error":true,"status_code":400,"status":"FAILED","account":"123456789012","ifsc":"HDFC0001234",' +
+  '"Amount":"250.00","Bankriff":"417712345678","Ack_no":"01KAKX3T5QH4Z8M2N6PR","TransactionID":"20240601000123",' +
+  '"message":"MP007 - Transaction failed: reversed by beneficiary bank"';
+
 const delivery = (body: string, signature: string, extra: Record<string, string> = {}) => ({
   rawBody: body,
   headers: {
@@ -107,10 +113,7 @@ describe('verifyWebhook', () => {
   });
 
   it('when the payout was reversed after success, then the event is payout.reversed with its reason and sequence', async () => {
-    const body =
-      '{"error":true,"status_code":400,"status":"FAILED","account":"123456789012","ifsc":"HDFC0001234",' +
-      '"Amount":"250.00","Bankriff":"417712345678","Ack_no":"01KAKX3T5QH4Z8M2N6PR","TransactionID":"20240601000123",' +
-      '"message":"MP007 - Transaction failed: reversed by beneficiary bank"}';
+    const body = `{${REVERSED_RESULT}}`;
     const result = await verifyWebhook(delivery(body, `t=${T},v1=${sign(body)}`, { 'x-webhook-sequence': '3' }));
     expect(result).toMatchObject({
       ok: true,
@@ -119,10 +122,7 @@ describe('verifyWebhook', () => {
   });
 
   it('when the body carries its sequence and the header another, then the signed body wins', async () => {
-    const body =
-      '{"error":true,"status_code":400,"status":"FAILED","account":"123456789012","ifsc":"HDFC0001234",' +
-      '"Amount":"250.00","Bankriff":"417712345678","Ack_no":"01KAKX3T5QH4Z8M2N6PR","TransactionID":"20240601000123",' +
-      '"message":"MP007 - Transaction failed: reversed by beneficiary bank","event":"payout.reversed","sequence":2}';
+    const body = `{${REVERSED_RESULT},"event":"payout.reversed","sequence":2}`;
     const result = await verifyWebhook(delivery(body, `t=${T},v1=${sign(body)}`, { 'x-webhook-sequence': '9' }));
     expect(result).toMatchObject({ ok: true, event: { type: 'payout.reversed', sequence: 2 } });
   });

@@ -14,6 +14,13 @@ import {
   secret,
 } from './settings.js';
 
+/** Where the bank's rail is and how long it may take: the worker submits and asks, the API and CLI only ask. */
+const railSettings = {
+  RAIL_BASE_URL: z.url().default('http://127.0.0.1:4100'),
+  RAIL_CONNECT_TIMEOUT_MS: positiveInt(2_000),
+  RAIL_RESPONSE_TIMEOUT_MS: positiveInt(10_000),
+};
+
 /** The webhook setting for local receivers is refused in production, so it cannot leak into a deployment. */
 function allowPrivateWebhookAddressesOnlyInTests(
   config: { NODE_ENV: string; WEBHOOK_ALLOW_PRIVATE_ADDRESSES: boolean },
@@ -68,9 +75,7 @@ export const apiConfigSchema = z
     CONSOLE_SIGNIN_ATTEMPTS: positiveInt(5),
     CONSOLE_SIGNIN_WINDOW_MS: positiveInt(15 * 60 * 1000),
     /** The console asks the rail (only its status inquiry) before a payout is resolved by hand. */
-    RAIL_BASE_URL: z.url().default('http://127.0.0.1:4100'),
-    RAIL_CONNECT_TIMEOUT_MS: positiveInt(2_000),
-    RAIL_RESPONSE_TIMEOUT_MS: positiveInt(10_000),
+    ...railSettings,
     /** Per-merchant rate limit: requests allowed per window, across all API processes (kept in Redis). */
     RATE_LIMIT_ENABLED: flag(true),
     RATE_LIMIT_POINTS: positiveInt(500),
@@ -111,12 +116,10 @@ export const workerConfigSchema = z
     ...databaseSettings,
     ...redisSettings,
     ...logSettings,
-    RAIL_BASE_URL: z.url().default('http://127.0.0.1:4100'),
+    ...railSettings,
     WORKER_CONCURRENCY: positiveInt(20),
     /** Jobs per second sent to the rail across all worker processes (BullMQ's global limiter). */
     RAIL_MAX_TPS: positiveInt(500),
-    RAIL_CONNECT_TIMEOUT_MS: positiveInt(2_000),
-    RAIL_RESPONSE_TIMEOUT_MS: positiveInt(10_000),
     /** After this long without a final answer a payout is flagged for manual review (it stays PENDING). */
     INQUIRY_DEADLINE_MS: positiveInt(24 * 60 * 60 * 1000),
     // Status checks per mode (docs/bank-boundary.md has the rules and their sources). UPI: NPCI's circular of
@@ -196,9 +199,7 @@ export const cliConfigSchema = z
     /** Tests and development only, as for the worker: `merchant webhook` accepts loopback and private addresses. */
     WEBHOOK_ALLOW_PRIVATE_ADDRESSES: flag(false),
     /** `payout resolve` asks the rail what it did before settling by hand. */
-    RAIL_BASE_URL: z.url().default('http://127.0.0.1:4100'),
-    RAIL_CONNECT_TIMEOUT_MS: positiveInt(2_000),
-    RAIL_RESPONSE_TIMEOUT_MS: positiveInt(10_000),
+    ...railSettings,
   })
   .superRefine(allowPrivateWebhookAddressesOnlyInTests)
   .transform(hashTagQueuePrefix);

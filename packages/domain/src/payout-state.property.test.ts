@@ -45,6 +45,15 @@ function live(attempts: readonly PayoutState[]): Life {
   return life;
 }
 
+/** Checks the life of a payout under each sequence of moves fast-check attempts (60 moves at most). */
+function forEveryLife(numRuns: number, check: (life: Life, attempts: readonly PayoutState[]) => void): void {
+  assertProperty(
+    fc.property(fc.array(state, { maxLength: 60 }), (attempts) => check(live(attempts), attempts)),
+    numRuns,
+    import.meta.url,
+  );
+}
+
 const verdict: fc.Arbitrary<RailAnswer> = fc.oneof(
   fc.stringMatching(/^[0-9]{12}$/).map((bankReference) => ({ outcome: 'SUCCESS' as const, bankReference })),
   fc
@@ -95,55 +104,40 @@ const CONSULTED_IN: readonly PayoutState[] = ['SUBMITTING', 'AWAITING_RAIL', 'OU
 
 describe('payout state machine: properties', () => {
   it('when any sequence of moves is attempted, then a payout is settled at most once and reversed at most once, only after SUCCESS', () => {
-    assertProperty(
-      fc.property(fc.array(state, { maxLength: 60 }), (attempts) => {
-        const life = live(attempts);
-        expect(life.settlements).toBeLessThanOrEqual(1);
-        expect(life.reversals).toBeLessThanOrEqual(1);
-        expect(new Set(life.states.filter(isSettled)).size).toBe(life.settlements);
-        const reversed = life.states.indexOf('REVERSED');
-        if (reversed >= 0) expect(life.states[reversed - 1]).toBe('SUCCESS');
-      }),
-      2000,
-      import.meta.url,
-    );
+    forEveryLife(2000, (life) => {
+      expect(life.settlements).toBeLessThanOrEqual(1);
+      expect(life.reversals).toBeLessThanOrEqual(1);
+      expect(new Set(life.states.filter(isSettled)).size).toBe(life.settlements);
+      const reversed = life.states.indexOf('REVERSED');
+      if (reversed >= 0) expect(life.states[reversed - 1]).toBe('SUCCESS');
+    });
   });
 
   it('when a payout is terminal, then every later move is refused but the reversal of a SUCCESS', () => {
-    assertProperty(
-      fc.property(fc.array(state, { maxLength: 60 }), (attempts) => {
-        const { states } = live(attempts);
-        const firstTerminal = states.findIndex(isTerminal);
-        if (firstTerminal >= 0) {
-          const after = states.slice(firstTerminal + 1);
-          expect(after).toEqual(states[firstTerminal] === 'SUCCESS' && after.length > 0 ? ['REVERSED'] : []);
-        }
-        for (const from of TERMINAL_STATES) {
-          for (const to of attempts) expect(canTransition(from, to)).toBe(from === 'SUCCESS' && to === 'REVERSED');
-        }
-      }),
-      1000,
-      import.meta.url,
-    );
+    forEveryLife(1000, ({ states }, attempts) => {
+      const firstTerminal = states.findIndex(isTerminal);
+      if (firstTerminal >= 0) {
+        const after = states.slice(firstTerminal + 1);
+        expect(after).toEqual(states[firstTerminal] === 'SUCCESS' && after.length > 0 ? ['REVERSED'] : []);
+      }
+      for (const from of TERMINAL_STATES) {
+        for (const to of attempts) expect(canTransition(from, to)).toBe(from === 'SUCCESS' && to === 'REVERSED');
+      }
+    });
   });
 
   it('when a payout moves, then its external status is PENDING until it is settled, never PENDING again, and changes after only by a reversal', () => {
-    assertProperty(
-      fc.property(fc.array(state, { maxLength: 60 }), (attempts) => {
-        const { states } = live(attempts);
-        const statuses = states.map(externalStatus);
-        const firstFinal = statuses.findIndex((s) => s !== 'PENDING');
-        const expected =
-          firstFinal < 0
-            ? statuses.map(() => 'PENDING')
-            : statuses.map((_, i) =>
-                i < firstFinal ? 'PENDING' : states[i] === 'REVERSED' ? 'FAILED' : statuses[firstFinal],
-              );
-        expect(statuses).toEqual(expected);
-      }),
-      1000,
-      import.meta.url,
-    );
+    forEveryLife(1000, ({ states }) => {
+      const statuses = states.map(externalStatus);
+      const firstFinal = statuses.findIndex((s) => s !== 'PENDING');
+      const expected =
+        firstFinal < 0
+          ? statuses.map(() => 'PENDING')
+          : statuses.map((_, i) =>
+              i < firstFinal ? 'PENDING' : states[i] === 'REVERSED' ? 'FAILED' : statuses[firstFinal],
+            );
+      expect(statuses).toEqual(expected);
+    });
   });
 
   it('when any state is mapped outside, then it is SUCCESS or FAILED exactly when terminal, and PENDING otherwise', () => {
@@ -162,15 +156,10 @@ describe('payout state machine: properties', () => {
   });
 
   it('when a payout reaches SUCCESS by any sequence, then it was sent to the rail (SUBMITTING) first', () => {
-    assertProperty(
-      fc.property(fc.array(state, { maxLength: 60 }), (attempts) => {
-        const { states } = live(attempts);
-        const success = states.indexOf('SUCCESS');
-        if (success >= 0) expect(states.slice(0, success)).toContain('SUBMITTING');
-      }),
-      1000,
-      import.meta.url,
-    );
+    forEveryLife(1000, ({ states }) => {
+      const success = states.indexOf('SUCCESS');
+      if (success >= 0) expect(states.slice(0, success)).toContain('SUBMITTING');
+    });
   });
 
   it('when the database guard asks which states may precede a move, then it gets exactly the allowed ones, and a terminal state only before a reversal', () => {

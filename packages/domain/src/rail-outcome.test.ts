@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { inquiryDelayMs, nextStep, type Circumstances, type RailAnswer } from './rail-outcome.js';
+import { inquiryDelayMs, nextStep, type Circumstances, type NextStep, type RailAnswer } from './rail-outcome.js';
 
 const fresh: Circumstances = { deadlinePassed: false, checksLeft: 3, refused: 'never' };
+
+// The steps that wait for a later answer, or for a person.
+const inquireUnknown: NextStep = { kind: 'inquire-later', state: 'OUTCOME_UNKNOWN' };
+const inquireAwaiting: NextStep = { kind: 'inquire-later', state: 'AWAITING_RAIL' };
+const manualReviewChecksUsedUp: NextStep = { kind: 'manual-review', why: 'checks-used-up' };
 
 describe('nextStep', () => {
   it('when the rail says SUCCESS, FAILED or REVERSED, then that is acted on, even past the deadline or out of checks', () => {
@@ -27,22 +32,16 @@ describe('nextStep', () => {
 
   it('when a submit is refused with a 4xx, then nothing is settled: the status API is asked', () => {
     const refused: RailAnswer = { outcome: 'REFUSED', detail: 'HTTP 400 DUPLICATE_REFERENCE' };
-    expect(nextStep(refused, fresh)).toEqual({ kind: 'inquire-later', state: 'OUTCOME_UNKNOWN' });
-    expect(nextStep(refused, { ...fresh, refused: 'long-ago' })).toEqual({
-      kind: 'inquire-later',
-      state: 'OUTCOME_UNKNOWN',
-    });
+    expect(nextStep(refused, fresh)).toEqual(inquireUnknown);
+    expect(nextStep(refused, { ...fresh, refused: 'long-ago' })).toEqual(inquireUnknown);
   });
 
   it('when the outcome is unknown, then it is never settled as FAILED: it waits for an inquiry', () => {
-    expect(nextStep({ outcome: 'UNKNOWN', detail: 'time-out' }, fresh)).toEqual({
-      kind: 'inquire-later',
-      state: 'OUTCOME_UNKNOWN',
-    });
+    expect(nextStep({ outcome: 'UNKNOWN', detail: 'time-out' }, fresh)).toEqual(inquireUnknown);
   });
 
   it('when the rail is still deciding, then it waits', () => {
-    expect(nextStep({ outcome: 'PENDING' }, fresh)).toEqual({ kind: 'inquire-later', state: 'AWAITING_RAIL' });
+    expect(nextStep({ outcome: 'PENDING' }, fresh)).toEqual(inquireAwaiting);
   });
 
   it('when the rail has no record and never refused it, then it is sent again under the same reference', () => {
@@ -51,10 +50,7 @@ describe('nextStep', () => {
   });
 
   it('when the rail refused it and then has no record, then NOT_FOUND is believed only once the refusal is old enough', () => {
-    expect(nextStep({ outcome: 'NOT_FOUND' }, { ...fresh, refused: 'recently' })).toEqual({
-      kind: 'inquire-later',
-      state: 'OUTCOME_UNKNOWN',
-    });
+    expect(nextStep({ outcome: 'NOT_FOUND' }, { ...fresh, refused: 'recently' })).toEqual(inquireUnknown);
     expect(nextStep({ outcome: 'NOT_FOUND' }, { ...fresh, refused: 'long-ago' })).toEqual({
       kind: 'settle-failure',
       reason: 'RAIL_REJECTED',
@@ -74,15 +70,9 @@ describe('nextStep', () => {
 
   it('when the status checks the rules allow are used up, then the statement or a person decides', () => {
     const spent = { ...fresh, checksLeft: 0 };
-    expect(nextStep({ outcome: 'PENDING' }, spent)).toEqual({ kind: 'manual-review', why: 'checks-used-up' });
-    expect(nextStep({ outcome: 'UNKNOWN', detail: 'x' }, spent)).toEqual({
-      kind: 'manual-review',
-      why: 'checks-used-up',
-    });
-    expect(nextStep({ outcome: 'NOT_FOUND' }, { ...spent, refused: 'recently' })).toEqual({
-      kind: 'manual-review',
-      why: 'checks-used-up',
-    });
+    expect(nextStep({ outcome: 'PENDING' }, spent)).toEqual(manualReviewChecksUsedUp);
+    expect(nextStep({ outcome: 'UNKNOWN', detail: 'x' }, spent)).toEqual(manualReviewChecksUsedUp);
+    expect(nextStep({ outcome: 'NOT_FOUND' }, { ...spent, refused: 'recently' })).toEqual(manualReviewChecksUsedUp);
   });
 });
 

@@ -14,8 +14,7 @@ export function audit(
   db: PrismaClientOrTransaction,
   requested: Requested,
   action: OperatorActionName,
-  subject: { merchantId: number; payoutId?: bigint },
-  detail: Record<string, unknown>,
+  entry: { merchantId: number; payoutId?: bigint; detail: Record<string, unknown> },
 ): Promise<void> {
-  return recordOperatorAction(db, { actor: requested.actor, reason: requested.reason, action, ...subject, detail });
+  return recordOperatorAction(db, { actor: requested.actor, reason: requested.reason, action, ...entry });
 }

@@ -28,13 +28,10 @@ export async function creditWallet(
     return await deps.db.$transaction(async (tx) => {
       const result = await creditWalletInLedger(tx, merchant.id, input.amountPaise, input.reference);
       if (!result.credited) return { kind: 'already-credited', availablePaise: result.availablePaise } as const;
-      await audit(
-        tx,
-        input,
-        'wallet.credit',
-        { merchantId: merchant.id },
-        { amountPaise: input.amountPaise, reference: input.reference },
-      );
+      await audit(tx, input, 'wallet.credit', {
+        merchantId: merchant.id,
+        detail: { amountPaise: input.amountPaise, reference: input.reference },
+      });
       return { kind: 'credited', availablePaise: result.availablePaise } as const;
     });
   } catch (error) {

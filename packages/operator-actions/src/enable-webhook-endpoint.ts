@@ -21,17 +21,14 @@ export async function enableWebhookEndpointAction(
   const result = await deps.db.$transaction(async (tx) => {
     const enabled = await enableWebhookEndpoint(tx, input.merchantId);
     if (enabled.kind === 'enabled') {
-      await audit(
-        tx,
-        input,
-        'webhook.enable',
-        { merchantId: input.merchantId },
-        {
+      await audit(tx, input, 'webhook.enable', {
+        merchantId: input.merchantId,
+        detail: {
           disabledAt: enabled.disabledAt.toISOString(),
           disabledReason: enabled.disabledReason,
           resumed: enabled.resumed.length,
         },
-      );
+      });
     }
     return enabled;
   });

@@ -23,7 +23,10 @@ export async function rotateToken(
   const token = newApiToken();
   const created = await deps.db.$transaction(async (tx) => {
     const row = await addToken(tx, merchant.id, hashToken(token), tokenDisplayPrefix(token));
-    await audit(tx, input, 'token.rotate', { merchantId: merchant.id }, { tokenId: row.id, prefix: row.tokenPrefix });
+    await audit(tx, input, 'token.rotate', {
+      merchantId: merchant.id,
+      detail: { tokenId: row.id, prefix: row.tokenPrefix },
+    });
     return row;
   });
   return { kind: 'issued', row: created, token };
@@ -42,13 +45,10 @@ export async function revokeToken(
   return deps.db.$transaction(async (tx) => {
     const revoked = await revokeStoredToken(tx, merchant.id, input.tokenId);
     if (!revoked) return { kind: 'no-token' } as const;
-    await audit(
-      tx,
-      input,
-      'token.revoke',
-      { merchantId: merchant.id },
-      { tokenId: revoked.id, prefix: revoked.tokenPrefix },
-    );
+    await audit(tx, input, 'token.revoke', {
+      merchantId: merchant.id,
+      detail: { tokenId: revoked.id, prefix: revoked.tokenPrefix },
+    });
     return { kind: 'revoked', row: revoked } as const;
   });
 }

@@ -24,13 +24,11 @@ export async function replayWebhook(
   const replay = await deps.db.$transaction(async (tx) => {
     const result = await recordWebhookReplay(tx, payout.merchantId, payout.transactionId, `operator:${input.actor}`);
     if (result.kind === 'queued') {
-      await audit(
-        tx,
-        input,
-        'webhook.replay',
-        { merchantId: payout.merchantId, payoutId: payout.id },
-        { deliveryId: result.deliveryId, payoutStatus: result.payoutStatus },
-      );
+      await audit(tx, input, 'webhook.replay', {
+        merchantId: payout.merchantId,
+        payoutId: payout.id,
+        detail: { deliveryId: result.deliveryId, payoutStatus: result.payoutStatus },
+      });
     }
     return result;
   });

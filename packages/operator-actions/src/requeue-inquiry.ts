@@ -36,12 +36,10 @@ export async function requeueInquiry(
   } catch (error) {
     return { kind: 'queue-unavailable', ackNo: payout.ackNo, detail: (error as Error).message };
   }
-  await audit(
-    deps.db,
-    input,
-    'inquiry.requeue',
-    { merchantId: payout.merchantId, payoutId: payout.id },
-    { attempt, job: action },
-  );
+  await audit(deps.db, input, 'inquiry.requeue', {
+    merchantId: payout.merchantId,
+    payoutId: payout.id,
+    detail: { attempt, job: action },
+  });
   return { kind: 'requeued', ackNo: payout.ackNo, attempt, action };
 }

@@ -8,7 +8,7 @@ import {
 } from '@payout/db';
 import { CONSOLE_USERNAME_PATTERN, hashPassword, newPassword, type ConsoleRole } from '@payout/domain';
 import type { CommandContext } from '../context.js';
-import { show } from '../output.js';
+import { showResult } from '../output.js';
 import { CommandFailure, UsageError } from '../usage-error.js';
 
 /**
@@ -62,16 +62,13 @@ export function registerConsoleCommands(program: Command, context: () => Command
       const disabled = await disableConsoleUser(db(), opts.name);
       if (!disabled) throw new CommandFailure(`no console user ${opts.name}`);
       const view = userView(disabled);
-      show(out, view, [{ rows: [view] }]);
+      showResult(out, view);
     });
 }
 
 function printWithPassword({ out }: CommandContext, user: ConsoleUserView, password: string): void {
   const view = { ...userView(user), password };
-  show(out, view, [
-    { rows: [view] },
-    { rows: [{ note: 'Give the password to the person now: it is never shown again. Sign in at /console/login.' }] },
-  ]);
+  showResult(out, view, ['Give the password to the person now: it is never shown again. Sign in at /console/login.']);
 }
 
 function userView(user: ConsoleUserView) {

@@ -1,17 +1,11 @@
 import type { Command } from 'commander';
-import {
-  createMerchant,
-  findMerchantByMid,
-  MidTakenError,
-  setMerchantStatus,
-  updateQueueSettings,
-  type Merchant,
-} from '@payout/db';
+import { createMerchant, MidTakenError, setMerchantStatus, updateQueueSettings, type Merchant } from '@payout/db';
 import { formatRupees, hashToken, newApiToken, rupees, tokenDisplayPrefix, type Paise } from '@payout/domain';
 import { randomInt } from 'node:crypto';
-import { amountArgument, midArgument, nonEmptyArgument } from '../arguments.js';
+import { amountArgument, merchantCommand, midArgument, nonEmptyArgument } from '../arguments.js';
 import type { CommandContext } from '../context.js';
-import { show } from '../output.js';
+import { merchantByMid, noMerchant } from '../merchant-by-mid.js';
+import { showResult } from '../output.js';
 import { CommandFailure, UsageError } from '../usage-error.js';
 
 const IMPS_CEILING = rupees(500_000);
@@ -50,9 +44,8 @@ export function registerMerchantCommands(program: Command, context: () => Comman
           if (opts.mid || attempt >= 5) throw new CommandFailure(error.message);
         }
       }
-      show(out, { ...merchantView(created), token }, [
-        { rows: [{ ...merchantView(created), token }] },
-        { rows: [{ note: 'Give the token to the merchant now: it is stored hashed and cannot be shown again.' }] },
+      showResult(out, { ...merchantView(created), token }, [
+        'Give the token to the merchant now: it is stored hashed and cannot be shown again.',
       ]);
     });
 
@@ -60,22 +53,17 @@ export function registerMerchantCommands(program: Command, context: () => Comman
     ['suspend', 'SUSPENDED'],
     ['activate', 'ACTIVE'],
   ] as const) {
-    merchant
-      .command(name)
-      .description(`${name} a merchant (a suspended merchant's requests are refused)`)
-      .requiredOption('--mid <mid>', 'merchant MID', midArgument)
-      .action(async (opts: { mid: string }) => {
+    merchantCommand(merchant, name, `${name} a merchant (a suspended merchant's requests are refused)`).action(
+      async (opts: { mid: string }) => {
         const { db, out } = context();
         const updated = await setMerchantStatus(db(), opts.mid, status);
-        if (!updated) throw new CommandFailure(`no merchant with MID ${opts.mid}`);
-        show(out, merchantView(updated), [{ rows: [merchantView(updated)] }]);
-      });
+        if (!updated) throw noMerchant(opts.mid);
+        showResult(out, merchantView(updated));
+      },
+    );
   }
 
-  merchant
-    .command('update')
-    .description("change a merchant's settings")
-    .requiredOption('--mid <mid>', 'merchant MID', midArgument)
+  merchantCommand(merchant, 'update', "change a merchant's settings")
     .option(
       '--queue-if-low-balance <on|off>',
       'queue payouts that do not fit the balance until a credit makes room, instead of refusing them',
@@ -95,20 +83,15 @@ export function registerMerchantCommands(program: Command, context: () => Comman
         ...(opts.queueIfLowBalance !== undefined && { queueIfLowBalance: opts.queueIfLowBalance }),
         ...(opts.queueWindow !== undefined && { queueWindowSeconds: opts.queueWindow }),
       });
-      if (!updated) throw new CommandFailure(`no merchant with MID ${opts.mid}`);
-      show(out, merchantView(updated), [{ rows: [merchantView(updated)] }]);
+      if (!updated) throw noMerchant(opts.mid);
+      showResult(out, merchantView(updated));
     });
 
-  merchant
-    .command('show')
-    .description('show a merchant')
-    .requiredOption('--mid <mid>', 'merchant MID', midArgument)
-    .action(async (opts: { mid: string }) => {
-      const { db, out } = context();
-      const found = await findMerchantByMid(db(), opts.mid);
-      if (!found) throw new CommandFailure(`no merchant with MID ${opts.mid}`);
-      show(out, merchantView(found), [{ rows: [merchantView(found)] }]);
-    });
+  merchantCommand(merchant, 'show', 'show a merchant').action(async (opts: { mid: string }) => {
+    const { db, out } = context();
+    const found = await merchantByMid(db(), opts.mid);
+    showResult(out, merchantView(found));
+  });
 }
 
 function checkLimit(flag: string, value: Paise | undefined, ceiling: Paise): void {

@@ -3,14 +3,13 @@ import type { Command } from 'commander';
 import { cliConfigSchema, ConfigError, DEVELOPMENT_SECRET, isDevelopmentOrTest, loadConfig } from '@payout/config';
 import {
   formatRupees,
-  isTransactionId,
   jsonNumber,
   PAYIN_SIGNATURE_HEADER,
   payinSignature,
   stringifyJson,
   type Paise,
 } from '@payout/domain';
-import { amountArgument, midArgument } from '../arguments.js';
+import { amountArgument, merchantCommand, transactionIdArgument } from '../arguments.js';
 import type { CommandContext } from '../context.js';
 import { show, type Row } from '../output.js';
 import { CommandFailure, UsageError } from '../usage-error.js';
@@ -48,12 +47,11 @@ export function registerPayinCommands(
 ): void {
   const payin = program.command('payin').description('pay-ins (collections) reported by the collection provider');
 
-  payin
-    .command('simulate')
-    .description(
-      "act as the collection provider: send a signed pay-in callback through the API's real endpoint (API_BASE_URL)",
-    )
-    .requiredOption('--mid <mid>', 'merchant MID', midArgument)
+  merchantCommand(
+    payin,
+    'simulate',
+    "act as the collection provider: send a signed pay-in callback through the API's real endpoint (API_BASE_URL)",
+  )
     .requiredOption('--amount <amount>', 'rupees, e.g. 500.00', amountArgument)
     .option('--mode <mode>', MODES.join(', '), choice('mode', MODES), 'INTENT')
     .option('--status <status>', STATUSES.join(', '), choice('status', STATUSES), 'SUCCESS')
@@ -134,9 +132,4 @@ function choice<T extends string>(name: string, allowed: readonly T[]) {
     if (!allowed.includes(value)) throw new UsageError(`--${name} must be one of ${allowed.join(', ')}: got "${text}"`);
     return value;
   };
-}
-
-function transactionIdArgument(text: string): string {
-  if (!isTransactionId(text)) throw new UsageError(`--TransactionID must be 1–30 digits: got "${text}"`);
-  return text;
 }

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPrismaClient, creditWallet, findWallet, type PrismaClient } from '@payout/db';
 import { parseJson } from '@payout/domain';
 import { createProducerConnection, PAYOUT_QUEUE } from '@payout/queue';
-import { EXIT_FAILED, EXIT_OK, runCli } from '../program.js';
+import { EXIT_FAILED, EXIT_OK } from '../program.js';
+import { runCliCapturing, type CliRun } from '../test-cli-run.js';
 
 // `pnpm cli payout bulk --mid M --file payouts.csv [--json]` against this run's PostgreSQL and Redis.
 
@@ -24,26 +25,18 @@ afterAll(async () => {
   connection.disconnect();
 });
 
-async function cli(...argv: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const status = await runCli(argv, {
-    openDb: () => createPrismaClient({ url: process.env.DATABASE_URL!, poolSize: 2, connectTimeoutMs: 5_000 }),
-    openQueue: () => {
-      const own = createProducerConnection(process.env.REDIS_URL!);
-      const q = new Queue(PAYOUT_QUEUE, { connection: own, prefix: process.env.QUEUE_PREFIX! });
-      return {
-        queue: q,
-        close: async () => {
-          await q.close();
-          own.disconnect();
-        },
-      };
-    },
-    stdout: (line) => out.push(line),
-    stderr: (line) => err.push(line),
+function cli(...argv: string[]): Promise<CliRun> {
+  return runCliCapturing(argv, () => {
+    const own = createProducerConnection(process.env.REDIS_URL!);
+    const q = new Queue(PAYOUT_QUEUE, { connection: own, prefix: process.env.QUEUE_PREFIX! });
+    return {
+      queue: q,
+      close: async () => {
+        await q.close();
+        own.disconnect();
+      },
+    };
   });
-  return { status, stdout: out.join('\n'), stderr: err.join('\n') };
 }
 
 let sequence = 0;

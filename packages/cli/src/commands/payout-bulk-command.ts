@@ -14,8 +14,9 @@ import { findCredentials } from '@payout/db';
 import { isAppError, stringifyJson } from '@payout/domain';
 import { createPayoutProducer } from '@payout/queue';
 import { createLogger, createMetrics } from '@payout/telemetry';
-import { midArgument } from '../arguments.js';
+import { merchantCommand } from '../arguments.js';
 import type { CommandContext } from '../context.js';
+import { noMerchant } from '../merchant-by-mid.js';
 import { show, type Row } from '../output.js';
 import { CommandFailure, UsageError } from '../usage-error.js';
 
@@ -23,10 +24,11 @@ import { CommandFailure, UsageError } from '../usage-error.js';
 export function registerPayoutBulkCommand(program: Command, context: () => CommandContext): void {
   const payout = program.commands.find((c) => c.name() === 'payout');
   if (!payout) throw new Error('register the payout commands before payout bulk');
-  payout
-    .command('bulk')
-    .description('submit a CSV file of payouts for a merchant as one bulk batch (a malformed file is refused whole)')
-    .requiredOption('--mid <mid>', 'merchant MID', midArgument)
+  merchantCommand(
+    payout,
+    'bulk',
+    'submit a CSV file of payouts for a merchant as one bulk batch (a malformed file is refused whole)',
+  )
     .requiredOption('--file <path>', 'CSV file with a header row: ' + BULK_CSV_COLUMNS.join(','))
     .option('--batch-id <digits>', "the batch's BatchID (default: derived from the file's content)", batchIdArgument)
     .action(async (opts: { mid: string; file: string; batchId?: string }) => {
@@ -37,7 +39,7 @@ export function registerPayoutBulkCommand(program: Command, context: () => Comma
       // Every row is judged before anything is recorded: one bad line refuses the file, nothing reserved.
       const rows = readRows(bytes);
       const credentials = await findCredentials(db(), opts.mid);
-      if (!credentials) throw new CommandFailure(`no merchant with MID ${opts.mid}`);
+      if (!credentials) throw noMerchant(opts.mid);
       if (credentials.merchant.status !== 'ACTIVE') throw new CommandFailure(`merchant ${opts.mid} is suspended`);
 
       const batchId = opts.batchId ?? bulkCsvBatchId(bytes);

@@ -3,9 +3,9 @@ import { findPayoutStory, type PayoutStory } from '@payout/db';
 import { resolveManualReview } from '@payout/operator-actions';
 import { FAILURE_REASON_TEXT, formatRupees, type FailureReason } from '@payout/domain';
 import { findPayoutJobs, type PayoutJobView } from '@payout/queue';
-import { audited, midArgument, nonEmptyArgument, requestedBy } from '../arguments.js';
+import { audited, nonEmptyArgument, payoutCommand, requestedBy } from '../arguments.js';
 import type { CommandContext } from '../context.js';
-import { show, type Row } from '../output.js';
+import { show, showResult, type Row } from '../output.js';
 import { discrepancyRow } from './discrepancy-commands.js';
 import { CommandFailure, UsageError } from '../usage-error.js';
 
@@ -17,12 +17,8 @@ const RESOLVABLE_REASONS = Object.keys(FAILURE_REASON_TEXT).filter(
 export function registerPayoutCommands(program: Command, context: () => CommandContext): void {
   const payout = program.command('payout').description("a payout's whole story, and manual resolution");
 
-  payout
-    .command('show')
-    .description('the payout with its events, rail answers, ledger legs and queue jobs')
-    .requiredOption('--mid <mid>', 'merchant MID', midArgument)
-    .requiredOption('--TransactionID <id>', "the merchant's TransactionID", transactionIdArgument)
-    .action(async (opts: { mid: string; TransactionID: string }) => {
+  payoutCommand(payout, 'show', 'the payout with its events, rail answers, ledger legs and queue jobs').action(
+    async (opts: { mid: string; TransactionID: string }) => {
       const { db, queue } = context();
       const story = await findPayoutStory(db(), opts.mid, opts.TransactionID);
       if (!story) throw new CommandFailure(`no payout ${opts.TransactionID} for MID ${opts.mid}`);
@@ -33,16 +29,15 @@ export function registerPayoutCommands(program: Command, context: () => CommandC
         jobs = `queue unavailable: ${(error as Error).message}`;
       }
       printStory(story, jobs, context());
-    });
+    },
+  );
 
   audited(
-    payout
-      .command('resolve')
-      .description(
-        'settle a payout under manual review through the normal settlement, after asking the rail: refused while the rail disagrees, unless --override',
-      )
-      .requiredOption('--mid <mid>', 'merchant MID', midArgument)
-      .requiredOption('--TransactionID <id>', "the merchant's TransactionID", transactionIdArgument)
+    payoutCommand(
+      payout,
+      'resolve',
+      'settle a payout under manual review through the normal settlement, after asking the rail: refused while the rail disagrees, unless --override',
+    )
       .requiredOption('--as <outcome>', 'success or failed')
       .option(
         '--utr <reference>',
@@ -111,16 +106,11 @@ export function registerPayoutCommands(program: Command, context: () => CommandC
             overridden: opts.override !== undefined,
             operator,
           };
-          show(out, view, [{ rows: [view] }]);
+          showResult(out, view);
         }
       }
     },
   );
-}
-
-function transactionIdArgument(text: string): string {
-  if (!/^[0-9]{1,30}$/.test(text)) throw new UsageError(`--TransactionID must be 1–30 digits: got "${text}"`);
-  return text;
 }
 
 function printStory(story: PayoutStory, jobs: PayoutJobView[] | string, { out }: CommandContext): void {

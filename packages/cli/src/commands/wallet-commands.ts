@@ -1,20 +1,18 @@
 import type { Command } from 'commander';
-import { findMerchantByMid, findWallet, ledgerBalances } from '@payout/db';
+import { findWallet, ledgerBalances } from '@payout/db';
 import { formatRupees, type Paise } from '@payout/domain';
 import { creditWallet } from '@payout/operator-actions';
-import { amountArgument, audited, midArgument, nonEmptyArgument, requestedBy } from '../arguments.js';
+import { amountArgument, audited, merchantCommand, nonEmptyArgument, requestedBy } from '../arguments.js';
 import type { CommandContext } from '../context.js';
-import { show } from '../output.js';
+import { merchantByMid, noMerchant } from '../merchant-by-mid.js';
+import { show, showResult } from '../output.js';
 import { CommandFailure } from '../usage-error.js';
 
 export function registerWalletCommands(program: Command, context: () => CommandContext): void {
   const wallet = program.command('wallet').description("credit and inspect a merchant's main wallet");
 
   audited(
-    wallet
-      .command('credit')
-      .description('credit the main wallet through the ledger; idempotent on --reference')
-      .requiredOption('--mid <mid>', 'merchant MID', midArgument)
+    merchantCommand(wallet, 'credit', 'credit the main wallet through the ledger; idempotent on --reference')
       .requiredOption('--amount <amount>', 'rupees, e.g. 1000.00', amountArgument)
       .requiredOption(
         '--reference <ref>',
@@ -35,7 +33,7 @@ export function registerWalletCommands(program: Command, context: () => CommandC
     );
     switch (result.kind) {
       case 'no-merchant':
-        throw new CommandFailure(`no merchant with MID ${opts.mid}`);
+        throw noMerchant(opts.mid);
       case 'reference-conflict':
         throw new CommandFailure(
           `reference ${opts.reference} was already used for a credit of ${formatRupees(result.creditedPaise)}; nothing changed`,
@@ -49,24 +47,17 @@ export function registerWalletCommands(program: Command, context: () => CommandC
           credited: result.kind === 'credited',
           available: formatRupees(result.availablePaise),
         };
-        show(out, view, [
-          { rows: [view] },
-          ...(result.kind === 'credited'
-            ? []
-            : [{ rows: [{ note: 'This reference was already credited; nothing changed.' }] }]),
+        showResult(out, view, [
+          result.kind === 'already-credited' && 'This reference was already credited; nothing changed.',
         ]);
       }
     }
   });
 
-  wallet
-    .command('show')
-    .description('show the wallet and the ledger balances behind it')
-    .requiredOption('--mid <mid>', 'merchant MID', midArgument)
-    .action(async (opts: { mid: string }) => {
+  merchantCommand(wallet, 'show', 'show the wallet and the ledger balances behind it').action(
+    async (opts: { mid: string }) => {
       const { db, out } = context();
-      const merchant = await findMerchantByMid(db(), opts.mid);
-      if (!merchant) throw new CommandFailure(`no merchant with MID ${opts.mid}`);
+      const merchant = await merchantByMid(db(), opts.mid);
       const balances = await findWallet(db(), merchant.id);
       const ledger = await ledgerBalances(db(), merchant.id);
       const view = {
@@ -84,5 +75,6 @@ export function registerWalletCommands(program: Command, context: () => CommandC
         { title: 'Wallet', rows: [{ mid: view.mid, available: view.available, reserved: view.reserved }] },
         { title: '\nLedger', rows: [view.ledger] },
       ]);
-    });
+    },
+  );
 }

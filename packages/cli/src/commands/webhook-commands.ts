@@ -4,18 +4,15 @@ import { Queue } from 'bullmq';
 import type { Command } from 'commander';
 import {
   changeWebhookUrl,
-  findMerchantByMid,
   findPayoutByTransactionId,
   findDisabledWebhookEndpoints,
   findWebhookDeliveries,
   findWebhookEndpoint,
   registerWebhookEndpoint,
-  type Merchant,
   type WebhookEndpointView,
 } from '@payout/db';
 import {
   isForbiddenWebhookAddress,
-  isTransactionId,
   newWebhookSecret,
   webhookSecretDisplayPrefix,
   webhookUrlProblem,
@@ -23,9 +20,10 @@ import {
 } from '@payout/domain';
 import { WEBHOOK_QUEUE } from '@payout/queue';
 import { enableWebhookEndpointAction, replayWebhook } from '@payout/operator-actions';
-import { audited, midArgument, requestedBy } from '../arguments.js';
+import { audited, merchantCommand, payoutCommand, requestedBy } from '../arguments.js';
 import type { CommandContext } from '../context.js';
-import { show } from '../output.js';
+import { merchantByMid } from '../merchant-by-mid.js';
+import { show, showResult } from '../output.js';
 import { CommandFailure, UsageError } from '../usage-error.js';
 
 /** How long a replaced secret keeps signing deliveries (as a second signature) after `merchant webhook`. */
@@ -35,12 +33,11 @@ export function registerWebhookCommands(program: Command, context: () => Command
   const merchant =
     program.commands.find((c) => c.name() === 'merchant') ?? program.command('merchant').description('merchants');
 
-  merchant
-    .command('webhook')
-    .description(
-      "register the merchant's webhook URL and print a new signing secret, once (an earlier secret keeps signing for 24 h)",
-    )
-    .requiredOption('--mid <mid>', 'merchant MID', midArgument)
+  merchantCommand(
+    merchant,
+    'webhook',
+    "register the merchant's webhook URL and print a new signing secret, once (an earlier secret keeps signing for 24 h)",
+  )
     .requiredOption(
       '--url <url>',
       'where payout results are POSTed (https:// in production; never a loopback, private or metadata address)',
@@ -56,7 +53,7 @@ export function registerWebhookCommands(program: Command, context: () => Command
         if (!endpoint)
           throw new CommandFailure(`MID ${opts.mid} has no webhook yet: register one without --keep-secret`);
         const view = endpointView(opts.mid, endpoint);
-        show(out, view, [{ rows: [view] }]);
+        showResult(out, view);
         return;
       }
       const secret = newWebhookSecret();
@@ -67,135 +64,90 @@ export function registerWebhookCommands(program: Command, context: () => Command
         SECRET_OVERLAP_MS,
       );
       const view = { ...endpointView(opts.mid, endpoint), secret };
-      show(out, view, [
-        { rows: [view] },
-        {
-          rows: [
-            {
-              note: 'Give the secret to the merchant now: it is never shown again. See docs/webhooks.md for how to verify deliveries.',
-            },
-          ],
-        },
+      showResult(out, view, [
+        'Give the secret to the merchant now: it is never shown again. See docs/webhooks.md for how to verify deliveries.',
       ]);
     });
 
   const webhook = program.command('webhook').description("merchants' payout webhooks: replay and inspect deliveries");
 
   audited(
-    webhook
-      .command('replay')
-      .description("send a settled payout's result to the merchant's webhook again, as a fresh delivery")
-      .requiredOption('--mid <mid>', 'merchant MID', midArgument)
-      .requiredOption('--TransactionID <id>', "the payout's TransactionID", transactionIdArgument),
+    payoutCommand(
+      webhook,
+      'replay',
+      "send a settled payout's result to the merchant's webhook again, as a fresh delivery",
+    ),
     'replaying it',
   ).action(async (opts: { mid: string; TransactionID: string; operator?: string; note?: string }) => {
     const { db, out } = context();
     const found = await merchantByMid(db(), opts.mid);
     const { operator, ...requested } = requestedBy(opts, 'replayed from the CLI');
-    const webhooks = webhookQueueOf(context());
-    try {
-      const replay = await replayWebhook(
-        { db: db(), webhookQueue: webhooks },
-        {
-          payout: { mid: opts.mid, transactionId: opts.TransactionID },
-          ...requested,
-        },
-      );
-      switch (replay.kind) {
-        case 'no-payout':
-          throw new CommandFailure(`no payout ${opts.TransactionID} for MID ${opts.mid}`);
-        case 'not-settled':
-          throw new CommandFailure(
-            `payout ${opts.TransactionID} is still PENDING: its webhook is sent when it settles; nothing queued`,
-          );
-        case 'no-endpoint':
-          throw new CommandFailure(`MID ${opts.mid} has no webhook URL: register one with \`merchant webhook\``);
-        case 'queued': {
-          const disabled = (await findWebhookEndpoint(db(), found.id))?.disabledAt ?? null;
-          const view = {
-            mid: opts.mid,
-            TransactionID: opts.TransactionID,
-            payoutStatus: replay.payoutStatus,
-            deliveryId: replay.deliveryId.toString(),
-            queued: replay.queued,
-            operator,
-          };
-          show(out, view, [
-            { rows: [view] },
-            ...(replay.queued
-              ? []
-              : [
-                  {
-                    rows: [{ note: 'Redis did not take the job: the worker sweeper sends it within its interval.' }],
-                  },
-                ]),
-            ...(disabled
-              ? [
-                  {
-                    rows: [
-                      {
-                        note: `The endpoint is disabled since ${disabled.toISOString()}: the delivery is held until \`webhook enable --mid ${opts.mid}\`.`,
-                      },
-                    ],
-                  },
-                ]
-              : []),
-          ]);
-        }
+    const replay = await withWebhookQueue(context(), (webhookQueue) =>
+      replayWebhook(
+        { db: db(), webhookQueue },
+        { payout: { mid: opts.mid, transactionId: opts.TransactionID }, ...requested },
+      ),
+    );
+    switch (replay.kind) {
+      case 'no-payout':
+        throw new CommandFailure(`no payout ${opts.TransactionID} for MID ${opts.mid}`);
+      case 'not-settled':
+        throw new CommandFailure(
+          `payout ${opts.TransactionID} is still PENDING: its webhook is sent when it settles; nothing queued`,
+        );
+      case 'no-endpoint':
+        throw new CommandFailure(`MID ${opts.mid} has no webhook URL: register one with \`merchant webhook\``);
+      case 'queued': {
+        const disabled = (await findWebhookEndpoint(db(), found.id))?.disabledAt ?? null;
+        const view = {
+          mid: opts.mid,
+          TransactionID: opts.TransactionID,
+          payoutStatus: replay.payoutStatus,
+          deliveryId: replay.deliveryId.toString(),
+          queued: replay.queued,
+          operator,
+        };
+        showResult(out, view, [
+          !replay.queued && 'Redis did not take the job: the worker sweeper sends it within its interval.',
+          disabled &&
+            `The endpoint is disabled since ${disabled.toISOString()}: the delivery is held until \`webhook enable --mid ${opts.mid}\`.`,
+        ]);
       }
-    } finally {
-      await webhooks.close().catch(() => undefined);
     }
   });
 
   audited(
-    webhook
-      .command('enable')
-      .description(
-        "enable a merchant's webhook endpoint that was disabled for failing a whole retry window, and resume its kept deliveries",
-      )
-      .requiredOption('--mid <mid>', 'merchant MID', midArgument),
+    merchantCommand(
+      webhook,
+      'enable',
+      "enable a merchant's webhook endpoint that was disabled for failing a whole retry window, and resume its kept deliveries",
+    ),
     'enabling it',
   ).action(async (opts: { mid: string; operator?: string; note?: string }) => {
     const { db, out } = context();
     const found = await merchantByMid(db(), opts.mid);
     const { operator, ...requested } = requestedBy(opts, 'enabled from the CLI');
-    const webhooks = webhookQueueOf(context());
-    try {
-      const enabled = await enableWebhookEndpointAction(
-        { db: db(), webhookQueue: webhooks },
-        { merchantId: found.id, ...requested },
-      );
-      switch (enabled.kind) {
-        case 'no-endpoint':
-          throw new CommandFailure(`MID ${opts.mid} has no webhook URL: register one with \`merchant webhook\``);
-        case 'not-disabled':
-          throw new CommandFailure(`the webhook endpoint of MID ${opts.mid} is not disabled; nothing changed`);
-        case 'enabled': {
-          const view = {
-            mid: opts.mid,
-            disabledAt: enabled.disabledAt.toISOString(),
-            disabledReason: enabled.disabledReason,
-            resumed: enabled.resumed,
-            queued: enabled.queued,
-            operator,
-          };
-          show(out, view, [
-            { rows: [view] },
-            ...(enabled.queued
-              ? []
-              : [
-                  {
-                    rows: [
-                      { note: 'Redis did not take every job: the worker sweeper sends them within its interval.' },
-                    ],
-                  },
-                ]),
-          ]);
-        }
+    const enabled = await withWebhookQueue(context(), (webhookQueue) =>
+      enableWebhookEndpointAction({ db: db(), webhookQueue }, { merchantId: found.id, ...requested }),
+    );
+    switch (enabled.kind) {
+      case 'no-endpoint':
+        throw new CommandFailure(`MID ${opts.mid} has no webhook URL: register one with \`merchant webhook\``);
+      case 'not-disabled':
+        throw new CommandFailure(`the webhook endpoint of MID ${opts.mid} is not disabled; nothing changed`);
+      case 'enabled': {
+        const view = {
+          mid: opts.mid,
+          disabledAt: enabled.disabledAt.toISOString(),
+          disabledReason: enabled.disabledReason,
+          resumed: enabled.resumed,
+          queued: enabled.queued,
+          operator,
+        };
+        showResult(out, view, [
+          !enabled.queued && 'Redis did not take every job: the worker sweeper sends them within its interval.',
+        ]);
       }
-    } finally {
-      await webhooks.close().catch(() => undefined);
     }
   });
 
@@ -215,12 +167,8 @@ export function registerWebhookCommands(program: Command, context: () => Command
       show(out, { endpoints: rows }, [{ rows }]);
     });
 
-  webhook
-    .command('show')
-    .description("a payout's webhook deliveries, each with every attempt")
-    .requiredOption('--mid <mid>', 'merchant MID', midArgument)
-    .requiredOption('--TransactionID <id>', "the payout's TransactionID", transactionIdArgument)
-    .action(async (opts: { mid: string; TransactionID: string }) => {
+  payoutCommand(webhook, 'show', "a payout's webhook deliveries, each with every attempt").action(
+    async (opts: { mid: string; TransactionID: string }) => {
       const { db, out } = context();
       const found = await merchantByMid(db(), opts.mid);
       const payout = await findPayoutByTransactionId(db(), found.id, opts.TransactionID);
@@ -256,21 +204,23 @@ export function registerWebhookCommands(program: Command, context: () => Command
           ),
         },
       ]);
-    });
+    },
+  );
 }
 
-async function merchantByMid(db: ReturnType<CommandContext['db']>, mid: string): Promise<Merchant> {
-  const found = await findMerchantByMid(db, mid);
-  if (!found) throw new CommandFailure(`no merchant with MID ${mid}`);
-  return found;
-}
-
-/** The webhooks queue, over the connection of the CLI's queue (a replay's first attempt is queued on it). */
-function webhookQueueOf(context: CommandContext): Queue {
+/**
+ * Runs `use` with the webhooks queue, opened over the connection of the CLI's queue (a replay's first
+ * attempt and an enabled endpoint's held deliveries are queued on it), and closes it after.
+ */
+async function withWebhookQueue<T>(context: CommandContext, use: (webhookQueue: Queue) => Promise<T>): Promise<T> {
   const { connection, prefix } = context.queue().opts;
-  const webhooks = new Queue(WEBHOOK_QUEUE, { connection, ...(prefix !== undefined && { prefix }) });
-  webhooks.on('error', () => undefined); // the outcome is reported as `queued`
-  return webhooks;
+  const webhookQueue = new Queue(WEBHOOK_QUEUE, { connection, ...(prefix !== undefined && { prefix }) });
+  webhookQueue.on('error', () => undefined); // the outcome is reported as `queued`
+  try {
+    return await use(webhookQueue);
+  } finally {
+    await webhookQueue.close().catch(() => undefined);
+  }
 }
 
 function endpointView(mid: string, endpoint: WebhookEndpointView) {
@@ -322,9 +272,4 @@ async function checkDestination(url: string, policy: WebhookDestinationPolicy): 
       `--url must not point to a loopback, private, link-local or metadata address: ${host} resolves to ${refused.address}`,
     );
   }
-}
-
-function transactionIdArgument(text: string): string {
-  if (!isTransactionId(text)) throw new UsageError(`--TransactionID must be 1–30 digits: got "${text}"`);
-  return text;
 }

@@ -2,7 +2,7 @@ import { appendFile, cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
 import { readMigrationFiles } from './migration-files.js';
 import { defaultMigrationsDir } from './migrations-dir.js';
 import { migrate, MigrationError } from './migrate.js';
@@ -73,60 +73,46 @@ describe('migrate', () => {
   });
 
   describe('with a copy of the migrations folder', () => {
-    async function copyOfMigrations(): Promise<string> {
-      const dir = await mkdtemp(path.join(tmpdir(), 'migrations-'));
+    // Each test migrates its own database from its own copy, which it may edit.
+    let url: string;
+    let dir: string;
+    beforeEach(async () => {
+      url = freshDatabaseUrl();
+      dir = await mkdtemp(path.join(tmpdir(), 'migrations-'));
       await cp(defaultMigrationsDir(), dir, { recursive: true });
-      return dir;
-    }
+    });
+    afterEach(async () => {
+      await rm(dir, { recursive: true, force: true });
+    });
 
     it('when an applied migration file was changed, then it refuses to run', async () => {
-      const url = freshDatabaseUrl();
-      const dir = await copyOfMigrations();
-      try {
-        const { applied } = await migrate({ databaseUrl: url, migrationsDir: dir });
-        await appendFile(path.join(dir, applied[0]!, 'migration.sql'), '\n-- edited\n');
-        await expect(migrate({ databaseUrl: url, migrationsDir: dir })).rejects.toThrow(
-          /modified after it was applied/,
-        );
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
+      const { applied } = await migrate({ databaseUrl: url, migrationsDir: dir });
+      await appendFile(path.join(dir, applied[0]!, 'migration.sql'), '\n-- edited\n');
+      await expect(migrate({ databaseUrl: url, migrationsDir: dir })).rejects.toThrow(/modified after it was applied/);
     });
 
     it('when an applied migration is missing from the folder, then it refuses to run', async () => {
-      const url = freshDatabaseUrl();
-      const dir = await copyOfMigrations();
-      try {
-        const { applied } = await migrate({ databaseUrl: url, migrationsDir: dir });
-        await rm(path.join(dir, applied[0]!), { recursive: true });
-        await expect(migrate({ databaseUrl: url, migrationsDir: dir })).rejects.toBeInstanceOf(MigrationError);
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
+      const { applied } = await migrate({ databaseUrl: url, migrationsDir: dir });
+      await rm(path.join(dir, applied[0]!), { recursive: true });
+      await expect(migrate({ databaseUrl: url, migrationsDir: dir })).rejects.toBeInstanceOf(MigrationError);
     });
 
     it('when a new migration fails, then it is rolled back whole and not recorded', async () => {
-      const url = freshDatabaseUrl();
-      const dir = await copyOfMigrations();
-      try {
-        await migrate({ databaseUrl: url, migrationsDir: dir });
-        const broken = path.join(dir, '99999999999999_broken');
-        await mkdir(broken);
-        await writeFile(
-          path.join(broken, 'migration.sql'),
-          'CREATE TABLE half_done (id int);\nSELECT no_such_function();\n',
-        );
-        await expect(migrate({ databaseUrl: url, migrationsDir: dir })).rejects.toThrow(/rolled back/);
-        const tables = await query(url, "SELECT 1 FROM pg_tables WHERE tablename = 'half_done'");
-        expect(tables).toEqual([]);
-        const recorded = await query(
-          url,
-          `SELECT 1 FROM "_prisma_migrations" WHERE migration_name = '99999999999999_broken'`,
-        );
-        expect(recorded).toEqual([]);
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
+      await migrate({ databaseUrl: url, migrationsDir: dir });
+      const broken = path.join(dir, '99999999999999_broken');
+      await mkdir(broken);
+      await writeFile(
+        path.join(broken, 'migration.sql'),
+        'CREATE TABLE half_done (id int);\nSELECT no_such_function();\n',
+      );
+      await expect(migrate({ databaseUrl: url, migrationsDir: dir })).rejects.toThrow(/rolled back/);
+      const tables = await query(url, "SELECT 1 FROM pg_tables WHERE tablename = 'half_done'");
+      expect(tables).toEqual([]);
+      const recorded = await query(
+        url,
+        `SELECT 1 FROM "_prisma_migrations" WHERE migration_name = '99999999999999_broken'`,
+      );
+      expect(recorded).toEqual([]);
     });
   });
 });

@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { findMerchantByMid, findPayoutStoryByAckNo, type PayoutStory } from '@payout/db';
+import { findPayoutStoryByAckNo, type PayoutStory } from '@payout/db';
 import { FAILURE_REASON_TEXT, formatRupees, parseRupees, type FailureReason } from '@payout/domain';
 import {
   creditWallet,
@@ -12,11 +12,14 @@ import {
 } from '@payout/operator-actions';
 import type { ConsoleDependencies } from './console-dependencies.js';
 import { formField, type Viewer } from './console-session.js';
-import { notFound, signedIn } from './find-routes.js';
+import { merchantNotFound, merchantOr404, notFound, signedIn } from './find-routes.js';
 import { renderPage } from './render.js';
 import { ActionPage, type ActionPageProps } from './views/action-page.js';
 import { rupees } from './views/format.js';
 import { MessagePage } from './views/layout.js';
+
+/** Why an operator action did nothing: the page's status, title and message. */
+type Refusal = [status: number, title: string, message: string];
 
 type SettleableReason = Exclude<FailureReason, 'INSUFFICIENT_BALANCE'>;
 const RESOLVABLE_REASONS = Object.keys(FAILURE_REASON_TEXT).filter(
@@ -73,6 +76,34 @@ export function actionRoutes(deps: ConsoleDependencies): Router {
           {...page(mid, req)}
         />,
       );
+    };
+
+  /**
+   * A payout action's POST: the use case runs on the payout the path names, with the operator's reason.
+   * Once it is done the operator is back on the payout's page; every other outcome is a refusal page.
+   */
+  const payoutActionPost =
+    <Outcome extends { kind: string }, Succeeded extends Outcome['kind']>(
+      act: (request: { payout: { ackNo: string }; actor: string; reason: string }) => Promise<Outcome>,
+      succeeded: Succeeded,
+      refusals: {
+        [Kind in Exclude<Outcome['kind'], Succeeded | 'no-payout'>]: (
+          outcome: Extract<Outcome, { kind: Kind }>,
+        ) => Refusal;
+      },
+    ) =>
+    async (req: Request, res: Response) => {
+      const viewer = signedIn(res);
+      const why = whyOr422(req, res, viewer);
+      if (!why) return;
+      const ackNo = String(req.params.ackNo);
+      const outcome = await act({ payout: { ackNo }, actor: actor(viewer), reason: why });
+      if (outcome.kind === succeeded) res.redirect(303, `/console/payouts/${ackNo}`);
+      else if (outcome.kind === 'no-payout') payoutNotFound(req, res, viewer);
+      else {
+        const refusal = refusals[outcome.kind as keyof typeof refusals] as (outcome: Outcome) => Refusal;
+        done(res, viewer, ...refusal(outcome));
+      }
     };
 
   // Resolve a payout under manual review: the rail is asked first (docs/operations.md).
@@ -204,40 +235,16 @@ export function actionRoutes(deps: ConsoleDependencies): Router {
         ),
       })),
     )
-    .post(async (req, res) => {
-      const viewer = signedIn(res);
-      const why = whyOr422(req, res, viewer);
-      if (!why) return;
-      const result = await replayWebhook(deps, {
-        payout: { ackNo: req.params.ackNo },
-        actor: actor(viewer),
-        reason: why,
-      });
-      switch (result.kind) {
-        case 'queued': {
-          res.redirect(303, `/console/payouts/${result.ackNo}`);
-          return;
-        }
-        case 'no-payout': {
-          payoutNotFound(req, res, viewer);
-          return;
-        }
-        case 'not-settled': {
-          done(
-            res,
-            viewer,
-            409,
-            'Nothing to replay',
-            'The payout is still pending: its webhook is sent when it settles.',
-          );
-          return;
-        }
-        case 'no-endpoint': {
-          done(res, viewer, 409, 'Nothing to replay', 'The merchant has no webhook endpoint.');
-          return;
-        }
-      }
-    });
+    .post(
+      payoutActionPost((request) => replayWebhook(deps, request), 'queued', {
+        'not-settled': () => [
+          409,
+          'Nothing to replay',
+          'The payout is still pending: its webhook is sent when it settles.',
+        ],
+        'no-endpoint': () => [409, 'Nothing to replay', 'The merchant has no webhook endpoint.'],
+      }),
+    );
 
   router
     .route('/console/payouts/:ackNo/requeue-inquiry')
@@ -248,51 +255,23 @@ export function actionRoutes(deps: ConsoleDependencies): Router {
         explanation: <p>A worker asks the rail about this payout now instead of at its next scheduled inquiry.</p>,
       })),
     )
-    .post(async (req, res) => {
-      const viewer = signedIn(res);
-      const why = whyOr422(req, res, viewer);
-      if (!why) return;
-      const result = await requeueInquiry(deps, {
-        payout: { ackNo: req.params.ackNo },
-        actor: actor(viewer),
-        reason: why,
-      });
-      switch (result.kind) {
-        case 'requeued': {
-          res.redirect(303, `/console/payouts/${result.ackNo}`);
-          return;
-        }
-        case 'no-payout': {
-          payoutNotFound(req, res, viewer);
-          return;
-        }
-        case 'not-waiting': {
-          done(res, viewer, 409, 'Nothing to ask', `The payout is ${result.state}: it is not waiting on the rail.`);
-          return;
-        }
-        case 'queue-unavailable': {
-          done(
-            res,
-            viewer,
-            503,
-            'Queue unavailable',
-            'Redis did not answer; the sweeper re-queues overdue inquiries by itself.',
-          );
-          return;
-        }
-      }
-    });
+    .post(
+      payoutActionPost((request) => requeueInquiry(deps, request), 'requeued', {
+        'not-waiting': ({ state }) => [409, 'Nothing to ask', `The payout is ${state}: it is not waiting on the rail.`],
+        'queue-unavailable': () => [
+          503,
+          'Queue unavailable',
+          'Redis did not answer; the sweeper re-queues overdue inquiries by itself.',
+        ],
+      }),
+    );
 
   router
     .route('/console/merchants/:mid/credit')
     .get(async (req, res) => {
       const viewer = signedIn(res);
-      const merchant = await findMerchantByMid(deps.db, req.params.mid);
-      if (!merchant) {
-        notFound(res, viewer, `No merchant has the MID ${req.params.mid}.`);
-        return;
-      }
-      creditPage(res, viewer, merchant.mid);
+      const merchant = await merchantOr404(deps.db, req, res, viewer);
+      if (merchant) creditPage(res, viewer, merchant.mid);
     })
     .post(async (req, res) => {
       const viewer = signedIn(res);
@@ -331,7 +310,7 @@ export function actionRoutes(deps: ConsoleDependencies): Router {
           return;
         }
         case 'no-merchant': {
-          notFound(res, viewer, `No merchant has the MID ${mid}.`);
+          merchantNotFound(res, viewer, mid);
           return;
         }
       }
@@ -378,7 +357,7 @@ export function actionRoutes(deps: ConsoleDependencies): Router {
       if (!why) return;
       const result = await rotateToken(deps, { mid: req.params.mid, actor: actor(viewer), reason: why });
       if (result.kind === 'no-merchant') {
-        notFound(res, viewer, `No merchant has the MID ${req.params.mid}.`);
+        merchantNotFound(res, viewer, req.params.mid);
         return;
       }
       renderPage(
@@ -444,11 +423,8 @@ export function actionRoutes(deps: ConsoleDependencies): Router {
       const mid = req.params.mid;
       const why = whyOr422(req, res, viewer);
       if (!why) return;
-      const merchant = await findMerchantByMid(deps.db, mid);
-      if (!merchant) {
-        notFound(res, viewer, `No merchant has the MID ${mid}.`);
-        return;
-      }
+      const merchant = await merchantOr404(deps.db, req, res, viewer);
+      if (!merchant) return;
       const result = await enableWebhookEndpointAction(deps, {
         merchantId: merchant.id,
         actor: actor(viewer),

@@ -10,7 +10,7 @@ import { submitBulkPayout, type SubmitBulkDeps } from '../../bulk/submit-bulk-pa
 import { CoalescingAccepter } from '../../payouts/coalescing-accepter.js';
 import type { ConsoleDependencies } from './console-dependencies.js';
 import { formField, type Viewer } from './console-session.js';
-import { notFound, signedIn } from './find-routes.js';
+import { merchantNotFound, signedIn } from './find-routes.js';
 import { renderPage } from './render.js';
 import { ActionPage } from './views/action-page.js';
 import { MessagePage } from './views/layout.js';
@@ -83,7 +83,7 @@ export function bulkUploadRoutes(deps: ConsoleDependencies): Router {
       const viewer = signedIn(res);
       const credentials = await findCredentials(deps.db, req.params.mid);
       if (!credentials) {
-        notFound(res, viewer, `No merchant has the MID ${req.params.mid}.`);
+        merchantNotFound(res, viewer, req.params.mid);
         return;
       }
       form(res, viewer, credentials.merchant.mid);
@@ -104,7 +104,7 @@ export function bulkUploadRoutes(deps: ConsoleDependencies): Router {
       }
       const credentials = await findCredentials(deps.db, mid);
       if (!credentials) {
-        notFound(res, viewer, `No merchant has the MID ${mid}.`);
+        merchantNotFound(res, viewer, mid);
         return;
       }
       if (credentials.merchant.status !== 'ACTIVE') {

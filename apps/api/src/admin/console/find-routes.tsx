@@ -1,5 +1,7 @@
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
+import type { ComponentChildren } from 'preact';
 import {
+  findMerchantByMid,
   findPayoutStoryByAckNo,
   listDiscrepancies,
   listFailedWebhookDeliveries,
@@ -7,12 +9,11 @@ import {
   listPayouts,
   listStatementRuns,
   searchPayouts,
-  type DiscrepancyView,
-  type FailedWebhookRow,
+  type Merchant,
   type PayoutListRow,
   type PayoutSearch,
 } from '@payout/db';
-import { ACK_NO_PATTERN, isMid, isTransactionId } from '@payout/domain';
+import { ACK_NO_PATTERN, isMid, isTransactionId, type PayoutState } from '@payout/domain';
 import { findPayoutJobs, type PayoutJobView } from '@payout/queue';
 import type { ConsoleDependencies } from './console-dependencies.js';
 import { viewerOf, type Viewer } from './console-session.js';
@@ -20,12 +21,41 @@ import { payoutTimeline } from './payout-timeline.js';
 import { renderPage } from './render.js';
 import { AuditTable } from './views/audit-table.js';
 import { ist, rupees } from './views/format.js';
-import { ListPage, MessagePage, Page } from './views/layout.js';
+import { ListPage, MessagePage, Page, type ListPageProps } from './views/layout.js';
 import { payoutColumns } from './views/payout-columns.js';
 import { PayoutPage } from './views/payout-page.js';
 import { SearchPage } from './views/search-page.js';
 
 const LIST_LIMIT = 200;
+
+/** The payouts that wait in one state for someone: each list shows them with what support does about them. */
+const PAYOUTS_WAITING_IN_A_STATE: {
+  path: string;
+  state: PayoutState;
+  title: string;
+  intro: ComponentChildren;
+  empty: string;
+}[] = [
+  {
+    path: '/console/lists/manual-review',
+    state: 'MANUAL_REVIEW',
+    title: 'Manual review',
+    intro: <p>Payouts the worker stopped asking the rail about. Open one, check with the bank, then resolve it.</p>,
+    empty: 'No payout is waiting for manual review.',
+  },
+  {
+    path: '/console/lists/queued',
+    state: 'QUEUED',
+    title: 'Queued for balance',
+    intro: (
+      <p>
+        Payouts of merchants who queue when their balance is low, waiting for a credit in arrival order. Each credit
+        releases what fits; one that waits past its merchant's queue window fails (docs/api.md, "Queue if low balance").
+      </p>
+    ),
+    empty: 'No payout is waiting for balance.',
+  },
+];
 
 /** Finding payouts: the search box, a payout's page, and the lists support works through. */
 export function findRoutes(deps: ConsoleDependencies): Router {
@@ -88,182 +118,126 @@ export function findRoutes(deps: ConsoleDependencies): Router {
   });
 
   router.get('/console/lists/pending', async (req, res) => {
-    const viewer = signedIn(res);
     const minutes = wholeNumber(req.query.minutes, 30);
-    const rows = await listPayouts(deps.db, { pendingForMinutes: minutes, limit: LIST_LIMIT });
-    renderPage(
-      res,
-      200,
-      <ListPage
-        title={`Pending longer than ${minutes} min`}
-        viewer={viewer}
-        filters={
-          <form method="get" class="filters">
-            <label>
-              Pending longer than <input type="number" name="minutes" min="0" max="100000" value={String(minutes)} />{' '}
-              min
-            </label>
-            <button type="submit">List</button>
-          </form>
-        }
-        columns={payoutColumns}
-        rows={rows}
-        empty="No payout has been pending that long."
-      />,
-    );
+    renderListPage(res, {
+      title: `Pending longer than ${minutes} min`,
+      filters: (
+        <form method="get" class="filters">
+          <label>
+            Pending longer than <input type="number" name="minutes" min="0" max="100000" value={String(minutes)} /> min
+          </label>
+          <button type="submit">List</button>
+        </form>
+      ),
+      columns: payoutColumns,
+      rows: await listPayouts(deps.db, { pendingForMinutes: minutes, limit: LIST_LIMIT }),
+      empty: 'No payout has been pending that long.',
+    });
   });
 
-  router.get('/console/lists/manual-review', async (_req, res) => {
-    const viewer = signedIn(res);
-    const rows = await listPayouts(deps.db, { state: 'MANUAL_REVIEW', limit: LIST_LIMIT });
-    renderPage(
-      res,
-      200,
-      <ListPage
-        title="Manual review"
-        viewer={viewer}
-        intro={<p>Payouts the worker stopped asking the rail about. Open one, check with the bank, then resolve it.</p>}
-        columns={payoutColumns}
-        rows={rows}
-        empty="No payout is waiting for manual review."
-      />,
-    );
-  });
-
-  router.get('/console/lists/queued', async (_req, res) => {
-    const viewer = signedIn(res);
-    const rows = await listPayouts(deps.db, { state: 'QUEUED', limit: LIST_LIMIT });
-    renderPage(
-      res,
-      200,
-      <ListPage
-        title="Queued for balance"
-        viewer={viewer}
-        intro={
-          <p>
-            Payouts of merchants who queue when their balance is low, waiting for a credit in arrival order. Each credit
-            releases what fits; one that waits past its merchant's queue window fails (docs/api.md, "Queue if low
-            balance").
-          </p>
-        }
-        columns={payoutColumns}
-        rows={rows}
-        empty="No payout is waiting for balance."
-      />,
-    );
-  });
+  for (const list of PAYOUTS_WAITING_IN_A_STATE) {
+    router.get(list.path, async (_req, res) => {
+      renderListPage(res, {
+        title: list.title,
+        intro: list.intro,
+        columns: payoutColumns,
+        rows: await listPayouts(deps.db, { state: list.state, limit: LIST_LIMIT }),
+        empty: list.empty,
+      });
+    });
+  }
 
   router.get('/console/lists/failed-webhooks', async (_req, res) => {
-    const viewer = signedIn(res);
-    const rows = await listFailedWebhookDeliveries(deps.db, LIST_LIMIT);
-    renderPage(
-      res,
-      200,
-      <ListPage<FailedWebhookRow>
-        title="Failed webhook deliveries"
-        viewer={viewer}
-        intro={
-          <p>
-            Deliveries held because their merchant's endpoint was disabled after failing a whole retry window (enable it
-            with <code>pnpm cli webhook enable --mid …</code> to resume them), and deliveries given up because the
-            merchant has no endpoint (replay one from its payout's page).
-          </p>
-        }
-        columns={[
-          { header: 'Status', cell: (d) => (d.status === 'HELD' ? 'held: endpoint disabled' : 'given up') },
-          { header: 'Payout', cell: (d) => <a href={`/console/payouts/${d.ackNo}`}>{d.ackNo}</a> },
-          { header: 'MID', cell: (d) => <a href={`/console/merchants/${encodeURIComponent(d.mid)}`}>{d.mid}</a> },
-          { header: 'TransactionID', cell: (d) => d.transactionId },
-          { header: 'Attempts', cell: (d) => d.attempts, numeric: true },
-          {
-            header: 'Last answer',
-            cell: (d) => (d.lastStatusCode === null ? (d.lastError ?? '') : `HTTP ${d.lastStatusCode}`),
-          },
-          { header: 'Given up', cell: (d) => (d.finishedAt ? ist(d.finishedAt) : '') },
-        ]}
-        rows={rows}
-        empty="No webhook delivery is held or has been given up."
-      />,
-    );
+    renderListPage(res, {
+      title: 'Failed webhook deliveries',
+      intro: (
+        <p>
+          Deliveries held because their merchant's endpoint was disabled after failing a whole retry window (enable it
+          with <code>pnpm cli webhook enable --mid …</code> to resume them), and deliveries given up because the
+          merchant has no endpoint (replay one from its payout's page).
+        </p>
+      ),
+      columns: [
+        { header: 'Status', cell: (d) => (d.status === 'HELD' ? 'held: endpoint disabled' : 'given up') },
+        { header: 'Payout', cell: (d) => <a href={`/console/payouts/${d.ackNo}`}>{d.ackNo}</a> },
+        { header: 'MID', cell: (d) => <a href={`/console/merchants/${encodeURIComponent(d.mid)}`}>{d.mid}</a> },
+        { header: 'TransactionID', cell: (d) => d.transactionId },
+        { header: 'Attempts', cell: (d) => d.attempts, numeric: true },
+        {
+          header: 'Last answer',
+          cell: (d) => (d.lastStatusCode === null ? (d.lastError ?? '') : `HTTP ${d.lastStatusCode}`),
+        },
+        { header: 'Given up', cell: (d) => (d.finishedAt ? ist(d.finishedAt) : '') },
+      ],
+      rows: await listFailedWebhookDeliveries(deps.db, LIST_LIMIT),
+      empty: 'No webhook delivery is held or has been given up.',
+    });
   });
 
   router.get('/console/lists/discrepancies', async (_req, res) => {
-    const viewer = signedIn(res);
-    const rows = await listDiscrepancies(deps.db, { limit: LIST_LIMIT });
-    renderPage(
-      res,
-      200,
-      <ListPage<DiscrepancyView>
-        title="Open discrepancies"
-        viewer={viewer}
-        intro={
-          <p>
-            Where the bank contradicted a settled payout (or a pay-in report contradicted another). Each is resolved
-            through the ledger with <code>pnpm cli discrepancy resolve</code> (docs/reconciliation.md).
-          </p>
-        }
-        columns={[
-          { header: 'Kind', cell: (d) => d.kind },
-          {
-            header: 'Subject',
-            cell: (d) => (d.payoutId === null ? d.ackNo : <a href={`/console/payouts/${d.ackNo}`}>{d.ackNo}</a>),
-          },
-          { header: 'TransactionID', cell: (d) => d.transactionId },
-          { header: 'Amount', cell: (d) => rupees(d.amountPaise), numeric: true },
-          { header: 'State here', cell: (d) => d.stateHere },
-          { header: 'Source', cell: (d) => d.source },
-          { header: 'Seen', cell: (d) => d.timesSeen, numeric: true },
-          { header: 'First seen', cell: (d) => ist(d.createdAt) },
-        ]}
-        rows={rows}
-        empty="No discrepancy is open."
-      />,
-    );
+    renderListPage(res, {
+      title: 'Open discrepancies',
+      intro: (
+        <p>
+          Where the bank contradicted a settled payout (or a pay-in report contradicted another). Each is resolved
+          through the ledger with <code>pnpm cli discrepancy resolve</code> (docs/reconciliation.md).
+        </p>
+      ),
+      columns: [
+        { header: 'Kind', cell: (d) => d.kind },
+        {
+          header: 'Subject',
+          cell: (d) => (d.payoutId === null ? d.ackNo : <a href={`/console/payouts/${d.ackNo}`}>{d.ackNo}</a>),
+        },
+        { header: 'TransactionID', cell: (d) => d.transactionId },
+        { header: 'Amount', cell: (d) => rupees(d.amountPaise), numeric: true },
+        { header: 'State here', cell: (d) => d.stateHere },
+        { header: 'Source', cell: (d) => d.source },
+        { header: 'Seen', cell: (d) => d.timesSeen, numeric: true },
+        { header: 'First seen', cell: (d) => ist(d.createdAt) },
+      ],
+      rows: await listDiscrepancies(deps.db, { limit: LIST_LIMIT }),
+      empty: 'No discrepancy is open.',
+    });
   });
 
   router.get('/console/lists/statement-breaks', async (_req, res) => {
-    const viewer = signedIn(res);
     const runs = await listStatementRuns(deps.db, 20);
     const rows = runs.flatMap((run) => run.breaks.map((item) => ({ run, item })));
-    renderPage(
-      res,
-      200,
-      <ListPage<(typeof rows)[number]>
-        title="Statement breaks"
-        viewer={viewer}
-        intro={
-          <p>
-            What the last {runs.length} statement runs (<code>pnpm cli recon statement</code>) left for a person: the
-            bank and our books disagree and nothing was applied.
-          </p>
-        }
-        columns={[
-          { header: 'Run', cell: ({ run }) => `${run.id} (${ist(run.startedAt)}, ${run.fileName})` },
-          { header: 'Kind', cell: ({ item }) => item.kind },
-          {
-            header: 'Reference',
-            cell: ({ item }) =>
-              item.books ? <a href={`/console/payouts/${item.reference}`}>{item.reference}</a> : item.reference,
-          },
-          {
-            header: 'Bank says',
-            cell: ({ item }) =>
-              item.bank
-                ? `line ${item.bank.line}: ${item.bank.type} ₹ ${item.bank.amount}, UTR ${item.bank.utr}, ${item.bank.value_date}`
-                : 'nothing',
-          },
-          {
-            header: 'Books say',
-            cell: ({ item }) =>
-              item.books
-                ? `${item.books.state} ₹ ${item.books.amount}${item.books.utr ? `, UTR ${item.books.utr}` : ''}`
-                : 'nothing',
-          },
-        ]}
-        rows={rows}
-        empty="No statement run has left a break."
-      />,
-    );
+    renderListPage(res, {
+      title: 'Statement breaks',
+      intro: (
+        <p>
+          What the last {runs.length} statement runs (<code>pnpm cli recon statement</code>) left for a person: the bank
+          and our books disagree and nothing was applied.
+        </p>
+      ),
+      columns: [
+        { header: 'Run', cell: ({ run }) => `${run.id} (${ist(run.startedAt)}, ${run.fileName})` },
+        { header: 'Kind', cell: ({ item }) => item.kind },
+        {
+          header: 'Reference',
+          cell: ({ item }) =>
+            item.books ? <a href={`/console/payouts/${item.reference}`}>{item.reference}</a> : item.reference,
+        },
+        {
+          header: 'Bank says',
+          cell: ({ item }) =>
+            item.bank
+              ? `line ${item.bank.line}: ${item.bank.type} ₹ ${item.bank.amount}, UTR ${item.bank.utr}, ${item.bank.value_date}`
+              : 'nothing',
+        },
+        {
+          header: 'Books say',
+          cell: ({ item }) =>
+            item.books
+              ? `${item.books.state} ₹ ${item.books.amount}${item.books.utr ? `, UTR ${item.books.utr}` : ''}`
+              : 'nothing',
+        },
+      ],
+      rows,
+      empty: 'No statement run has left a break.',
+    });
   });
 
   router.get('/console/audit', async (_req, res) => {
@@ -308,6 +282,11 @@ export function signedIn(res: Parameters<typeof viewerOf>[0]): Viewer {
   return viewer;
 }
 
+/** Sends a list page to the signed-in viewer. */
+function renderListPage<Row>(res: Response, list: Omit<ListPageProps<Row>, 'viewer'>): void {
+  renderPage(res, 200, <ListPage viewer={signedIn(res)} {...list} />);
+}
+
 export function notFound(res: Parameters<typeof viewerOf>[0], viewer: Viewer, message: string): void {
   renderPage(
     res,
@@ -316,6 +295,23 @@ export function notFound(res: Parameters<typeof viewerOf>[0], viewer: Viewer, me
       <p>{message}</p>
     </MessagePage>,
   );
+}
+
+/** The merchant the path names, or a 404 page and null. */
+export async function merchantOr404(
+  db: ConsoleDependencies['db'],
+  req: Request,
+  res: Response,
+  viewer: Viewer,
+): Promise<Merchant | null> {
+  const mid = String(req.params.mid);
+  const merchant = isMid(mid) ? await findMerchantByMid(db, mid) : null;
+  if (!merchant) merchantNotFound(res, viewer, mid);
+  return merchant;
+}
+
+export function merchantNotFound(res: Parameters<typeof viewerOf>[0], viewer: Viewer, mid: string): void {
+  notFound(res, viewer, `No merchant has the MID ${mid}.`);
 }
 
 export function wholeNumber(value: unknown, fallback: number): number {

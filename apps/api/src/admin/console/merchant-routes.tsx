@@ -1,16 +1,9 @@
-import { Router, type Request, type Response } from 'express';
-import {
-  findMerchantByMid,
-  findMerchantOverview,
-  listOperatorActions,
-  listPayouts,
-  payoutsForStatement,
-} from '@payout/db';
+import { Router, type Request } from 'express';
+import { findMerchantOverview, listOperatorActions, listPayouts, payoutsForStatement } from '@payout/db';
 import { formatRupees, isMid, type PayoutStatus } from '@payout/domain';
 import type { ConsoleDependencies } from './console-dependencies.js';
-import type { Viewer } from './console-session.js';
 import { csvLine } from './csv.js';
-import { notFound, signedIn } from './find-routes.js';
+import { merchantNotFound, merchantOr404, signedIn } from './find-routes.js';
 import { renderPage } from './render.js';
 import { istDate, istDayStart, istMidnight } from './views/format.js';
 import { ListPage, MessagePage } from './views/layout.js';
@@ -24,14 +17,6 @@ const MAX_STATEMENT_DAYS = 366;
 
 /** A merchant's page, their payouts by status and date, and the CSV statement. */
 export function merchantRoutes(deps: ConsoleDependencies): Router {
-  /** The merchant the path names, or a 404 page and null. */
-  const merchantOr404 = async (req: Request, res: Response, viewer: Viewer) => {
-    const mid = String(req.params.mid);
-    const merchant = isMid(mid) ? await findMerchantByMid(deps.db, mid) : null;
-    if (!merchant) notFound(res, viewer, `No merchant has the MID ${mid}.`);
-    return merchant;
-  };
-
   const router = Router();
 
   router.get('/console/merchants/:mid', async (req, res) => {
@@ -41,7 +26,7 @@ export function merchantRoutes(deps: ConsoleDependencies): Router {
       ? await findMerchantOverview(deps.db, req.params.mid, istDayStart(now))
       : null;
     if (!merchant) {
-      notFound(res, viewer, `No merchant has the MID ${req.params.mid}.`);
+      merchantNotFound(res, viewer, req.params.mid);
       return;
     }
     const actions = await listOperatorActions(deps.db, { merchantId: merchant.id, limit: 50 });
@@ -50,7 +35,7 @@ export function merchantRoutes(deps: ConsoleDependencies): Router {
 
   router.get('/console/merchants/:mid/payouts', async (req, res) => {
     const viewer = signedIn(res);
-    const merchant = await merchantOr404(req, res, viewer);
+    const merchant = await merchantOr404(deps.db, req, res, viewer);
     if (!merchant) return;
     const range = dateRange(req);
     const status = payoutStatus(req.query.status);
@@ -90,7 +75,7 @@ export function merchantRoutes(deps: ConsoleDependencies): Router {
   // The statement merchants ask for: every payout accepted in the date range (IST days, both included).
   router.get('/console/merchants/:mid/statement.csv', async (req, res) => {
     const viewer = signedIn(res);
-    const merchant = await merchantOr404(req, res, viewer);
+    const merchant = await merchantOr404(deps.db, req, res, viewer);
     if (!merchant) return;
     const range = dateRange(req);
     if (range === null) {

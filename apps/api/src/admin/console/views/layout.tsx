@@ -3,7 +3,6 @@ import { mayAct } from '@payout/domain';
 import type { Viewer } from '../console-session.js';
 import { CSRF_FIELD } from '../console-session.js';
 
-/** Every console page: a title, landmarks (banner, navigation, main, contentinfo) and a skip link. */
 /** The console's navigation: every list a support agent starts from. */
 const CONSOLE_NAV: readonly (readonly [href: string, label: string])[] = [
   ['/console', 'Search'],
@@ -17,6 +16,7 @@ const CONSOLE_NAV: readonly (readonly [href: string, label: string])[] = [
   ['/admin/queues', 'Queues'],
 ];
 
+/** Every console page: a title, landmarks (banner, navigation, main, contentinfo) and a skip link. */
 export function Page(props: { title: string; viewer?: Viewer | undefined; children: ComponentChildren }) {
   const { viewer } = props;
   return (
@@ -70,6 +70,16 @@ export function Page(props: { title: string; viewer?: Viewer | undefined; childr
   );
 }
 
+/** A part of a page under its own heading, which names the part for screen readers. */
+export function Section(props: { id: string; title: string; children: ComponentChildren }) {
+  return (
+    <section aria-labelledby={props.id}>
+      <h2 id={props.id}>{props.title}</h2>
+      {props.children}
+    </section>
+  );
+}
+
 /** The hidden CSRF field every signed-in form carries. */
 export function Csrf(props: { viewer: Viewer }) {
   return <input type="hidden" name={CSRF_FIELD} value={props.viewer.csrfToken} />;
@@ -117,8 +127,7 @@ export function RowsTable<Row>(props: { caption: string; columns: Column<Row>[];
   );
 }
 
-/** A page of rows with optional filters above it: every list of the console (and issue 10's, to come). */
-export function ListPage<Row>(props: {
+export interface ListPageProps<Row> {
   title: string;
   viewer: Viewer;
   intro?: ComponentChildren;
@@ -126,7 +135,10 @@ export function ListPage<Row>(props: {
   columns: Column<Row>[];
   rows: Row[];
   empty: string;
-}) {
+}
+
+/** A page of rows with optional filters above it: every list of the console (and issue 10's, to come). */
+export function ListPage<Row>(props: ListPageProps<Row>) {
   return (
     <Page title={props.title} viewer={props.viewer}>
       {props.intro}

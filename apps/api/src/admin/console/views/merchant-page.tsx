@@ -1,7 +1,7 @@
 import type { MerchantOverview, OperatorActionView } from '@payout/db';
 import type { Viewer } from '../console-session.js';
 import { istDate, ist, rupees } from './format.js';
-import { ActionButton, Page, RowsTable, StatusBadge } from './layout.js';
+import { ActionButton, Page, RowsTable, Section, StatusBadge, type Column } from './layout.js';
 import { payoutColumns } from './payout-columns.js';
 import { PayoutFilterForm } from './payout-filter-form.js';
 import { AuditTable } from './audit-table.js';
@@ -18,8 +18,7 @@ export function MerchantPage(props: {
   const today = istDate(props.today);
   return (
     <Page title={`Merchant ${m.mid}`} viewer={props.viewer}>
-      <section aria-labelledby="balance">
-        <h2 id="balance">Balance</h2>
+      <Section id="balance" title="Balance">
         <dl class="facts">
           <dt>Name</dt>
           <dd>
@@ -38,58 +37,25 @@ export function MerchantPage(props: {
           <ActionButton viewer={props.viewer} href={`${base}/credit`} label="Credit wallet…" />
           <ActionButton viewer={props.viewer} href={`${base}/bulk`} label="Bulk payouts from CSV…" />
         </div>
-      </section>
+      </Section>
 
-      <section aria-labelledby="payouts">
-        <h2 id="payouts">Payouts</h2>
+      <Section id="payouts" title="Payouts">
         <PayoutFilterForm base={base} action={`${base}/payouts`} from={today} to={today} />
         <RowsTable caption="Recent payouts" columns={payoutColumns} rows={m.recentPayouts} empty="No payouts yet." />
-      </section>
+      </Section>
 
-      <section aria-labelledby="credits">
-        <h2 id="credits">Recent credits</h2>
-        <RowsTable
-          caption="Recent credits"
-          rows={m.recentCredits}
-          empty="No credits yet."
-          columns={[
-            { header: 'When', cell: (c) => ist(c.at) },
-            { header: 'Kind', cell: (c) => (c.kind === 'WALLET_CREDIT' ? 'operator credit' : 'pay-in') },
-            { header: 'Reference', cell: (c) => c.reference ?? '' },
-            { header: 'Amount', cell: (c) => rupees(c.amountPaise), numeric: true },
-          ]}
-        />
-      </section>
+      <Section id="credits" title="Recent credits">
+        <RowsTable caption="Recent credits" columns={creditColumns} rows={m.recentCredits} empty="No credits yet." />
+      </Section>
 
-      <section aria-labelledby="tokens">
-        <h2 id="tokens">API tokens</h2>
-        <RowsTable
-          caption="API tokens"
-          rows={m.tokens}
-          empty="No tokens."
-          columns={[
-            { header: 'Id', cell: (t) => t.id },
-            { header: 'Prefix', cell: (t) => <code>{t.prefix}…</code> },
-            { header: 'Issued', cell: (t) => ist(t.createdAt) },
-            { header: 'Last used', cell: (t) => (t.lastUsedAt ? ist(t.lastUsedAt) : 'never') },
-            {
-              header: 'State',
-              cell: (t) =>
-                t.revokedAt ? (
-                  `revoked ${ist(t.revokedAt)}`
-                ) : (
-                  <ActionButton viewer={props.viewer} href={`${base}/tokens/${t.id}/revoke`} label="Revoke…" />
-                ),
-            },
-          ]}
-        />
+      <Section id="tokens" title="API tokens">
+        <RowsTable caption="API tokens" columns={tokenColumns(props.viewer, base)} rows={m.tokens} empty="No tokens." />
         <div class="actions">
           <ActionButton viewer={props.viewer} href={`${base}/tokens/rotate`} label="Issue another token…" />
         </div>
-      </section>
+      </Section>
 
-      <section aria-labelledby="webhook">
-        <h2 id="webhook">Webhook</h2>
+      <Section id="webhook" title="Webhook">
         {m.webhook ? (
           <dl class="facts">
             <dt>Endpoint</dt>
@@ -122,12 +88,38 @@ export function MerchantPage(props: {
         ) : (
           <p class="empty">No webhook endpoint registered (pnpm cli merchant webhook).</p>
         )}
-      </section>
+      </Section>
 
-      <section aria-labelledby="audit">
-        <h2 id="audit">Operator actions on this merchant</h2>
+      <Section id="audit" title="Operator actions on this merchant">
         <AuditTable actions={props.actions} empty="No operator has acted on this merchant." />
-      </section>
+      </Section>
     </Page>
   );
+}
+
+/** A merchant's credits: by an operator, or paid in. */
+const creditColumns: Column<MerchantOverview['recentCredits'][number]>[] = [
+  { header: 'When', cell: (c) => ist(c.at) },
+  { header: 'Kind', cell: (c) => (c.kind === 'WALLET_CREDIT' ? 'operator credit' : 'pay-in') },
+  { header: 'Reference', cell: (c) => c.reference ?? '' },
+  { header: 'Amount', cell: (c) => rupees(c.amountPaise), numeric: true },
+];
+
+/** A merchant's API tokens; a live one can be revoked from its row. */
+function tokenColumns(viewer: Viewer, merchantBase: string): Column<MerchantOverview['tokens'][number]>[] {
+  return [
+    { header: 'Id', cell: (t) => t.id },
+    { header: 'Prefix', cell: (t) => <code>{t.prefix}…</code> },
+    { header: 'Issued', cell: (t) => ist(t.createdAt) },
+    { header: 'Last used', cell: (t) => (t.lastUsedAt ? ist(t.lastUsedAt) : 'never') },
+    {
+      header: 'State',
+      cell: (t) =>
+        t.revokedAt ? (
+          `revoked ${ist(t.revokedAt)}`
+        ) : (
+          <ActionButton viewer={viewer} href={`${merchantBase}/tokens/${t.id}/revoke`} label="Revoke…" />
+        ),
+    },
+  ];
 }

@@ -3,7 +3,7 @@ import { payoutMessage, type FailureReason, type PayoutStatus } from '@payout/do
 import type { Viewer } from '../console-session.js';
 import type { TimelineEntry } from '../payout-timeline.js';
 import { elapsed, ist, rupees } from './format.js';
-import { ActionButton, Page, StatusBadge } from './layout.js';
+import { ActionButton, Page, Section, StatusBadge } from './layout.js';
 import { AuditTable } from './audit-table.js';
 
 /** A payout's page: what the merchant sees, what we know inside, what can be done, and its whole story. */
@@ -20,8 +20,7 @@ export function PayoutPage(props: {
   const lookupStatus = status.charAt(0) + status.slice(1).toLowerCase();
   return (
     <Page title={`Payout ${p.ackNo}`} viewer={props.viewer}>
-      <section aria-labelledby="summary">
-        <h2 id="summary">Summary</h2>
+      <Section id="summary" title="Summary">
         <dl class="facts">
           <dt>Merchant</dt>
           <dd>
@@ -55,10 +54,9 @@ export function PayoutPage(props: {
           <dt>Settled</dt>
           <dd>{p.settledAt ? `${ist(p.settledAt)} (${elapsed(p.createdAt, p.settledAt)} after accept)` : '—'}</dd>
         </dl>
-      </section>
+      </Section>
 
-      <section aria-labelledby="actions">
-        <h2 id="actions">Actions</h2>
+      <Section id="actions" title="Actions">
         <div class="actions">
           <ActionButton
             viewer={props.viewer}
@@ -87,10 +85,9 @@ export function PayoutPage(props: {
             }
           />
         </div>
-      </section>
+      </Section>
 
-      <section aria-labelledby="timeline">
-        <h2 id="timeline">Timeline</h2>
+      <Section id="timeline" title="Timeline">
         {props.jobsNote && <p class="hint">{props.jobsNote}</p>}
         <ol class="timeline">
           {props.timeline.map((e) => (
@@ -107,12 +104,11 @@ export function PayoutPage(props: {
             </li>
           ))}
         </ol>
-      </section>
+      </Section>
 
-      <section aria-labelledby="audit">
-        <h2 id="audit">Operator actions on this payout</h2>
+      <Section id="audit" title="Operator actions on this payout">
         <AuditTable actions={props.actions} empty="No operator has acted on this payout." />
-      </section>
+      </Section>
     </Page>
   );
 }
