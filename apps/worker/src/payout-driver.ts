@@ -3,8 +3,9 @@ import {
   findPayoutForWork,
   recordDiscrepancy,
   reversePayout,
-  settleFailure,
-  settleSuccess,
+  failureOf,
+  settlePayouts,
+  successOf,
   transitionPayout,
   type PayoutDiscrepancyKind,
   type PayoutForWork,
@@ -22,6 +23,7 @@ import {
 } from '@payout/domain';
 import type { PayoutInstruction, RailAdapter, RailAnswer } from '@payout/rails';
 import { maskAccount, type Logger, type ServiceMetrics } from '@payout/telemetry';
+import type { Settle } from './coalescing-settler.js';
 import type { InquiryScheduler } from './inquiry-scheduler.js';
 import { firstRefusalAt } from './rail-refusals.js';
 
@@ -41,6 +43,8 @@ export interface PayoutDriverOptions {
   /** How long a submit or an inquiry may take, rail time-out included: the payout's next check is after it. */
   railWindowMs: number;
   metrics?: ServiceMetrics;
+  /** How settlements are made: through the worker's CoalescingSettler, or (by default) one statement each. */
+  settle?: Settle;
   /** Called after this driver settled or reversed a payout, with the webhook delivery it recorded (if any). */
   onSettled?: (payoutId: bigint, webhookDeliveryId: bigint | null) => void;
   now?: () => number;
@@ -65,9 +69,11 @@ const SUBMITTING_ONLY: PayoutState[] = ['SUBMITTING'];
  */
 export class PayoutDriver {
   private readonly now: () => number;
+  private readonly settle: Settle;
 
   constructor(private readonly o: PayoutDriverOptions) {
     this.now = o.now ?? Date.now;
+    this.settle = o.settle ?? ((request) => settlePayouts(o.db, [request]).then(([result]) => result!));
   }
 
   /**
@@ -143,24 +149,25 @@ export class PayoutDriver {
 
     switch (step.kind) {
       case 'settle-success': {
-        const result = await settleSuccess(
-          this.o.db,
-          payout.id,
-          step.bankReference,
-          this.note(`rail: SUCCESS (${asked.label})`, attempt, answer),
-          { onlyFrom },
+        const result = await this.settle(
+          successOf(payout.id, step.bankReference, this.note(`rail: SUCCESS (${asked.label})`, attempt, answer), {
+            onlyFrom,
+          }),
         );
         this.o.logger.info({ ...log, settled: result.moved }, 'payout settled SUCCESS');
         if (result.moved) return this.settled(payout, 'SUCCESS', result);
         return this.compare(payout, result, answer, asked);
       }
       case 'settle-failure': {
-        const result = await settleFailure(
-          this.o.db,
-          payout.id,
-          step.reason,
-          this.note(`rail: FAILED ${step.reason} (${asked.label})`, attempt, answer),
-          { onlyFrom },
+        const result = await this.settle(
+          failureOf(
+            payout.id,
+            step.reason,
+            this.note(`rail: FAILED ${step.reason} (${asked.label})`, attempt, answer),
+            {
+              onlyFrom,
+            },
+          ),
         );
         this.o.logger.info({ ...log, reason: step.reason, settled: result.moved }, 'payout settled FAILED');
         if (result.moved) return this.settled(payout, 'FAILED', result, step.reason);
@@ -227,9 +234,9 @@ export class PayoutDriver {
     asked: Asked,
   ): Promise<string> {
     const note = this.note(`rail: REVERSED (${asked.label})`, payout.submitAttempts, answer);
-    const paid = await settleSuccess(this.o.db, payout.id, bankReference, note, {
-      onlyFrom: asked.by === 'submit' ? SUBMITTING_ONLY : undefined,
-    });
+    const paid = await this.settle(
+      successOf(payout.id, bankReference, note, { onlyFrom: asked.by === 'submit' ? SUBMITTING_ONLY : undefined }),
+    );
     if (paid.moved) this.settled(payout, 'SUCCESS', paid);
     const result = await reversePayout(this.o.db, payout.id, { source: 'rail', bankReference, note });
     this.o.logger.info(

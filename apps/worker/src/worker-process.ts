@@ -13,6 +13,7 @@ import { payoutProcessor } from './jobs/payout-processor.js';
 import { settlesWithin, startQueueWorker } from './jobs/queue-worker.js';
 import { PayoutDriver } from './payout-driver.js';
 import { JobSweeper, payoutSweepPlan } from './sweeper.js';
+import { CoalescingSettler } from './coalescing-settler.js';
 import { startWebhookWorker, type RunningWebhookWorker } from './webhooks/index.js';
 
 export interface RunningWorker {
@@ -83,6 +84,12 @@ export async function startWorker(config: WorkerConfig, overrides: WorkerOverrid
     notFoundTrustedAfterMs: config.RAIL_NOT_FOUND_TRUSTED_AFTER_MS,
     railWindowMs: config.RAIL_CONNECT_TIMEOUT_MS + config.RAIL_RESPONSE_TIMEOUT_MS + 5_000,
     metrics,
+    ...(config.SETTLE_COALESCING && {
+      settle: new CoalescingSettler(db, {
+        maxBatch: config.SETTLE_MAX_BATCH,
+        maxInFlight: config.SETTLE_MAX_IN_FLIGHT,
+      }).settle,
+    }),
     onSettled: (_payoutId, webhookDeliveryId) => {
       if (webhookDeliveryId !== null) webhooks.deliverSoon(webhookDeliveryId);
     },

@@ -118,6 +118,11 @@ export const workerConfigSchema = z
     ...logSettings,
     ...railSettings,
     WORKER_CONCURRENCY: positiveInt(20),
+    /** Coalesce the settlements of concurrent jobs into one database statement (see coalescing-settler.ts). */
+    SETTLE_COALESCING: flag(true),
+    SETTLE_MAX_BATCH: positiveInt(50),
+    /** Statements in flight at once; keep below DATABASE_POOL_SIZE so claims always find a connection. */
+    SETTLE_MAX_IN_FLIGHT: positiveInt(4),
     /** Jobs per second sent to the rail across all worker processes (BullMQ's global limiter). */
     RAIL_MAX_TPS: positiveInt(500),
     /** After this long without a final answer a payout is flagged for manual review (it stays PENDING). */

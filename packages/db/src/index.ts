@@ -55,3 +55,5 @@ export * from './repositories/webhook-delivery-repository.js';
 export { withAdvisoryLock } from './advisory-lock.js';
 export { lookUpCollection, lookUpPayout, lookUpWallet, type LookupDatabases } from './read-routing.js';
 export * from './repositories/bulk-batch-repository.js';
+export { NextTurnFlush } from './next-turn-flush.js';
+export { StatementCoalescer, type CoalescingLimits, type Pending } from './statement-coalescer.js';

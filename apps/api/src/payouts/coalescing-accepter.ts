@@ -1,20 +1,17 @@
-import { NextTurnFlush } from './next-turn-flush.js';
 import {
   acceptPayouts,
   isDatabaseUnavailable,
   isRetryableTransactionError,
   type AcceptResult,
+  type CoalescingLimits,
   type PayoutInstructionRecord,
   type PrismaClient,
+  NextTurnFlush,
 } from '@payout/db';
 import { AppError } from '@payout/domain';
 import type { PayoutAccepter } from './payout-accepter.js';
 
-export interface CoalescingOptions {
-  /** Most instructions recorded in one statement. */
-  maxBatch: number;
-  /** Most statements in flight at once (each holds one database connection). */
-  maxInFlight: number;
+export interface CoalescingOptions extends CoalescingLimits {
   /**
    * Longest an instruction waits for a statement to carry it. If the statements in flight are stuck (a lock,
    * a database that stopped answering), waiting requests get a prompt 503 instead of hanging; nothing was

@@ -61,10 +61,6 @@ export interface SettlementResult extends TransitionResult {
   webhookDeliveryId: bigint | null;
 }
 
-interface SettlementRow extends TransitionRow {
-  webhook_delivery_id: bigint | null;
-}
-
 /**
  * The columns a non-terminal move may change besides the state: attempt counters and when the next
  * step is due.
@@ -118,66 +114,112 @@ export interface SettlementOptions {
 
 /**
  * Settles a payout as SUCCESS: records the bank reference and moves the reservation out of the merchant's
- * funds (ledger RESERVED → PAID_OUT, wallet reserved −amount). Happens at most once (see {@link settle}).
+ * funds (ledger RESERVED → PAID_OUT, wallet reserved −amount). Happens at most once (see {@link settlePayouts}).
  */
-export function settleSuccess(
+export async function settleSuccess(
   db: PrismaClientOrTransaction,
   payoutId: bigint,
   bankReference: string,
   note: TransitionNote,
   opts?: SettlementOptions,
 ): Promise<SettlementResult> {
-  return settle(db, payoutId, { outcome: 'SUCCESS', bankReference, failureReason: null }, note, opts?.onlyFrom);
+  const [result] = await settlePayouts(db, [successOf(payoutId, bankReference, note, opts)]);
+  return result!;
 }
 
 /**
  * Settles a payout as FAILED: returns the reservation to the main wallet (ledger RESERVED → MAIN_WALLET,
- * wallet reserved −amount, available +amount). Happens at most once (see {@link settle}).
+ * wallet reserved −amount, available +amount). Happens at most once (see {@link settlePayouts}).
  */
-export function settleFailure(
+export async function settleFailure(
   db: PrismaClientOrTransaction,
   payoutId: bigint,
-  reason: Exclude<FailureReason, 'INSUFFICIENT_BALANCE'>,
+  reason: SettlementFailureReason,
   note: TransitionNote,
   opts?: SettlementOptions,
 ): Promise<SettlementResult> {
-  return settle(db, payoutId, { outcome: 'FAILED', bankReference: null, failureReason: reason }, note, opts?.onlyFrom);
+  const [result] = await settlePayouts(db, [failureOf(payoutId, reason, note, opts)]);
+  return result!;
 }
 
-type Settlement =
-  | { outcome: 'SUCCESS'; bankReference: string; failureReason: null }
-  | { outcome: 'FAILED'; bankReference: null; failureReason: Exclude<FailureReason, 'INSUFFICIENT_BALANCE'> };
+/** Why a settled payout failed: any reason but a short balance (that one is decided at acceptance). */
+export type SettlementFailureReason = Exclude<FailureReason, 'INSUFFICIENT_BALANCE'>;
+
+/** One settlement to make: which payout, the outcome, why, and from which states it may happen. */
+export interface SettlementRequest {
+  payoutId: bigint;
+  outcome: 'SUCCESS' | 'FAILED';
+  bankReference: string | null;
+  failureReason: SettlementFailureReason | null;
+  note: TransitionNote;
+  onlyFrom?: readonly PayoutState[];
+}
+
+export function successOf(
+  payoutId: bigint,
+  bankReference: string,
+  note: TransitionNote,
+  opts?: SettlementOptions,
+): SettlementRequest {
+  return { payoutId, outcome: 'SUCCESS', bankReference, failureReason: null, note, onlyFrom: opts?.onlyFrom };
+}
+
+export function failureOf(
+  payoutId: bigint,
+  reason: SettlementFailureReason,
+  note: TransitionNote,
+  opts?: SettlementOptions,
+): SettlementRequest {
+  return { payoutId, outcome: 'FAILED', bankReference: null, failureReason: reason, note, onlyFrom: opts?.onlyFrom };
+}
 
 // Which ledger entry ends a reservation, by outcome: the money leaves, or it goes back to the main wallet.
 const SETTLEMENT_ENTRY = { SUCCESS: 'PAYOUT_SETTLE', FAILED: 'PAYOUT_RELEASE' } as const;
 
+interface DeliveryRow extends TransitionRow {
+  webhook_delivery_id: bigint | null;
+}
+
+interface SettlementRow extends DeliveryRow {
+  /** The request's position in the batch, from 1. */
+  item: number;
+}
+
 /**
- * The one settlement: the terminal state, the ledger entry that ends the reservation (posted by the posting
- * primitive, see ledger-posting.ts), the event, and — when the merchant has a webhook endpoint — the
- * webhook delivery, so the notification can never be lost. One call of the SQL function `settle_payout`
- * (packages/db/sql/functions/settle_payout.sql). Happens at most once: only from a state that allows the
- * outcome (checked under the row lock), and the ledger's unique constraints back that up; a posting that
- * cannot be made aborts the whole statement.
+ * The one settlement, for one payout or a batch in one round trip and one commit: each payout's terminal
+ * state, the ledger entry that ends its reservation (posted by the posting primitive, see
+ * ledger-posting.ts), its event, and — when the merchant has a webhook endpoint — its webhook delivery, so
+ * the notification can never be lost. SQL functions `settle_payouts` and `settle_payout`
+ * (packages/db/sql/functions/). Happens at most once per payout: only from a state that allows the outcome
+ * (checked under the row lock), and the ledger's unique constraints back that up; a posting that cannot be
+ * made aborts the whole statement, batch and all. Results are in the order of `requests`.
  */
-async function settle(
+export async function settlePayouts(
   db: PrismaClientOrTransaction,
-  payoutId: bigint,
-  settlement: Settlement,
-  note: TransitionNote,
-  onlyFrom?: readonly PayoutState[],
-): Promise<SettlementResult> {
-  const [row] = await sqlRows<SettlementRow>(
-    db,
-    sql`SELECT * FROM settle_payout(${payoutId}, ${settlement.outcome}::payout_state,
-          ${narrowed(settlement.outcome, onlyFrom)}::text[]::payout_state[], ${settlement.bankReference},
-          ${settlement.failureReason}::failure_reason, ${SETTLEMENT_ENTRY[settlement.outcome]}::ledger_entry_kind,
-          ${note.reason}, ${note.attempt ?? null}::int, ${jsonOrNull(note.railAnswer)}::jsonb, ${note.actor})`,
-  );
-  return {
-    moved: row?.moved ?? false,
-    from: row?.from_state ?? null,
-    webhookDeliveryId: row?.webhook_delivery_id ?? null,
-  };
+  requests: readonly SettlementRequest[],
+): Promise<SettlementResult[]> {
+  const items = requests.map((r) => ({
+    payout_id: r.payoutId,
+    outcome: r.outcome,
+    allowed: narrowed(r.outcome, r.onlyFrom),
+    bank_reference: r.bankReference,
+    failure_reason: r.failureReason,
+    entry: SETTLEMENT_ENTRY[r.outcome],
+    reason: r.note.reason,
+    attempt: r.note.attempt ?? null,
+    rail_answer: r.note.railAnswer ?? null,
+    actor: r.note.actor,
+  }));
+  const rows = await sqlRows<SettlementRow>(db, sql`SELECT * FROM settle_payouts(${jsonOrNull(items)}::jsonb)`);
+  const byItem = new Map(rows.map((row) => [row.item, row]));
+  return requests.map((_, i) => {
+    const row = byItem.get(i + 1);
+    return {
+      moved: row?.moved ?? false,
+      from: row?.from_state ?? null,
+      webhookDeliveryId: row?.webhook_delivery_id ?? null,
+    };
+  });
 }
 
 /** Who reported that a paid payout came back. */
@@ -203,7 +245,7 @@ export async function reversePayout(
   report: ReversalReport,
 ): Promise<SettlementResult> {
   const railAnswer = report.note.railAnswer ?? (report.bankReference ? { bankReference: report.bankReference } : null);
-  const [row] = await db.$queryRaw<SettlementRow[]>`
+  const [row] = await db.$queryRaw<DeliveryRow[]>`
     WITH prev AS (
       SELECT id, state FROM payouts WHERE id = ${payoutId} FOR NO KEY UPDATE
     ), reversed AS (

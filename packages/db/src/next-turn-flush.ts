@@ -1,7 +1,7 @@
 /**
  * Runs a coalescer's flush once on the next turn of the event loop, however many times it is asked for
- * before then: requests that arrived together then share a statement (coalescing-accepter.ts,
- * coalescing-lookup.ts).
+ * before then: requests that arrived together then share a statement (the API's coalescing-accepter.ts and
+ * coalescing-lookup.ts, the worker's coalescing-settler.ts).
  */
 export class NextTurnFlush {
   private scheduled = false;
