@@ -21,7 +21,7 @@ type PendingSettlement = Pending<SettlementRequest, SettlementResult>;
  * commit settle many payouts (docs/performance.md, "The worker's statements"). The API does the same with
  * accepts (apps/api/src/payouts/coalescing-accepter.ts).
  *
- * Each settlement is still all-or-nothing on its own rules (packages/db/sql/functions/settle_payout.sql);
+ * Each settlement is still all-or-nothing on its own rules (packages/db/sql/functions/settle_payouts.sql);
  * `settle_payouts` orders a batch by merchant, so batches lock wallets in one order and cannot deadlock. A
  * batch that fails for any reason but an unavailable database is retried one settlement at a time, so one
  * payout whose settlement the database refuses never fails its neighbours; the job of a settlement that

@@ -189,7 +189,7 @@ interface SettlementRow extends DeliveryRow {
  * The one settlement, for one payout or a batch in one round trip and one commit: each payout's terminal
  * state, the ledger entry that ends its reservation (posted by the posting primitive, see
  * ledger-posting.ts), its event, and — when the merchant has a webhook endpoint — its webhook delivery, so
- * the notification can never be lost. SQL functions `settle_payouts` and `settle_payout`
+ * the notification can never be lost. SQL function `settle_payouts`
  * (packages/db/sql/functions/). Happens at most once per payout: only from a state that allows the outcome
  * (checked under the row lock), and the ledger's unique constraints back that up; a posting that cannot be
  * made aborts the whole statement, batch and all. Results are in the order of `requests`.
