@@ -1,4 +1,4 @@
-import { Pool } from 'undici';
+import { Agent, request as httpRequest } from 'node:http';
 import type autocannon from 'autocannon';
 import type { HttpRunResult, LoadSpec } from './http-load.js';
 
@@ -14,18 +14,10 @@ import type { HttpRunResult, LoadSpec } from './http-load.js';
  * half, so its p99 is the latency of a saturated server, not of one at half load; and its
  * coordinated-omission correction assumes a 1 ms interval whatever the rate, which adds a synthetic
  * sample per millisecond of every answer (docs/performance.md, "What limits each figure").
- *
- * The requests go through undici's connection pool rather than `node:http`: the generator shares the two
- * cores with the server it measures, and `node:http` cost it 0.3–0.45 of a core at half load, time the
- * API and PostgreSQL then waited for (docs/performance.md, "What limits each figure").
  */
 export function runPacedLoad(spec: LoadSpec & { overallRate: number }): Promise<HttpRunResult> {
-  const pool = new Pool(new URL(spec.url).origin, {
-    connections: spec.connections,
-    pipelining: 1,
-    headersTimeout: 30_000,
-    bodyTimeout: 30_000,
-  });
+  const target = new URL(spec.url);
+  const agent = new Agent({ keepAlive: true, maxSockets: spec.connections });
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
   let errors = 0;
@@ -39,13 +31,10 @@ export function runPacedLoad(spec: LoadSpec & { overallRate: number }): Promise<
 
   return new Promise<HttpRunResult>((resolve) => {
     let timer: NodeJS.Timeout | undefined;
-    let finished = false;
     const finish = () => {
-      if (finished) return;
-      finished = true;
       if (timer) clearTimeout(timer);
       spec.signal.removeEventListener('abort', stopNow);
-      void pool.destroy();
+      agent.destroy();
       const durationS = (performance.now() - startedAt) / 1000;
       resolve(summarise(spec, latencies, statuses, errors, timeouts, durationS));
     };
@@ -59,24 +48,38 @@ export function runPacedLoad(spec: LoadSpec & { overallRate: number }): Promise<
       const template = spec.requests[nextRequest++ % spec.requests.length]!;
       const setup = template.setupRequest as ((request: autocannon.Request) => autocannon.Request) | undefined;
       const prepared = setup ? setup({ ...template }) : template;
-      pool
-        .request({
+      const body = typeof prepared.body === 'string' ? prepared.body : undefined;
+      const headers: Record<string, string> = { ...(prepared.headers as Record<string, string> | undefined) };
+      if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+      const req = httpRequest(
+        {
+          agent,
+          host: target.hostname,
+          port: target.port,
           method: prepared.method ?? 'GET',
           path: prepared.path ?? '/',
-          headers: prepared.headers as Record<string, string> | undefined,
-          body: typeof prepared.body === 'string' ? prepared.body : null,
-        })
-        .then(async ({ statusCode, body }) => {
-          await body.dump();
-          const code = String(statusCode);
-          statuses[code] = (statuses[code] ?? 0) + 1;
-          if (statusCode === spec.successStatus) latencies.push(performance.now() - dueAt);
-        })
-        .catch((error: unknown) => {
-          errors++;
-          if ((error as { code?: string }).code?.endsWith('_TIMEOUT')) timeouts++;
-        })
-        .finally(settle);
+          headers,
+          timeout: 30_000,
+        },
+        (res) => {
+          res.resume();
+          res.once('end', () => {
+            const code = String(res.statusCode);
+            statuses[code] = (statuses[code] ?? 0) + 1;
+            if (res.statusCode === spec.successStatus) latencies.push(performance.now() - dueAt);
+            settle();
+          });
+        },
+      );
+      req.once('timeout', () => {
+        timeouts++;
+        req.destroy(new Error('timeout'));
+      });
+      req.once('error', () => {
+        errors++;
+        settle();
+      });
+      req.end(body);
     };
     const settle = () => {
       answered++;
