@@ -1,6 +1,7 @@
 import {
   isDatabaseUnavailable,
   isRetryableTransactionError,
+  settlePayout,
   settlePayouts,
   StatementCoalescer,
   type CoalescingLimits,
@@ -49,9 +50,7 @@ export class CoalescingSettler {
     } catch (error) {
       // A database that is away or timed out would fail each settlement alone too, after as long again.
       if (batch.length === 1 || isRetryableTransactionError(error) || isDatabaseUnavailable(error)) throw error;
-      await Promise.all(
-        batch.map((p) => settlePayouts(this.db, [p.request]).then(([result]) => p.resolve(result!), p.reject)),
-      );
+      await Promise.all(batch.map((p) => settlePayout(this.db, p.request).then(p.resolve, p.reject)));
     }
   }
 }

@@ -4,7 +4,7 @@ import {
   recordDiscrepancy,
   reversePayout,
   failureOf,
-  settlePayouts,
+  settlePayout,
   successOf,
   transitionPayout,
   type PayoutDiscrepancyKind,
@@ -73,7 +73,7 @@ export class PayoutDriver {
 
   constructor(private readonly o: PayoutDriverOptions) {
     this.now = o.now ?? Date.now;
-    this.settle = o.settle ?? ((request) => settlePayouts(o.db, [request]).then(([result]) => result!));
+    this.settle = o.settle ?? ((request) => settlePayout(o.db, request));
   }
 
   /**

@@ -116,29 +116,24 @@ export interface SettlementOptions {
  * Settles a payout as SUCCESS: records the bank reference and moves the reservation out of the merchant's
  * funds (ledger RESERVED → PAID_OUT, wallet reserved −amount). Happens at most once (see {@link settlePayouts}).
  */
-export async function settleSuccess(
-  db: PrismaClientOrTransaction,
-  payoutId: bigint,
-  bankReference: string,
-  note: TransitionNote,
-  opts?: SettlementOptions,
-): Promise<SettlementResult> {
-  const [result] = await settlePayouts(db, [successOf(payoutId, bankReference, note, opts)]);
-  return result!;
+export function settleSuccess(db: PrismaClientOrTransaction, ...request: Parameters<typeof successOf>) {
+  return settlePayout(db, successOf(...request));
 }
 
 /**
  * Settles a payout as FAILED: returns the reservation to the main wallet (ledger RESERVED → MAIN_WALLET,
  * wallet reserved −amount, available +amount). Happens at most once (see {@link settlePayouts}).
  */
-export async function settleFailure(
+export function settleFailure(db: PrismaClientOrTransaction, ...request: Parameters<typeof failureOf>) {
+  return settlePayout(db, failureOf(...request));
+}
+
+/** One settlement on its own: {@link settlePayouts} with one request. */
+export async function settlePayout(
   db: PrismaClientOrTransaction,
-  payoutId: bigint,
-  reason: SettlementFailureReason,
-  note: TransitionNote,
-  opts?: SettlementOptions,
+  request: SettlementRequest,
 ): Promise<SettlementResult> {
-  const [result] = await settlePayouts(db, [failureOf(payoutId, reason, note, opts)]);
+  const [result] = await settlePayouts(db, [request]);
   return result!;
 }
 
