@@ -149,26 +149,15 @@ export class PayoutDriver {
 
     switch (step.kind) {
       case 'settle-success': {
-        const result = await this.settle(
-          successOf(payout.id, step.bankReference, this.note(`rail: SUCCESS (${asked.label})`, attempt, answer), {
-            onlyFrom,
-          }),
-        );
+        const note = this.note(`rail: SUCCESS (${asked.label})`, attempt, answer);
+        const result = await this.settle(successOf(payout.id, step.bankReference, note, { onlyFrom }));
         this.o.logger.info({ ...log, settled: result.moved }, 'payout settled SUCCESS');
         if (result.moved) return this.settled(payout, 'SUCCESS', result);
         return this.compare(payout, result, answer, asked);
       }
       case 'settle-failure': {
-        const result = await this.settle(
-          failureOf(
-            payout.id,
-            step.reason,
-            this.note(`rail: FAILED ${step.reason} (${asked.label})`, attempt, answer),
-            {
-              onlyFrom,
-            },
-          ),
-        );
+        const note = this.note(`rail: FAILED ${step.reason} (${asked.label})`, attempt, answer);
+        const result = await this.settle(failureOf(payout.id, step.reason, note, { onlyFrom }));
         this.o.logger.info({ ...log, reason: step.reason, settled: result.moved }, 'payout settled FAILED');
         if (result.moved) return this.settled(payout, 'FAILED', result, step.reason);
         return this.compare(payout, result, answer, asked);
