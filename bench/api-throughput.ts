@@ -2,7 +2,7 @@ import { checkpoint } from './bench-database.js';
 import { describeCpu } from './cpu-meter.js';
 import type { RssSample } from './app-process.js';
 import { sleep, type BenchEnv, type StartedApp } from './bench-env.js';
-import { runPacedLoad } from './paced-load.js';
+import { startPacedLoad } from './paced-load.js';
 import { lookupRequests, startLoad, type HttpRunResult, type LoadSpec, type PayoutRequests } from './http-load.js';
 
 export interface ApiMeasurements {
@@ -142,10 +142,15 @@ export async function measure(
     ...load,
   };
   // A fixed rate is paced evenly unless autocannon's bursts are asked for; "as fast as it answers" is autocannon's.
+  // The paced load warms up at its own pace first (autocannon's warm-up did not open its connections), and
+  // the CPU is measured from the end of that warm-up.
   const overallRate = loadSpec.overallRate;
-  const { result, cpu } = await env.cpu.measure(() =>
-    overallRate !== undefined && !bursts ? runPacedLoad({ ...loadSpec, overallRate }) : startLoad(loadSpec).done,
-  );
+  const paced =
+    overallRate !== undefined && !bursts
+      ? startPacedLoad({ ...loadSpec, overallRate, warmupS: env.plan.warmupS })
+      : undefined;
+  await paced?.measuring;
+  const { result, cpu } = await env.cpu.measure(() => paced?.done ?? startLoad(loadSpec).done);
   const apiCores = cpu.byUser[api.process.name] ?? 0;
   const apiCpuMsPerSuccess = result.succeeded ? (apiCores * cpu.wallS * 1000) / result.succeeded : 0;
   const measured = { ...result, cpu, apiCpuMsPerSuccess: Math.round(apiCpuMsPerSuccess * 100) / 100 };

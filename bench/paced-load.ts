@@ -1,6 +1,33 @@
-import { Agent, request as httpRequest } from 'node:http';
+import { Worker } from 'node:worker_threads';
 import type autocannon from 'autocannon';
 import type { HttpRunResult, LoadSpec } from './http-load.js';
+
+export interface PacedLoadSpec extends LoadSpec {
+  overallRate: number;
+  warmupS: number;
+}
+
+export interface RunningPacedLoad {
+  /** Resolves when the warm-up is over and the measured requests begin. */
+  measuring: Promise<void>;
+  done: Promise<HttpRunResult>;
+}
+
+interface PreparedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+interface WorkerReport {
+  type: 'done';
+  latencies: Float64Array;
+  statuses: Record<string, number>;
+  errors: number;
+  timeouts: number;
+  durationS: number;
+}
 
 /**
  * A fixed-rate load whose requests arrive evenly spaced, as many independent merchants' requests do: the
@@ -14,103 +41,73 @@ import type { HttpRunResult, LoadSpec } from './http-load.js';
  * half, so its p99 is the latency of a saturated server, not of one at half load; and its
  * coordinated-omission correction assumes a 1 ms interval whatever the rate, which adds a synthetic
  * sample per millisecond of every answer (docs/performance.md, "What limits each figure").
+ *
+ * The requests are set up here, before the run, and sent from a thread of their own
+ * (paced-load-worker.mjs), so neither building them nor the bench's own work delays one that falls due.
+ * The first `warmupS` of requests, at the same pace and on the same connections, are not counted: like
+ * every other measured run, this one starts warm.
  */
-export function runPacedLoad(spec: LoadSpec & { overallRate: number }): Promise<HttpRunResult> {
-  const target = new URL(spec.url);
-  const agent = new Agent({ keepAlive: true, maxSockets: spec.connections });
-  const latencies: number[] = [];
-  const statuses: Record<string, number> = {};
-  let errors = 0;
-  let timeouts = 0;
-  let sent = 0;
-  let answered = 0;
-  let nextRequest = 0;
-  const intervalMs = 1000 / spec.overallRate;
-  const total = Math.floor(spec.overallRate * spec.durationS);
-  const startedAt = performance.now();
+export function startPacedLoad(spec: PacedLoadSpec): RunningPacedLoad {
+  const warmupCount = Math.floor(spec.overallRate * spec.warmupS);
+  const requests = prepare(spec.requests, warmupCount + Math.floor(spec.overallRate * spec.durationS));
+  const worker = new Worker(new URL('./paced-load-worker.mjs', import.meta.url), {
+    workerData: {
+      url: spec.url,
+      connections: spec.connections,
+      rate: spec.overallRate,
+      warmupCount,
+      requests,
+      successStatus: spec.successStatus,
+    },
+  });
+  const stop = () => worker.postMessage('stop');
+  spec.signal.addEventListener('abort', stop, { once: true });
+  let began: () => void = () => undefined;
+  const measuring = new Promise<void>((resolve) => (began = resolve));
+  const done = new Promise<HttpRunResult>((resolve, reject) => {
+    worker.on('message', (message: { type: 'measuring' } | WorkerReport) => {
+      if (message.type === 'measuring') began();
+      else resolve(summarise(spec, message));
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the paced load's thread exited (${code}) before reporting`)));
+  }).finally(() => {
+    spec.signal.removeEventListener('abort', stop);
+    // A run stopped during its warm-up never measures: whoever waits for it is released all the same.
+    began();
+  });
+  return { measuring, done };
+}
 
-  return new Promise<HttpRunResult>((resolve) => {
-    let timer: NodeJS.Timeout | undefined;
-    const finish = () => {
-      if (timer) clearTimeout(timer);
-      spec.signal.removeEventListener('abort', stopNow);
-      agent.destroy();
-      const durationS = (performance.now() - startedAt) / 1000;
-      resolve(summarise(spec, latencies, statuses, errors, timeouts, durationS));
+/** Each request as its template's setup makes it, with its length: `count` of them, the templates in turn. */
+function prepare(templates: readonly autocannon.Request[], count: number): PreparedRequest[] {
+  return Array.from({ length: count }, (_, i) => {
+    const template = templates[i % templates.length]!;
+    const setup = template.setupRequest as ((request: autocannon.Request) => autocannon.Request) | undefined;
+    const prepared = setup ? setup({ ...template }) : template;
+    const body = typeof prepared.body === 'string' ? prepared.body : undefined;
+    const headers: Record<string, string> = { ...(prepared.headers as Record<string, string> | undefined) };
+    if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+    return {
+      method: prepared.method ?? 'GET',
+      path: prepared.path ?? '/',
+      headers,
+      ...(body !== undefined && { body }),
     };
-    const stopNow = () => {
-      sent = total;
-      finish();
-    };
-    spec.signal.addEventListener('abort', stopNow, { once: true });
-
-    const send = (dueAt: number) => {
-      const template = spec.requests[nextRequest++ % spec.requests.length]!;
-      const setup = template.setupRequest as ((request: autocannon.Request) => autocannon.Request) | undefined;
-      const prepared = setup ? setup({ ...template }) : template;
-      const body = typeof prepared.body === 'string' ? prepared.body : undefined;
-      const headers: Record<string, string> = { ...(prepared.headers as Record<string, string> | undefined) };
-      if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
-      const req = httpRequest(
-        {
-          agent,
-          host: target.hostname,
-          port: target.port,
-          method: prepared.method ?? 'GET',
-          path: prepared.path ?? '/',
-          headers,
-          timeout: 30_000,
-        },
-        (res) => {
-          res.resume();
-          res.once('end', () => {
-            const code = String(res.statusCode);
-            statuses[code] = (statuses[code] ?? 0) + 1;
-            if (res.statusCode === spec.successStatus) latencies.push(performance.now() - dueAt);
-            settle();
-          });
-        },
-      );
-      req.once('timeout', () => {
-        timeouts++;
-        req.destroy(new Error('timeout'));
-      });
-      req.once('error', () => {
-        errors++;
-        settle();
-      });
-      req.end(body);
-    };
-    const settle = () => {
-      answered++;
-      if (sent >= total && answered >= sent) finish();
-    };
-    const tick = () => {
-      const now = performance.now();
-      while (sent < total && startedAt + sent * intervalMs <= now) send(startedAt + sent++ * intervalMs);
-      if (sent < total) timer = setTimeout(tick, Math.max(0, startedAt + sent * intervalMs - performance.now()));
-    };
-    tick();
   });
 }
 
-function summarise(
-  spec: LoadSpec & { overallRate: number },
-  latencies: number[],
-  statuses: Record<string, number>,
-  errors: number,
-  timeouts: number,
-  durationS: number,
-): HttpRunResult {
-  latencies.sort((a, b) => a - b);
+function summarise(spec: PacedLoadSpec, report: WorkerReport): HttpRunResult {
+  const latencies = report.latencies.sort();
   const at = (q: number) => round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
-  const succeeded = statuses[String(spec.successStatus)] ?? 0;
+  const succeeded = report.statuses[String(spec.successStatus)] ?? 0;
+  const { durationS } = report;
   return {
     label: spec.label,
     connections: spec.connections,
     requestedRate: spec.overallRate,
     durationS: round(durationS),
-    statuses,
+    statuses: report.statuses,
     succeeded,
     succeededPerSecond: durationS > 0 ? succeeded / durationS : 0,
     latencyMs: {
@@ -120,8 +117,8 @@ function summarise(
       p99: at(0.99),
       max: round(latencies.at(-1) ?? 0),
     },
-    errors,
-    timeouts,
+    errors: report.errors,
+    timeouts: report.timeouts,
   };
 }
 

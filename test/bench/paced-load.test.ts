@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runPacedLoad } from '../../bench/paced-load.js';
+import { startPacedLoad } from '../../bench/paced-load.js';
 
 // The half-load p99 comes from this generator (docs/performance.md, "The machine and the method"): it must
 // send exactly rate × duration requests, each as the request template sets it up, and count every answer.
@@ -24,14 +24,15 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-describe('runPacedLoad', () => {
-  it('when run at a rate for a time, then it sends rate × time requests as set up and counts every answer by status', async () => {
+describe('startPacedLoad', () => {
+  it('when run at a rate for a time after a warm-up, then it sends rate × (warm-up + time) requests as set up and counts every measured answer by status', async () => {
     let n = 0;
-    const result = await runPacedLoad({
+    const load = startPacedLoad({
       label: 'paced',
       url,
       connections: 4,
       durationS: 0.5,
+      warmupS: 0.2,
       overallRate: 100,
       successStatus: 202,
       signal: new AbortController().signal,
@@ -43,12 +44,18 @@ describe('runPacedLoad', () => {
         },
       ],
     });
+    await load.measuring;
+    const warmedUp = received.length;
+    const result = await load.done;
 
-    expect(received).toHaveLength(50);
+    // 20 warm-up requests, then 50 measured; the warm-up's were all sent before the measured ones began.
+    expect(received).toHaveLength(70);
+    expect(warmedUp).toBeLessThanOrEqual(20);
     expect(received.every((r) => r.method === 'POST' && r.url === '/api/payout')).toBe(true);
-    expect(new Set(received.map((r) => r.mid)).size).toBe(50);
+    expect(new Set(received.map((r) => r.mid)).size).toBe(70);
     // Each request's body is the one its own setup made, sent whole.
     expect(received.every((r) => r.mid === `M${(JSON.parse(r.body) as { n: number }).n}`)).toBe(true);
+    // Every 10th answer is a 409: the 70 answers hold 7, of which 5 fall among the 50 measured ones.
     expect(result.statuses).toEqual({ '202': 45, '409': 5 });
     expect(result.succeeded).toBe(45);
     expect(result.requestedRate).toBe(100);
