@@ -76,8 +76,12 @@ describe('Redis faults', () => {
     try {
       const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => post(merchant, amountOf(i), i)));
       expect(answers.map((a) => a.status)).toEqual(answers.map(() => 202));
-      const queued = await queue.getJobs(['wait', 'delayed']);
-      expect(queued.length).toBeGreaterThanOrEqual(20 + 3);
+      // The answer does not wait for the job (it is queued within ENQUEUE_GATHER_MS of the accept).
+      const queued = await eventually(
+        () => queue.getJobs(['wait', 'delayed']),
+        (jobs) => jobs.length >= 20 + 3,
+        { what: 'the 20 new payouts to be queued' },
+      );
 
       await s.redis.stop();
       await s.redis.resume();

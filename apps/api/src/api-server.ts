@@ -60,6 +60,7 @@ export async function startApi(
     connection: redis,
     prefix: config.QUEUE_PREFIX,
     timeoutMs: config.ENQUEUE_TIMEOUT_MS,
+    gatherMs: config.ENQUEUE_GATHER_MS,
     onError: (error) => logger.warn({ err: error.message }, 'queue error'),
   });
   const metrics = createMetrics('api');

@@ -46,6 +46,8 @@ export const apiConfigSchema = z
     HOST: z.string().min(1).default('0.0.0.0'),
     /** How long queuing an accepted payout's job may take before it is left to the sweeper (the answer never waits). */
     ENQUEUE_TIMEOUT_MS: positiveInt(5_000),
+    /** How long accepted payouts gather before their jobs are queued together (0: only those of one event-loop turn). */
+    ENQUEUE_GATHER_MS: z.coerce.number().int().min(0).max(1_000).default(5),
     /** How long a merchant's credentials are cached; a suspension or revoked token takes effect within it. */
     AUTH_CACHE_TTL_MS: positiveInt(5_000),
     /** Coalesce concurrent payout accepts into one database statement (see coalescing-accepter.ts). */

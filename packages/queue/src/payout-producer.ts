@@ -18,6 +18,11 @@ export interface PayoutProducerOptions {
   prefix: string;
   /** Longest wait for Redis before leaving the job to the sweeper. */
   timeoutMs: number;
+  /**
+   * How long payouts accepted one after another gather before they are queued together (0: those of the
+   * same turn of the event loop only). The answer never waits for it; the worker sees a job that much later.
+   */
+  gatherMs?: number;
   onError?: (error: Error) => void;
 }
 
@@ -26,14 +31,34 @@ export function createPayoutProducer(options: PayoutProducerOptions): PayoutProd
   // Without a listener an unreachable Redis would surface as an unhandled 'error' event.
   queue.on('error', (error) => options.onError?.(error));
 
-  // Payouts accepted in the same turn of the event loop are queued with one addBulk: one Redis round trip
-  // (and one write) for the lot instead of one per payout.
-  let pending: { ids: string[]; done: Promise<boolean> } | undefined;
+  // Payouts accepted within `gatherMs` of each other (or in the same turn of the event loop) are queued with
+  // one addBulk: one Redis round trip, one write and one MULTI for the lot instead of one per payout. Under
+  // load the accept coalescer already answers many payouts in one turn; between bursts, and at a steady
+  // moderate rate where each payout is accepted alone, the window is what groups them (docs/performance.md,
+  // "The enqueue window": BullMQ's addBulk for one job was 16 % of the API's busy time at half load).
+  const gatherMs = options.gatherMs ?? 0;
+  let pending: { ids: string[]; done: Promise<boolean>; flushNow: () => void } | undefined;
 
   function flushSoon(): { ids: string[]; done: Promise<boolean> } {
     if (pending) return pending;
-    const batch = { ids: [] as string[], done: Promise.resolve(true) };
-    batch.done = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+    let flushNow: () => void = () => undefined;
+    const gathered = new Promise<void>((resolve) => {
+      if (gatherMs > 0) {
+        const timer = setTimeout(resolve, gatherMs);
+        flushNow = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      } else {
+        const immediate = setImmediate(resolve);
+        flushNow = () => {
+          clearImmediate(immediate);
+          resolve();
+        };
+      }
+    });
+    const batch = { ids: [] as string[], done: Promise.resolve(true), flushNow };
+    batch.done = gathered.then(() => {
       pending = undefined;
       return addWithin(batch.ids, options.timeoutMs);
     });
@@ -65,6 +90,13 @@ export function createPayoutProducer(options: PayoutProducerOptions): PayoutProd
       return batch.done;
     },
     queue,
-    close: () => queue.close(),
+    async close() {
+      // Payouts still gathering are queued before the connection goes, not left to the sweeper.
+      if (pending) {
+        pending.flushNow();
+        await pending.done;
+      }
+      await queue.close();
+    },
   };
 }
