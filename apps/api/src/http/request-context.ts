@@ -53,14 +53,8 @@ export function requestContext(logger: Logger): RequestHandler {
     const id = isAcceptableRequestId(incoming) ? incoming : randomUUID();
     req.id = id;
     res.setHeader('X-Request-Id', id);
-    const log = new RequestLog(logger, describe(req.url, req.method, id));
-    (req as RequestWithLog)[REQUEST_LOG] = log;
-    Object.defineProperty(req, 'log', {
-      configurable: true,
-      enumerable: true,
-      get: () => log.logger(),
-      set: (replacement: Logger) => log.replace(replacement),
-    });
+    definesLogOn(Object.getPrototypeOf(req) as object);
+    (req as RequestWithLog)[REQUEST_LOG] = new RequestLog(logger, describe(req.url, req.method, id));
     const startedAt = performance.now();
     let logged = false;
     const done = () => {
@@ -90,6 +84,26 @@ export function logMerchant(req: Request, mid: string): void {
 
 const REQUEST_LOG = Symbol('request log');
 type RequestWithLog = Request & { [REQUEST_LOG]?: RequestLog };
+
+/**
+ * `req.log` is an accessor on the app's request prototype (Express gives each app its own), defined the
+ * first time the app serves a request, not a property defined on every request: defining an accessor on
+ * each request object cost a closure pair per request and gave every request object a shape of its own,
+ * which slows every later property access on it (docs/performance.md, "Issue 13, fourth pass").
+ */
+function definesLogOn(requestPrototype: object): void {
+  if (Object.hasOwn(requestPrototype, 'log')) return;
+  Object.defineProperty(requestPrototype, 'log', {
+    configurable: true,
+    enumerable: true,
+    get(this: RequestWithLog) {
+      return this[REQUEST_LOG]?.logger();
+    },
+    set(this: RequestWithLog, replacement: Logger) {
+      this[REQUEST_LOG]?.replace(replacement);
+    },
+  });
+}
 
 /**
  * A request's logger, made the first time something logs: a child logger costs a serialisation of its
