@@ -35,28 +35,21 @@ export function createPayoutProducer(options: PayoutProducerOptions): PayoutProd
   // one addBulk: one Redis round trip, one write and one MULTI for the lot instead of one per payout. Under
   // load the accept coalescer already answers many payouts in one turn; between bursts, and at a steady
   // moderate rate where each payout is accepted alone, the window is what groups them (docs/performance.md,
-  // "The enqueue window": BullMQ's addBulk for one job was 16 % of the API's busy time at half load).
+  // "Issue 13, fourth pass": BullMQ's addBulk of one job was 16 % of the API's busy time at half load).
   const gatherMs = options.gatherMs ?? 0;
   let pending: { ids: string[]; done: Promise<boolean>; flushNow: () => void } | undefined;
 
   function flushSoon(): { ids: string[]; done: Promise<boolean> } {
     if (pending) return pending;
-    let flushNow: () => void = () => undefined;
-    const gathered = new Promise<void>((resolve) => {
-      if (gatherMs > 0) {
-        const timer = setTimeout(resolve, gatherMs);
-        flushNow = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      } else {
-        const immediate = setImmediate(resolve);
-        flushNow = () => {
-          clearImmediate(immediate);
-          resolve();
-        };
-      }
-    });
+    let release: () => void = () => undefined;
+    const gathered = new Promise<void>((resolve) => (release = resolve));
+    const timer = gatherMs > 0 ? setTimeout(release, gatherMs) : undefined;
+    const immediate = gatherMs > 0 ? undefined : setImmediate(release);
+    const flushNow = () => {
+      clearTimeout(timer);
+      clearImmediate(immediate);
+      release();
+    };
     const batch = { ids: [] as string[], done: Promise.resolve(true), flushNow };
     batch.done = gathered.then(() => {
       pending = undefined;
