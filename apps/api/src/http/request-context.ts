@@ -53,7 +53,7 @@ export function requestContext(logger: Logger): RequestHandler {
     const id = isAcceptableRequestId(incoming) ? incoming : randomUUID();
     req.id = id;
     res.setHeader('X-Request-Id', id);
-    definesLogOn(Object.getPrototypeOf(req) as object);
+    defineLogAccessorOnce(Object.getPrototypeOf(req) as object);
     (req as RequestWithLog)[REQUEST_LOG] = new RequestLog(logger, describe(req.url, req.method, id));
     const startedAt = performance.now();
     let logged = false;
@@ -91,7 +91,7 @@ type RequestWithLog = Request & { [REQUEST_LOG]?: RequestLog };
  * each request object cost a closure pair per request and gave every request object a shape of its own,
  * which slows every later property access on it (docs/performance.md, "Issue 13, fourth pass").
  */
-function definesLogOn(requestPrototype: object): void {
+function defineLogAccessorOnce(requestPrototype: object): void {
   if (Object.hasOwn(requestPrototype, 'log')) return;
   Object.defineProperty(requestPrototype, 'log', {
     configurable: true,
