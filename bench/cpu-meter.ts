@@ -21,6 +21,13 @@ export interface CpuSplit {
   byUser: Record<string, number>;
   /** The biggest of the other processes, by command name: who else was using the machine. */
   otherCommands: Record<string, number>;
+  /**
+   * Share of the run each app's main thread — a Node app's event loop — was ready to run but waiting for a
+   * core (the kernel's schedstat run-queue time). On two cores shared with PostgreSQL and the load generator
+   * this is time a request waits that is neither the app's CPU nor the database's (docs/performance.md,
+   * "Issue 13, fifth pass").
+   */
+  waitedForCore: Record<string, number>;
 }
 
 interface Snapshot {
@@ -29,6 +36,8 @@ interface Snapshot {
   /** CPU ticks by pid, with the process's name. */
   processes: Map<number, { comm: string; ticks: number }>;
   backends: Set<number>;
+  /** Nanoseconds each app's main thread has spent runnable but not running, by pid. */
+  runQueueNs: Map<number, number>;
 }
 
 export class CpuMeter {
@@ -65,7 +74,11 @@ export class CpuMeter {
   private async snapshot(): Promise<Snapshot> {
     const rows = await this.db.$queryRaw<{ pid: number }[]>`
       SELECT pid FROM pg_stat_activity WHERE datname = ${this.databaseName}`;
-    const [stat, processes] = await Promise.all([readFile('/proc/stat', 'utf8'), readProcesses()]);
+    const [stat, processes, runQueueNs] = await Promise.all([
+      readFile('/proc/stat', 'utf8'),
+      readProcesses(),
+      readRunQueueTimes([...this.apps().keys()]),
+    ]);
     const fields = stat.split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
     // user nice system idle iowait irq softirq steal: idle and iowait are not busy.
     const total = fields.slice(0, 8).reduce((a, b) => a + b, 0);
@@ -75,6 +88,7 @@ export class CpuMeter {
       machine: { busy: total - idle, total },
       processes,
       backends: new Set(rows.map((r) => r.pid)),
+      runQueueNs,
     };
   }
 
@@ -106,6 +120,13 @@ export class CpuMeter {
     if (busy - accounted > 0.01) byUser[ENDED_PROCESSES] = busy - accounted;
     const round = (n: number) => Math.round(n * 100) / 100;
     for (const key of Object.keys(byUser)) byUser[key] = round(byUser[key]!);
+    const waitedForCore: Record<string, number> = {};
+    for (const [pid, ns] of after.runQueueNs) {
+      const waitedBefore = before.runQueueNs.get(pid);
+      const name = apps.get(pid);
+      if (waitedBefore !== undefined && name !== undefined)
+        waitedForCore[name] = round((ns - waitedBefore) / 1e9 / wallS);
+    }
     const top = Object.entries(otherCommands)
       .sort((a, b) => b[1] - a[1])
       .slice(0, 5)
@@ -116,6 +137,7 @@ export class CpuMeter {
       busy: round(busy),
       byUser,
       otherCommands: Object.fromEntries(top.map(([k, v]) => [k, round(v)])),
+      waitedForCore,
     };
   }
 }
@@ -142,12 +164,46 @@ async function readProcesses(): Promise<Map<number, { comm: string; ticks: numbe
   return processes;
 }
 
-/** "api 0.97 · postgres (bench db) 0.62 · …", biggest first. */
+/**
+ * Run-queue time of each process's main thread (its thread id is its pid): the second field of
+ * /proc/<pid>/task/<pid>/schedstat, in nanoseconds. A process that ended, or a kernel without schedstats,
+ * has no entry.
+ */
+async function readRunQueueTimes(pids: number[]): Promise<Map<number, number>> {
+  const times = new Map<number, number>();
+  await Promise.all(
+    pids.map(async (pid) => {
+      try {
+        const waitNs = runQueueNs(await readFile(`/proc/${pid}/task/${pid}/schedstat`, 'utf8'));
+        if (waitNs !== undefined) times.set(pid, waitNs);
+      } catch {
+        // Ended, or no schedstats.
+      }
+    }),
+  );
+  return times;
+}
+
+/** "<on-cpu ns> <run-queue ns> <timeslices>" → the run-queue nanoseconds. */
+export function runQueueNs(schedstat: string): number | undefined {
+  const waited = Number(schedstat.trim().split(/\s+/)[1]);
+  return Number.isFinite(waited) ? waited : undefined;
+}
+
+/** "cpu 1.50 of 2 cores busy: api 0.97 · postgres (bench db) 0.62 · …; waiting for a core: api 0.27", biggest first. */
 export function describeCpu(cpu: CpuSplit): string {
-  const users = Object.entries(cpu.byUser)
+  const waits = shares(cpu.waitedForCore);
+  return (
+    `cpu ${cpu.busy.toFixed(2)} of ${cpu.cores} cores busy: ${shares(cpu.byUser)}` +
+    (waits ? `; waiting for a core: ${waits}` : '')
+  );
+}
+
+/** "api 0.97 · postgres (bench db) 0.62", biggest first, leaving out what rounds to nothing. */
+function shares(byName: Record<string, number>): string {
+  return Object.entries(byName)
     .sort((a, b) => b[1] - a[1])
     .filter(([, v]) => v >= 0.01)
     .map(([k, v]) => `${k} ${v.toFixed(2)}`)
     .join(' · ');
-  return `cpu ${cpu.busy.toFixed(2)} of ${cpu.cores} cores busy: ${users}`;
 }
