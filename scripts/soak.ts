@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createPrismaClient, creditWallet, updateQueueSettings } from '@payout/db';
 import { makeMerchant } from '../test/support/factories.js';
-import { DELIBERATELY_PENDING_PAISE } from '../test/faults/payout-audit.js';
+import { countStillMoving } from './soak/still-moving.js';
 import { readBankJournal } from './soak/bank-journal.js';
 import {
   describeFault,
@@ -192,11 +192,7 @@ try {
     const drainStart = Date.now();
     const drainDeadline = drainStart + (options.short ? 120_000 : 300_000);
     for (;;) {
-      const [row] = await db.$queryRaw<{ moving: number }[]>`
-        SELECT count(*)::int AS moving FROM payouts
-         WHERE status = 'PENDING'
-           AND (amount_paise % 100 <> ${DELIBERATELY_PENDING_PAISE} OR state NOT IN ('AWAITING_RAIL', 'MANUAL_REVIEW'))`;
-      const moving = row?.moving ?? 0;
+      const moving = await countStillMoving(db);
       if (moving === 0 || Date.now() > drainDeadline) {
         if (moving > 0) progress(`drain gave up with ${moving} payouts still moving`);
         break;

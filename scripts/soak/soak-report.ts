@@ -4,6 +4,7 @@ import type { BankBook } from './bank-journal.js';
 import type { FaultKind, PlannedFault } from './fault-schedule.js';
 import type { SentPayout } from './merchant-client.js';
 import type { StatementRun } from './statement-run.js';
+import { stillMovingHistories } from './still-moving.js';
 
 export interface FaultRecord extends PlannedFault {
   /** When it actually began and when the part was back, after the load started. */
@@ -42,9 +43,14 @@ export interface SoakReport {
   problems: string[];
   /** Processes that died without being killed (a crash is a finding even when no money moved wrongly). */
   crashes: string[];
+  /** The first payouts still moving after the drain, each with every event it went through (still-moving.ts). */
+  stillMoving: string[];
   schedule: PlannedFault[];
   faults: FaultRecord[];
 }
+
+/** How many of the payouts still moving the report shows in full. */
+const STILL_MOVING_SHOWN = 5;
 
 interface DbPayout {
   transaction_id: string;
@@ -182,6 +188,7 @@ export async function buildReport(input: {
       ...breaches.map((p) => `breach: ${p}`),
     ],
     crashes: input.crashes,
+    stillMoving: await stillMovingHistories(input.db, STILL_MOVING_SHOWN),
     schedule: input.schedule,
     faults: input.faults,
   };
@@ -219,5 +226,11 @@ export function formatReport(report: SoakReport): string {
   if (report.problems.length) lines.push('', 'problems:', ...report.problems.slice(0, 50).map((p) => `  ${p}`));
   if (report.crashes.length)
     lines.push('', 'crashes:', ...report.crashes.map((c) => `  ${c.replace(/\n/g, '\n    ')}`));
+  if (report.stillMoving.length)
+    lines.push(
+      '',
+      `still moving after the drain (the first ${STILL_MOVING_SHOWN}):`,
+      ...report.stillMoving.map((l) => `  ${l}`),
+    );
   return lines.join('\n');
 }
