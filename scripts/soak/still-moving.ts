@@ -1,4 +1,5 @@
 import type { PrismaClient } from '@payout/db';
+import { formatRupees } from '@payout/domain';
 import { DELIBERATELY_PENDING_PAISE } from '../../test/faults/payout-audit.js';
 
 // What the drain waits for, and — when it gives up — what each payout it waited for went through, so a
@@ -6,11 +7,7 @@ import { DELIBERATELY_PENDING_PAISE } from '../../test/faults/payout-audit.js';
 
 /** Payouts not yet decided: PENDING, except the `.55` ones the bank keeps PENDING on purpose once they wait on it. */
 export async function countStillMoving(db: PrismaClient): Promise<number> {
-  const [row] = await db.$queryRaw<{ moving: number }[]>`
-    SELECT count(*)::int AS moving FROM payouts
-     WHERE status = 'PENDING'
-       AND (amount_paise % 100 <> ${DELIBERATELY_PENDING_PAISE} OR state NOT IN ('AWAITING_RAIL', 'MANUAL_REVIEW'))`;
-  return row?.moving ?? 0;
+  return (await stillMoving(db, 1)).total;
 }
 
 interface MovingPayout {
@@ -22,6 +19,21 @@ interface MovingPayout {
   inquiry_attempts: number;
   created_at: Date;
   next_check_at: Date | null;
+  /** How many payouts are still moving in all, whatever the limit. */
+  total: number;
+}
+
+/** The one definition of "still moving": the first `limit` such payouts, oldest first, and how many there are. */
+async function stillMoving(db: PrismaClient, limit: number): Promise<{ total: number; payouts: MovingPayout[] }> {
+  const payouts = await db.$queryRaw<MovingPayout[]>`
+    SELECT id, ack_no, state::text AS state, amount_paise, submit_attempts, inquiry_attempts, created_at,
+           next_check_at, (count(*) OVER ())::int AS total
+      FROM payouts
+     WHERE status = 'PENDING'
+       AND (amount_paise % 100 <> ${DELIBERATELY_PENDING_PAISE} OR state NOT IN ('AWAITING_RAIL', 'MANUAL_REVIEW'))
+     ORDER BY id
+     LIMIT ${limit}`;
+  return { total: payouts[0]?.total ?? 0, payouts };
 }
 
 interface EventRow {
@@ -41,28 +53,22 @@ interface EventRow {
  * "  +0.0 s ACCEPTED: accepted; amount reserved from the main wallet [api]".
  */
 export async function stillMovingHistories(db: PrismaClient, limit: number, now = new Date()): Promise<string[]> {
-  const payouts = await db.$queryRaw<MovingPayout[]>`
-    SELECT id, ack_no, state::text AS state, amount_paise, submit_attempts, inquiry_attempts, created_at, next_check_at
-      FROM payouts
-     WHERE status = 'PENDING'
-       AND (amount_paise % 100 <> ${DELIBERATELY_PENDING_PAISE} OR state NOT IN ('AWAITING_RAIL', 'MANUAL_REVIEW'))
-     ORDER BY id
-     LIMIT ${limit}`;
+  const { payouts } = await stillMoving(db, limit);
   if (payouts.length === 0) return [];
   const events = await db.$queryRaw<EventRow[]>`
     SELECT payout_id, from_state::text AS from_state, to_state::text AS to_state, reason, attempt, actor, created_at
       FROM payout_events
      WHERE payout_id = ANY(${payouts.map((p) => p.id)}::bigint[])
      ORDER BY payout_id, id`;
+  const seconds = (from: Date, to: Date) => ((to.getTime() - from.getTime()) / 1000).toFixed(1);
   return payouts.flatMap((p) => {
-    const since = (at: Date) => `+${((at.getTime() - p.created_at.getTime()) / 1000).toFixed(1)} s`;
+    const since = (at: Date) => `+${seconds(p.created_at, at)} s`;
     const nextCheck = p.next_check_at
-      ? `next check at ${since(p.next_check_at)} (in ${((p.next_check_at.getTime() - now.getTime()) / 1000).toFixed(1)} s)`
+      ? `next check at ${since(p.next_check_at)} (in ${seconds(now, p.next_check_at)} s)`
       : 'no check scheduled';
-    const rupees = `₹${p.amount_paise / 100n}.${String(p.amount_paise % 100n).padStart(2, '0')}`;
     return [
-      `payout ${p.id} (${p.ack_no}, ${p.state}, ${rupees}): ${p.submit_attempts} submits, ` +
-        `${p.inquiry_attempts} inquiries, ${nextCheck}; accepted ${((now.getTime() - p.created_at.getTime()) / 1000).toFixed(1)} s ago`,
+      `payout ${p.id} (${p.ack_no}, ${p.state}, ₹${formatRupees(p.amount_paise)}): ${p.submit_attempts} submits, ` +
+        `${p.inquiry_attempts} inquiries, ${nextCheck}; accepted ${seconds(p.created_at, now)} s ago`,
       ...events
         .filter((e) => e.payout_id === p.id)
         .map(
