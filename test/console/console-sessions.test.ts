@@ -21,7 +21,7 @@ async function person(role: 'support' | 'operator' = 'support'): Promise<{ name:
 }
 
 function sessionCookie(response: Response): string {
-  const cookie = response.headers.getSetCookie().find((c) => c.startsWith('console_session='));
+  const cookie = response.headers.getSetCookie().find((c) => /^(__Host-)?console_session=/.test(c));
   if (!cookie) throw new Error(`no session cookie (status ${response.status})`);
   return cookie;
 }
@@ -48,7 +48,7 @@ describe('console sessions', () => {
     const overTls = await signInToConsole(behindProxy.current.adminUrl, name, password, {
       'X-Forwarded-Proto': 'https',
     });
-    expect(sessionCookie(overTls)).toMatch(/; Secure/);
+    expect(sessionCookie(overTls)).toMatch(/^__Host-console_session=.*; Secure/);
   });
 
   it('when a password is guessed wrong too often, then even the right one is refused for a while', async () => {

@@ -3,18 +3,47 @@ import { pino, type Logger, type LoggerOptions } from 'pino';
 export type { Logger };
 
 /**
- * Paths pino blanks in every log line. Secrets never reach the logs: the Token header, any
- * authorization header, and webhook or admin secrets should a caller ever log a whole object.
+ * Paths pino blanks in every log line. Secrets never reach the logs, should a caller ever log a whole
+ * request, response or record: the Token header and any authorization header; the console's passwords and
+ * session cookies and CSRF tokens (docs/operations.md, "Support console"); the signatures of pay-in callbacks and webhooks
+ * (X-Payin-Signature, X-Webhook-Signature, as received or as sent); webhook signing secrets (current and
+ * previous, docs/webhooks.md) and the admin token.
  */
 export const REDACTED_PATHS = [
   'req.headers.token',
   'req.headers.authorization',
   'req.headers["x-admin-token"]',
+  'req.headers.cookie',
+  'req.headers["x-csrf-token"]',
+  'req.headers["x-payin-signature"]',
+  'req.headers["x-webhook-signature"]',
+  'res.headers["set-cookie"]',
   'headers.token',
+  'headers.authorization',
+  'headers.cookie',
+  'headers["set-cookie"]',
+  'headers["x-payin-signature"]',
+  'headers["X-Payin-Signature"]',
+  'headers["x-webhook-signature"]',
+  'headers["X-Webhook-Signature"]',
   'token',
   'secret',
+  'password',
+  'passwordHash',
+  'signingSecret',
+  'previousSecret',
+  'adminToken',
+  'sessionId',
+  'csrfToken',
   '*.token',
   '*.secret',
+  '*.password',
+  '*.passwordHash',
+  '*.signingSecret',
+  '*.previousSecret',
+  '*.adminToken',
+  '*.sessionId',
+  '*.csrfToken',
 ];
 
 /** The service's JSON logger: one line per event, secrets redacted, `app` on every line. */

@@ -27,8 +27,10 @@ const MAX_ADDRESSES = 100_000;
  * wrong token — not requests: merchants send all their traffic from a few addresses (several of them
  * behind one NAT), so a limit on every request would throttle real merchants long before it stopped a
  * flood, while a flood of made-up MIDs or guessed tokens is nothing but failures. Once an address has used
- * up its failures for the window, its requests are refused with 429 before a credential is looked at.
- * Authenticated traffic has its own per-merchant limit (rate-limit.ts).
+ * up its failures for the window, its requests are refused with 429 before a credential is looked up —
+ * all but those whose credential this process already knows to be good (authenticate.ts), so a merchant
+ * sharing an address with the flood keeps being served. Authenticated traffic has its own per-merchant
+ * limit (rate-limit.ts).
  *
  * Counted in this process's memory: a flood is refused without a round trip to Redis or PostgreSQL, and
  * with N API instances behind a balancer an address gets at most N times the allowance.

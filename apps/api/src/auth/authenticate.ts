@@ -17,6 +17,9 @@ export type InvalidMidStatus = 'FAILED' | 'BAD REQUEST';
  * compared in constant time against stored digests); suspended merchant → 400. In front of all of it, an
  * address that has failed too often is refused with 429, and each failure above counts against its
  * address (auth-failure-limit.ts); a suspended merchant's own requests are not failures of that kind.
+ * A credential this process already knows to be good (credential-store.ts, `vouchesFor`) is not held to
+ * its address's allowance: a merchant must not be locked out because someone else at the same address (a
+ * NAT, a shared egress) sent bad tokens (docs/operations.md, "Floods before authentication").
  */
 export function authenticate(
   store: CredentialStore,
@@ -25,17 +28,17 @@ export function authenticate(
 ): RequestHandler {
   const invalidMid = () => new AppError('INVALID_MID', MESSAGES.invalidMid, { details: { status: invalidMidStatus } });
   return async (req, res, next) => {
-    failures?.admit(req);
+    const mid = req.get('MID') ?? '';
+    const token = req.get('Token') ?? '';
+    // Hashed once: the cache's word, the comparisons and the note of the token's use all take the digest.
+    const digest = hashToken(token);
+    if (!store.vouchesFor(mid, digest)) failures?.admit(req);
     const refuse = (error: AppError): never => {
       failures?.recordFailure(req);
       throw error;
     };
-    const mid = req.get('MID');
-    const token = req.get('Token');
     if (!mid || !token) return refuse(new AppError('UNAUTHENTICATED', MESSAGES.unauthenticated));
     if (!isMid(mid)) return refuse(invalidMid());
-    // Hashed once: the comparisons and the note of the token's use all take the digest.
-    const digest = hashToken(token);
     let credentials = await store.lookup(mid);
     if (credentials && !digestMatchesAny(digest, credentials.activeTokenHashes)) credentials = await store.recheck(mid);
     if (!credentials || !digestMatchesAny(digest, credentials.activeTokenHashes)) {

@@ -46,6 +46,27 @@ describe('CredentialStore', () => {
     expect((await store.lookup(mid))?.merchant.status).toBe('ACTIVE');
   });
 
+  it('when a token has authenticated before, then the cache vouches for it, even past its TTL, until a read shows it revoked', async () => {
+    const token = newApiToken();
+    const mid = `CS${Date.now()}${Math.floor(Math.random() * 1e6)}`;
+    const merchant = await db.merchant.create({
+      data: { mid, name: 'Vouch test', tokens: { create: { tokenHash: hashToken(token), tokenPrefix: 'pgt_v' } } },
+    });
+    let now = 1_000_000;
+    const store = new CredentialStore(db, { ttlMs: 1_000, now: () => now });
+    expect(store.vouchesFor(mid, hashToken(token))).toBe(false);
+    await store.lookup(mid);
+    expect(store.vouchesFor(mid, hashToken(token))).toBe(true);
+    expect(store.vouchesFor(mid, hashToken(newApiToken()))).toBe(false);
+    expect(store.vouchesFor(`OTHER${mid}`, hashToken(token))).toBe(false);
+
+    now += 60_000; // long past the TTL: the next lookup reads the database, but the word stands until then
+    expect(store.vouchesFor(mid, hashToken(token))).toBe(true);
+    await db.merchantToken.updateMany({ where: { merchantId: merchant.id }, data: { revokedAt: new Date() } });
+    expect((await store.lookup(mid))?.activeTokenHashes).toEqual([]);
+    expect(store.vouchesFor(mid, hashToken(token))).toBe(false);
+  });
+
   it('when a MID is unknown, then null is cached too', async () => {
     const store = new CredentialStore(db, { ttlMs: 60_000 });
     const mid = `NOPE${Date.now()}`;

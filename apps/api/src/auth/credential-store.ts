@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { digestMatchesAny } from '@payout/domain';
 import { findCredentialsOfMids, recordTokenUse, type MerchantCredentials, type PrismaClient } from '@payout/db';
 import { LookupGate, type LookupLane } from './lookup-gate.js';
 
@@ -92,6 +93,17 @@ export class CredentialStore {
     const unknownAt = this.unknown.get(mid);
     if (unknownAt !== undefined && this.isFresh(unknownAt)) return null;
     return this.read(mid, known ? 'known' : 'unknown');
+  }
+
+  /**
+   * Whether the token with this digest is an active token of `mid` as this process last read it, however
+   * long ago: a credential already known good, which the address's failure allowance does not hold back
+   * (auth-failure-limit.ts). Only the cache is asked, never PostgreSQL, and nothing is admitted on its word:
+   * the request is still authenticated by {@link lookup}, which re-reads a stale entry.
+   */
+  vouchesFor(mid: string, digest: string): boolean {
+    const known = this.known.peek(mid);
+    return known !== undefined && digestMatchesAny(digest, known.credentials.activeTokenHashes);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { accountVerdictBody, upiVerdictBody } from '@payout/contract';
+import { merchantOf } from '../auth/authenticate.js';
 import { merchantAccess, type MerchantAccessDeps } from '../auth/merchant-access.js';
 import { methodNotAllowed } from '../http/error-handler.js';
 import { jsonBody } from '../http/json-body.js';
@@ -12,14 +13,20 @@ export interface BeneficiaryRouteDeps extends MerchantAccessDeps {
   beneficiaryValidator: BeneficiaryValidator;
 }
 
-/** POST /api/validate/account and POST /api/validate/upi (docs/api.md, "Beneficiary validation"). */
+/**
+ * POST /api/validate/account and POST /api/validate/upi (docs/api.md, "Beneficiary validation"): each asked
+ * for the authenticated merchant, within its validation quota.
+ */
 export function beneficiaryRoutes(deps: BeneficiaryRouteDeps): Router {
   const router = Router();
   router
     .route('/api/validate/account')
     .post(...merchantAccess(deps, 'FAILED'), ...jsonBody, async (req: Request, res: Response) => {
       const { Account, Ifsc } = validate(accountValidationRequestSchema, req.body);
-      const verdict = await deps.beneficiaryValidator.account(req.log, { account: Account, ifsc: Ifsc });
+      const verdict = await deps.beneficiaryValidator.account(req.log, merchantOf(res).mid, {
+        account: Account,
+        ifsc: Ifsc,
+      });
       sendJson(res, 200, accountVerdictBody(verdict, { account: Account, ifsc: Ifsc }));
     })
     .all(methodNotAllowed);
@@ -27,7 +34,7 @@ export function beneficiaryRoutes(deps: BeneficiaryRouteDeps): Router {
     .route('/api/validate/upi')
     .post(...merchantAccess(deps, 'FAILED'), ...jsonBody, async (req: Request, res: Response) => {
       const { Upi } = validate(upiValidationRequestSchema, req.body);
-      const verdict = await deps.beneficiaryValidator.upi(req.log, Upi);
+      const verdict = await deps.beneficiaryValidator.upi(req.log, merchantOf(res).mid, Upi);
       sendJson(res, 200, upiVerdictBody(verdict, { upi: Upi }));
     })
     .all(methodNotAllowed);

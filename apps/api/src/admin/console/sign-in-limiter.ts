@@ -2,48 +2,100 @@ import type { RedisConnection } from '@payout/queue';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
 export interface SignInLimiter {
-  /** Seconds to wait before `username` may try again from `address`, or 0 when a try is allowed. */
+  /**
+   * Seconds to wait before `username` may try again from `address`, or 0 when a try is allowed: the
+   * longer of the pair's wait and the address's own (its failures across every username).
+   */
   blockedFor(username: string, address: string): Promise<number>;
-  /** Counts a failed sign-in. */
+  /** Counts a failed sign-in, against the pair and against the address. */
   failed(username: string, address: string): Promise<void>;
-  /** Forgets the failures of a successful sign-in. */
+  /** Forgets the pair's failures after a successful sign-in; the address's stay counted. */
   succeeded(username: string, address: string): Promise<void>;
+  /**
+   * Starts `check` (the password hash) if fewer than the cap are computing in this process; otherwise
+   * returns undefined at once, so the caller refuses rather than queues CPU work.
+   */
+  withHashingSlot<T>(check: () => Promise<T>): Promise<T> | undefined;
+}
+
+export interface SignInLimiterOptions {
+  redis: RedisConnection;
+  prefix: string;
+  /** Failed sign-ins per username and address in the window. */
+  attempts: number;
+  /** Failed sign-ins per address, whatever the usernames, in the window. */
+  addressAttempts: number;
+  windowMs: number;
+  /** Password hashes computing at once in this process. */
+  maxHashing: number;
 }
 
 /**
- * Limits failed console sign-ins per username and address (shared by every API process through Redis;
- * each falls back to its own memory while Redis is away), so passwords cannot be guessed at speed.
+ * Holds back console sign-in floods (docs/operations.md, "Support console"), in three ways:
+ * - failed sign-ins per username and address, so one password cannot be guessed at speed;
+ * - failed sign-ins per address across usernames, so one address cannot spray guesses over many usernames
+ *   (each pair under its own allowance);
+ * - a cap on password hashes computing at once: each is scrypt, memory-hard (32 MiB, tens of milliseconds
+ *   of a core, packages/domain/src/passwords.ts), and this process also serves the merchant API, so a
+ *   flood from many addresses must not queue hashes that starve it.
+ * The two counts are shared by every API process through Redis (each falls back to its own memory while
+ * Redis is away); the hashing cap is each process's own, as the CPU it protects is.
  */
-export function signInLimiter(options: {
-  redis: RedisConnection;
-  prefix: string;
-  attempts: number;
-  windowMs: number;
-}): SignInLimiter {
+export function signInLimiter(options: SignInLimiterOptions): SignInLimiter {
   const duration = Math.max(1, Math.ceil(options.windowMs / 1000));
-  const limiter = new RateLimiterRedis({
-    storeClient: options.redis,
-    keyPrefix: `${options.prefix}:console-signin`,
-    points: options.attempts,
-    duration,
-    insuranceLimiter: new RateLimiterMemory({ points: options.attempts, duration }),
-  });
-  const key = (username: string, address: string) => `${username.toLowerCase().slice(0, 64)}|${address}`;
+  const counter = (name: string, points: number) =>
+    new RateLimiterRedis({
+      storeClient: options.redis,
+      keyPrefix: `${options.prefix}:${name}`,
+      points,
+      duration,
+      insuranceLimiter: new RateLimiterMemory({ points, duration }),
+    });
+  const pairs = counter('console-signin', options.attempts);
+  const addresses = counter('console-signin-address', options.addressAttempts);
+  const pairKey = (username: string, address: string) => `${username.toLowerCase().slice(0, 64)}|${address}`;
+  const hashing = hashingSlots(options.maxHashing);
+
   return {
     async blockedFor(username, address) {
-      const state = await limiter.get(key(username, address));
-      if (!state || state.consumedPoints < options.attempts) return 0;
-      return Math.max(1, Math.ceil(state.msBeforeNext / 1000));
+      const [pair, fromAddress] = await Promise.all([pairs.get(pairKey(username, address)), addresses.get(address)]);
+      return Math.max(waitSeconds(pair, options.attempts), waitSeconds(fromAddress, options.addressAttempts));
     },
     async failed(username, address) {
-      try {
-        await limiter.consume(key(username, address));
-      } catch (rejection) {
-        if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      }
+      await Promise.all([count(pairs, pairKey(username, address)), count(addresses, address)]);
     },
     async succeeded(username, address) {
-      await limiter.delete(key(username, address));
+      await pairs.delete(pairKey(username, address));
     },
+    withHashingSlot: hashing,
+  };
+}
+
+function waitSeconds(state: RateLimiterRes | null, allowed: number): number {
+  if (!state || state.consumedPoints < allowed) return 0;
+  return Math.max(1, Math.ceil(state.msBeforeNext / 1000));
+}
+
+async function count(limiter: RateLimiterRedis, key: string): Promise<void> {
+  try {
+    await limiter.consume(key);
+  } catch (rejection) {
+    // Over the allowance is what blockedFor reports; counting on past it is all this needs.
+    if (!(rejection instanceof RateLimiterRes)) throw rejection;
+  }
+}
+
+function hashingSlots(max: number): SignInLimiter['withHashingSlot'] {
+  let computing = 0;
+  return <T>(check: () => Promise<T>): Promise<T> | undefined => {
+    if (computing >= max) return undefined;
+    computing++;
+    return (async () => {
+      try {
+        return await check();
+      } finally {
+        computing--;
+      }
+    })();
   };
 }

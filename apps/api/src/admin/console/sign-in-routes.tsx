@@ -1,6 +1,7 @@
-import { Router, type Request } from 'express';
 import { findConsoleUserForSignIn } from '@payout/db';
 import { verifyPassword } from '@payout/domain';
+import { clientKey } from '../../auth/auth-failure-limit.js';
+import { exactRouter } from './console-authorization.js';
 import type { ConsoleDependencies } from './console-dependencies.js';
 import {
   endSession,
@@ -19,8 +20,8 @@ import { MessagePage } from './views/layout.js';
 const DECOY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
 /** GET and POST /console/login, POST /console/logout. */
-export function signInRoutes(deps: ConsoleDependencies): Router {
-  const router = Router();
+export function signInRoutes(deps: ConsoleDependencies) {
+  const router = exactRouter();
 
   router.get('/console/login', (req, res) => {
     if (viewerOf(res)) {
@@ -43,15 +44,26 @@ export function signInRoutes(deps: ConsoleDependencies): Router {
       again(400, 'Enter your username and password.');
       return;
     }
-    const address = clientAddress(req);
+    const address = clientKey(req);
     const waitSeconds = await deps.signIn.blockedFor(username, address);
     if (waitSeconds > 0) {
       res.setHeader('Retry-After', String(waitSeconds));
       again(429, `Too many failed sign-ins. Try again in ${Math.ceil(waitSeconds / 60)} min.`);
       return;
     }
-    const user = await findConsoleUserForSignIn(deps.db, username);
-    const matches = await verifyPassword(password, user?.passwordHash ?? DECOY_HASH);
+    // The password hash is the costly part: when as many are computing as this process allows, the answer
+    // is an immediate 503 rather than a queue of hashes competing with the merchant API for its CPU.
+    const checking = deps.signIn.withHashingSlot(async () => {
+      const found = await findConsoleUserForSignIn(deps.db, username);
+      return { user: found, matches: await verifyPassword(password, found?.passwordHash ?? DECOY_HASH) };
+    });
+    if (!checking) {
+      req.log.warn('console sign-in refused: password checks at their limit');
+      res.setHeader('Retry-After', '1');
+      again(503, 'The console is busy checking other sign-ins. Please try again in a moment.');
+      return;
+    }
+    const { user, matches } = await checking;
     if (!user || !matches || user.disabledAt) {
       await deps.signIn.failed(username, address);
       again(401, 'Wrong username or password, or the account is disabled.');
@@ -79,8 +91,4 @@ export function signInRoutes(deps: ConsoleDependencies): Router {
     res.redirect(303, '/console/login');
   });
   return router;
-}
-
-function clientAddress(req: Request): string {
-  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
 }
