@@ -1,7 +1,8 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PayoutSummary } from '@payout/db';
+import { runCli } from '@payout/cli';
+import { createPrismaClient, type PayoutSummary } from '@payout/db';
 import type { RailSimServer } from '@payout/rail-sim';
 
 /** Sends a payout to the simulated bank as the worker would, and returns the bank's answer. */
@@ -43,4 +44,23 @@ export async function statementFile(text: string, name = 'statement.csv'): Promi
 /** Today's date in India (the statement's business day). */
 export function istToday(): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata' }).format(new Date());
+}
+
+/** `pnpm cli …` in-process with STATEMENT_MAX_BYTES set to `statementMaxBytes` (the recon commands need no queue). */
+export async function cliWithStatementLimit(
+  statementMaxBytes: number,
+  ...argv: string[]
+): Promise<{ status: number; stdout: string; stderr: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const status = await runCli(argv, {
+    statementMaxBytes,
+    openDb: () => createPrismaClient({ url: process.env.DATABASE_URL!, poolSize: 1, connectTimeoutMs: 5_000 }),
+    openQueue: () => {
+      throw new Error('recon statement needs no queue');
+    },
+    stdout: (line) => out.push(line),
+    stderr: (line) => err.push(line),
+  });
+  return { status, stdout: out.join('\n'), stderr: err.join('\n') };
 }

@@ -2,9 +2,11 @@ import { IN_FLIGHT_STATES, type PayoutState } from '@payout/domain';
 import {
   breakOf,
   countItems,
+  inApplyingOrder,
   matchStatement,
+  planActions,
   type BookPayout,
-  type ReconAction,
+  type PlannedStatementAction,
   type ReconBreak,
   type ReconCounts,
   type ReconItem,
@@ -26,17 +28,25 @@ export interface StatementRunRequest {
   fileName: string;
   /** "operator:<name>". */
   actor: string;
-  /** Settle and reverse what is unambiguous; without it the run only reports. */
-  apply: boolean;
+  /**
+   * Record at once what the statement says that is for a person (a discrepancy): no money moves. The
+   * settlements and reversals are only planned; {@link applyStatementActions} carries them out.
+   */
+  recordDiscrepancies: boolean;
+  /** Today in India, YYYY-MM-DD (default: now): a line dated after it is a break. */
+  today?: string;
 }
 
 export interface StatementRunReport {
   runId: bigint;
   fileDigest: string;
   valueDates: readonly string[];
+  /** Whether the planned actions were carried out (never by reconcileStatement itself). */
   applied: boolean;
   counts: ReconCounts;
   breaks: ReconBreak[];
+  /** The settlements and reversals the run would carry out, payments before returns. */
+  plannedActions: PlannedStatementAction[];
   /** Earlier runs of the same file (same digest), oldest first. */
   earlierRuns: { id: bigint; at: Date; applied: boolean; operator: string }[];
 }
@@ -44,95 +54,229 @@ export interface StatementRunReport {
 /**
  * The daily statement reconciliation (docs/reconciliation.md): loads every payout the statement names and
  * every payout settled on its dates, classifies each line and payout (the pure matcher of @payout/recon),
- * with `apply` carries out the unambiguous actions through the ordinary guarded statements — a pending
- * payout the bank paid settles SUCCESS, a return reverses a SUCCESS, anything else becomes a discrepancy
- * for a person — and stores the run. Every action is guarded by the payout's state, so a second run of the
- * same file finds those payouts already settled or reversed and applies nothing.
+ * stores the run, and answers what it found and what it would do. A statement is evidence, not an order:
+ * the settlements and reversals it supports are only planned here, each with the state its payout was in,
+ * for {@link applyStatementActions} to carry out (at once for `--apply`, or after a second person approved
+ * them). With `recordDiscrepancies`, what is for a person is recorded as a discrepancy at once.
  */
 export async function reconcileStatement(db: PrismaClient, request: StatementRunRequest): Promise<StatementRunReport> {
   const startedAt = new Date();
   const references = [...new Set(request.lines.map((l) => l.reference))];
   const payouts = await findPayoutsForStatement(db, references, request.valueDates);
-  const items = matchStatement(request.lines, request.valueDates, payouts);
+  const items = matchStatement(request.lines, request.valueDates, payouts, {
+    today: request.today ?? indiaDate(startedAt),
+  });
+  const counts = countItems(items, 0);
+  const breaks = items.filter((i) => !i.resolved).map(breakOf);
+  const plannedActions = planActions(items);
 
-  let applied = 0;
-  const resolved = new Set<ReconItem>(items.filter((i) => i.resolved));
-  if (request.apply) {
-    // Payments before returns: a payout the statement both pays and returns is settled, then reversed.
-    for (const item of orderForApplying(items)) {
-      if (await applyAction(db, item, request.actor)) {
-        applied++;
-        resolved.add(item);
-      }
-    }
-  }
-
-  const counts = countItems(items, applied);
-  const breaks = items.filter((i) => !resolved.has(i)).map(breakOf);
   const earlierRuns = await db.statementRun.findMany({
     where: { fileDigest: request.fileDigest },
     orderBy: { id: 'asc' },
     select: { id: true, startedAt: true, applied: true, operator: true },
   });
+  // Stored before anything is done, so every change it leads to can name the run and the line.
   const run = await db.statementRun.create({
     data: {
       fileDigest: request.fileDigest,
       fileName: request.fileName.slice(0, 255),
       operator: request.actor.slice(0, 100),
-      applied: request.apply,
+      applied: false,
       valueDates: request.valueDates.join(',').slice(0, 2000),
       lines: request.lines.length,
       counts,
       breaks: breaks.length,
       breakList: breaks as unknown as Prisma.InputJsonValue,
+      plannedActions: plannedActions.map((a) => ({
+        ...a,
+        payoutId: a.payoutId.toString(),
+        amountPaise: a.amountPaise.toString(),
+      })),
       startedAt,
     },
     select: { id: true },
   });
+  if (request.recordDiscrepancies) await recordStatementDiscrepancies(db, run.id, items);
+
   return {
     runId: run.id,
     fileDigest: request.fileDigest,
     valueDates: request.valueDates,
-    applied: request.apply,
+    applied: false,
     counts,
     breaks,
+    plannedActions,
     earlierRuns: earlierRuns.map((r) => ({ id: r.id, at: r.startedAt, applied: r.applied, operator: r.operator })),
   };
 }
 
-function orderForApplying(items: readonly ReconItem[]): ReconItem[] {
-  const rank = (a?: ReconAction) => (a?.kind === 'settle-success' ? 0 : a?.kind === 'reverse' ? 1 : 2);
-  return items.filter((i) => i.action).sort((a, b) => rank(a.action) - rank(b.action));
-}
-
-/** Carries out one item's action; true when it changed the books (a settlement or a reversal). */
-async function applyAction(db: PrismaClient, item: ReconItem, actor: string): Promise<boolean> {
-  const action = item.action!;
-  const line = item.line ? { ...item.line, amountPaise: item.line.amountPaise.toString() } : null;
-  switch (action.kind) {
-    case 'settle-success': {
-      const note = { reason: `statement: the bank paid it (UTR ${action.utr})`, actor, railAnswer: line };
-      const result = await settleSuccess(db, action.payoutId, action.utr, note, { onlyFrom: IN_FLIGHT_STATES });
-      return result.moved;
-    }
-    case 'reverse': {
-      const note = { reason: `statement: the money came back (UTR ${action.utr})`, actor, railAnswer: line };
-      const result = await reversePayout(db, action.payoutId, { source: 'statement', bankReference: action.utr, note });
-      return result.moved;
-    }
-    case 'record-discrepancy':
-      await recordDiscrepancy(db, {
-        payoutId: action.payoutId,
-        kind: action.discrepancy,
-        source: 'statement',
-        railAnswer: line,
-        note: `statement line ${item.line?.lineNumber ?? '?'}`,
-      });
-      return false;
+/** A payment the bank made of a payout we settled FAILED, money back for one not paid: for a person. */
+async function recordStatementDiscrepancies(db: PrismaClient, runId: bigint, items: readonly ReconItem[]) {
+  for (const { action, line } of items) {
+    if (action?.kind !== 'record-discrepancy' || !line) continue;
+    await recordDiscrepancy(db, {
+      payoutId: action.payoutId,
+      kind: action.discrepancy,
+      source: 'statement',
+      railAnswer: provenance(runId, line),
+      note: `statement run ${runId} line ${line.lineNumber}`,
+    });
   }
 }
 
-/** Every payout the statement names, and every payout settled (IST) on one of its dates. */
+export interface StatementApplyRequest {
+  runId: bigint;
+  /** The run's planned actions (its report's `plannedActions`), in any order. */
+  actions: readonly PlannedStatementAction[];
+  /** Who carries them out: "operator:<name>", or whoever approved them. */
+  actor: string;
+}
+
+export type StatementApplyOutcome =
+  /** Every action was carried out; the run now records what it left unresolved. */
+  | { kind: 'applied'; settled: number; reversed: number; counts: ReconCounts; breaks: ReconBreak[] }
+  /** Some payouts are no longer in the state they were planned from: nothing was carried out. */
+  | { kind: 'moved'; payouts: { ackNo: string; expected: PayoutState; now: PayoutState | null }[] };
+
+/**
+ * Carries out a run's planned settlements and reversals, all or none, inside the caller's transaction
+ * (docs/reconciliation.md, "Planning and applying"). Each payout is locked and must still be in the state
+ * it was planned from: if one has moved since the statement was matched (the worker settled it, another
+ * run reversed it), nothing is applied and the answer names them, so an approval can be refused with that
+ * reason. Otherwise every action goes through the ordinary guarded statements, payments before returns,
+ * each event naming the run and the line it came from, and the run is marked applied with what it left.
+ */
+export async function applyStatementActions(
+  tx: Prisma.TransactionClient,
+  request: StatementApplyRequest,
+): Promise<StatementApplyOutcome> {
+  // On a bare client every statement would commit on its own, and the locks would not hold to the end. A
+  // transaction's client is the one that cannot disconnect.
+  if (typeof (tx as { $disconnect?: unknown }).$disconnect === 'function') {
+    throw new Error('applyStatementActions runs inside a transaction: pass the client db.$transaction gives');
+  }
+  const [run] = await tx.$queryRaw<
+    { applied: boolean; counts: ReconCounts; break_list: ReconBreak[]; planned_actions: StoredAction[] }[]
+  >`
+    SELECT applied, counts, break_list, planned_actions FROM statement_runs WHERE id = ${request.runId} FOR UPDATE`;
+  if (!run) throw new Error(`statement run ${request.runId} does not exist`);
+  if (run.applied) throw new Error(`statement run ${request.runId} was already applied`);
+  // Only what the statement supported when it was matched: nothing a caller adds or changes on the way.
+  const planned = new Set(run.planned_actions.map(planKey));
+  const unplanned = request.actions.find((a) => !planned.has(planKey(a)));
+  if (unplanned) {
+    throw new Error(`statement run ${request.runId} planned no such action for line ${unplanned.lineNumber}`);
+  }
+
+  const actions = inApplyingOrder(request.actions);
+  const moved = await payoutsMovedSincePlanned(tx, actions);
+  if (moved.length > 0) return { kind: 'moved', payouts: moved };
+
+  let settled = 0;
+  let reversed = 0;
+  for (const action of actions) {
+    const changed = await applyAction(tx, request.runId, action, request.actor);
+    // Under the row lock, in the state it was planned from: a guarded statement that still refuses means
+    // the plan does not fit the payout, and the caller's transaction must not commit half of it.
+    if (!changed) {
+      throw new Error(`statement run ${request.runId} line ${action.lineNumber}: ${action.ackNo} did not move`);
+    }
+    if (action.kind === 'settle-success') settled++;
+    else reversed++;
+  }
+
+  const appliedLines = new Set(actions.map((a) => a.lineNumber));
+  const breaks = run.break_list.filter((b) => b.bank === null || !appliedLines.has(b.bank.line));
+  const counts = { ...run.counts, applied: settled + reversed };
+  await tx.$executeRaw`
+    UPDATE statement_runs
+       SET applied = true, applied_at = now(), applied_by = ${request.actor.slice(0, 100)},
+           counts = ${JSON.stringify(counts)}::jsonb, breaks = ${breaks.length},
+           break_list = ${JSON.stringify(breaks)}::jsonb
+     WHERE id = ${request.runId}`;
+  return { kind: 'applied', settled, reversed, counts, breaks };
+}
+
+/** Locks the planned payouts (in id order, as every statement locking several does) and compares their states. */
+async function payoutsMovedSincePlanned(tx: Prisma.TransactionClient, actions: readonly PlannedStatementAction[]) {
+  const ids = [...new Set(actions.map((a) => a.payoutId.toString()))];
+  const rows = await tx.$queryRaw<{ id: bigint; state: PayoutState }[]>`
+    SELECT id, state::text AS state FROM payouts WHERE id = ANY(${ids}::text[]::bigint[]) ORDER BY id FOR NO KEY UPDATE`;
+  const now = new Map(rows.map((r) => [r.id.toString(), r.state]));
+  return actions
+    .filter((a) => now.get(a.payoutId.toString()) !== a.expectedState)
+    .map((a) => ({ ackNo: a.ackNo, expected: a.expectedState, now: now.get(a.payoutId.toString()) ?? null }));
+}
+
+/** Carries out one planned action; true when it moved the payout. */
+async function applyAction(
+  tx: Prisma.TransactionClient,
+  runId: bigint,
+  action: PlannedStatementAction,
+  actor: string,
+): Promise<boolean> {
+  const line = {
+    lineNumber: action.lineNumber,
+    reference: action.ackNo,
+    utr: action.utr,
+    amountPaise: action.amountPaise,
+    type: action.kind === 'settle-success' ? ('DEBIT' as const) : ('RETURN' as const),
+    valueDate: action.valueDate,
+  };
+  const from = `statement run ${runId} line ${action.lineNumber}`;
+  switch (action.kind) {
+    case 'settle-success': {
+      const note = {
+        reason: `${from}: the bank paid it (UTR ${action.utr})`,
+        actor,
+        railAnswer: provenance(runId, line),
+      };
+      return (await settleSuccess(tx, action.payoutId, action.utr, note, { onlyFrom: IN_FLIGHT_STATES })).moved;
+    }
+    case 'reverse': {
+      const note = {
+        reason: `${from}: the money came back (UTR ${action.utr})`,
+        actor,
+        railAnswer: provenance(runId, line),
+      };
+      return (await reversePayout(tx, action.payoutId, { source: 'statement', bankReference: action.utr, note })).moved;
+    }
+  }
+}
+
+/** A planned action as the run keeps it in JSON: its bigints as decimal text. */
+type StoredAction = Record<keyof PlannedStatementAction, string | number>;
+
+/** Every field of a planned action, as one text: an action given back is applied only if the run planned it. */
+function planKey(a: PlannedStatementAction | StoredAction): string {
+  return [a.kind, a.payoutId, a.ackNo, a.utr, a.amountPaise, a.lineNumber, a.valueDate, a.expectedState].join(' ');
+}
+
+/** What a payout's event or discrepancy keeps of the statement: the run, the line, and what the line said. */
+function provenance(
+  runId: bigint,
+  line: Pick<StatementLine, 'lineNumber' | 'reference' | 'utr' | 'amountPaise' | 'type' | 'valueDate'>,
+) {
+  return {
+    statementRunId: runId.toString(),
+    lineNumber: line.lineNumber,
+    reference: line.reference,
+    utr: line.utr,
+    amountPaise: line.amountPaise.toString(),
+    type: line.type,
+    valueDate: line.valueDate,
+  };
+}
+
+function indiaDate(at: Date): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: BANK_TIME_ZONE }).format(at);
+}
+
+/**
+ * Every payout the statement names, and every payout settled (IST) on one of its dates, each with the
+ * (IST) day it was first sent to the rail — its first move to SUBMITTING, or its acceptance if it never
+ * was sent — before which none of its money can have come back.
+ */
 export async function findPayoutsForStatement(
   db: PrismaClientOrTransaction,
   references: readonly string[],
@@ -146,6 +290,7 @@ export async function findPayoutsForStatement(
       amount_paise: bigint;
       bank_reference: string | null;
       settled_on: string | null;
+      sent_on: string;
     }[]
   >`
     WITH days AS (
@@ -159,8 +304,12 @@ export async function findPayoutsForStatement(
        WHERE p.state IN ('SUCCESS', 'REVERSED')
     )
     SELECT p.id, p.ack_no, p.state::text AS state, p.amount_paise, p.bank_reference,
-           to_char(p.settled_at AT TIME ZONE ${BANK_TIME_ZONE}, 'YYYY-MM-DD') AS settled_on
-      FROM wanted JOIN payouts p ON p.id = wanted.id`;
+           to_char(p.settled_at AT TIME ZONE ${BANK_TIME_ZONE}, 'YYYY-MM-DD') AS settled_on,
+           to_char(coalesce(sent.at, p.created_at) AT TIME ZONE ${BANK_TIME_ZONE}, 'YYYY-MM-DD') AS sent_on
+      FROM wanted JOIN payouts p ON p.id = wanted.id
+      LEFT JOIN LATERAL (
+        SELECT min(e.created_at) AS at FROM payout_events e WHERE e.payout_id = p.id AND e.to_state = 'SUBMITTING'
+      ) sent ON true`;
   return rows.map((r) => ({
     id: r.id,
     ackNo: r.ack_no,
@@ -168,35 +317,39 @@ export async function findPayoutsForStatement(
     amountPaise: r.amount_paise,
     bankReference: r.bank_reference,
     settledOn: r.settled_on,
+    sentOn: r.sent_on,
   }));
 }
 
-/** A stored statement run with the breaks it left, newest first, for the support console. */
-export interface StatementRunView {
-  id: bigint;
-  fileName: string;
-  operator: string;
-  applied: boolean;
-  valueDates: string;
-  lines: number;
-  breaks: ReconBreak[];
-  startedAt: Date;
+/** One break a statement run left, with its run, for the support console. */
+export interface StatementBreakRow {
+  run: { id: bigint; fileName: string; operator: string; applied: boolean; startedAt: Date };
+  item: ReconBreak;
 }
 
-export async function listStatementRuns(db: PrismaClientOrTransaction, limit: number): Promise<StatementRunView[]> {
-  const runs = await db.statementRun.findMany({
-    orderBy: { id: 'desc' },
-    take: limit,
-    select: {
-      id: true,
-      fileName: true,
-      operator: true,
-      applied: true,
-      valueDates: true,
-      lines: true,
-      breakList: true,
-      startedAt: true,
-    },
-  });
-  return runs.map(({ breakList, ...run }) => ({ ...run, breaks: breakList as unknown as ReconBreak[] }));
+/**
+ * One page of the breaks statement runs left, newest run first and in the statement's order within a run:
+ * `pageSize` rows of page `page` (1-based), and whether a next page has more.
+ */
+export async function listStatementBreaks(
+  db: PrismaClientOrTransaction,
+  options: { page: number; pageSize: number },
+): Promise<{ rows: StatementBreakRow[]; hasNextPage: boolean }> {
+  const offset = (Math.max(1, options.page) - 1) * options.pageSize;
+  const rows = await db.$queryRaw<
+    { id: bigint; file_name: string; operator: string; applied: boolean; started_at: Date; item: ReconBreak }[]
+  >`
+    SELECT r.id, r.file_name, r.operator, r.applied, r.started_at, b.item
+      FROM statement_runs r
+     CROSS JOIN LATERAL jsonb_array_elements(r.break_list) WITH ORDINALITY AS b(item, n)
+     WHERE r.breaks > 0
+     ORDER BY r.id DESC, b.n
+     LIMIT ${options.pageSize + 1} OFFSET ${offset}`;
+  return {
+    rows: rows.slice(0, options.pageSize).map((r) => ({
+      run: { id: r.id, fileName: r.file_name, operator: r.operator, applied: r.applied, startedAt: r.started_at },
+      item: r.item,
+    })),
+    hasNextPage: rows.length > options.pageSize,
+  };
 }

@@ -10,7 +10,10 @@ import type { StatementLine } from './statement-csv.js';
  * - amount_mismatch: the line's amount is not the payout's;
  * - unknown_reference: no payout of ours has the line's reference;
  * - return: money of a payout came back — `--apply` reverses a SUCCESS payout;
- * - duplicate_line: a second line of the same reference and type.
+ * - duplicate_line: a second line of the same reference and type;
+ * - return_before_sent: money came back on a day before the payout was sent to the rail — it cannot have;
+ * - value_date_in_future: a line dated after today (IST) — the bank cannot have done it yet.
+ * A statement is evidence, not an order: the last two are never applied, whatever the line says.
  */
 export const RECON_CLASSES = [
   'matched',
@@ -21,6 +24,8 @@ export const RECON_CLASSES = [
   'unknown_reference',
   'return',
   'duplicate_line',
+  'return_before_sent',
+  'value_date_in_future',
 ] as const;
 export type ReconClass = (typeof RECON_CLASSES)[number];
 
@@ -33,6 +38,11 @@ export interface BookPayout {
   bankReference: string | null;
   /** The (IST) date the payout was settled, YYYY-MM-DD; null while pending. */
   settledOn: string | null;
+  /**
+   * The (IST) date the payout was first sent to the rail (its first move to SUBMITTING), or the date it
+   * was accepted if it never was: no money of it can come back before.
+   */
+  sentOn: string;
 }
 
 /** What `--apply` may do about an item: only the unambiguous. */
@@ -69,6 +79,7 @@ export function matchStatement(
   lines: readonly StatementLine[],
   valueDates: readonly string[],
   payouts: readonly BookPayout[],
+  calendar: { today: string },
 ): ReconItem[] {
   const byReference = new Map(payouts.map((p) => [p.ackNo, p]));
   const seen = new Set<string>();
@@ -89,6 +100,17 @@ export function matchStatement(
       continue;
     }
     seen.add(key);
+    // Dated after today: not a movement yet, so neither a payment nor a return to act on.
+    if (line.valueDate > calendar.today) {
+      items.push({
+        class: 'value_date_in_future',
+        reference: line.reference,
+        line,
+        ...(payout && { payout }),
+        resolved: false,
+      });
+      continue;
+    }
     if (line.type === 'DEBIT') debited.add(line.reference);
     if (!payout) {
       items.push({ class: 'unknown_reference', reference: line.reference, line, resolved: false });
@@ -96,6 +118,10 @@ export function matchStatement(
     }
     if (payout.amountPaise !== line.amountPaise) {
       items.push({ class: 'amount_mismatch', reference: line.reference, line, payout, resolved: false });
+      continue;
+    }
+    if (line.type === 'RETURN' && line.valueDate < payout.sentOn) {
+      items.push({ class: 'return_before_sent', reference: line.reference, line, payout, resolved: false });
       continue;
     }
     items.push(line.type === 'DEBIT' ? classifyDebit(line, payout) : classifyReturn(line, payout));
@@ -143,6 +169,50 @@ function classifyReturn(line: StatementLine, payout: BookPayout): ReconItem {
     action: { kind: 'record-discrepancy', payoutId: payout.id, discrepancy: 'REVERSAL_OF_UNPAID' },
     resolved: false,
   };
+}
+
+/**
+ * A settlement or a reversal a run would carry out: money, so it is planned when the statement is matched
+ * and carried out later (docs/reconciliation.md, "Planning and applying"), only if the payout is still in
+ * the state it was planned from.
+ */
+export interface PlannedStatementAction {
+  kind: 'settle-success' | 'reverse';
+  payoutId: bigint;
+  ackNo: string;
+  /** The statement's reference of the movement: the payment's UTR, or the return's. */
+  utr: string;
+  amountPaise: Paise;
+  /** The statement line it comes from (the header is line 1). */
+  lineNumber: number;
+  valueDate: string;
+  /** The payout's state when the statement was matched. */
+  expectedState: PayoutState;
+}
+
+/** The money actions of a run's items, payments before returns (a payout paid and returned is settled first). */
+export function planActions(items: readonly ReconItem[]): PlannedStatementAction[] {
+  const planned: PlannedStatementAction[] = [];
+  for (const { action, line, payout } of items) {
+    if (!action || action.kind === 'record-discrepancy' || !line || !payout) continue;
+    planned.push({
+      kind: action.kind,
+      payoutId: payout.id,
+      ackNo: payout.ackNo,
+      utr: action.utr,
+      amountPaise: line.amountPaise,
+      lineNumber: line.lineNumber,
+      valueDate: line.valueDate,
+      expectedState: payout.state,
+    });
+  }
+  return inApplyingOrder(planned);
+}
+
+/** Payments before returns, then in the statement's order. */
+export function inApplyingOrder(actions: readonly PlannedStatementAction[]): PlannedStatementAction[] {
+  const rank = (a: PlannedStatementAction) => (a.kind === 'settle-success' ? 0 : 1);
+  return [...actions].sort((a, b) => rank(a) - rank(b) || a.lineNumber - b.lineNumber);
 }
 
 /** The counts of a run: one key per class, plus how many actions `--apply` carried out. */
