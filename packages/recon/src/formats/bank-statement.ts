@@ -1,0 +1,208 @@
+import { ACK_NO_PATTERN, type Paise } from '@payout/domain';
+
+/**
+ * A statement as the bank sent it, whatever its format (docs/reconciliation-formats.md): the account, the
+ * statement's sequence number, its booked opening and closing balances and every movement. The readers in
+ * this folder produce it; `statement-file.ts` checks it whole and turns it into the canonical lines the
+ * matcher reads.
+ */
+export type StatementFormat = 'mt940' | 'camt.053.001.02' | 'camt.053.001.08' | 'bank-csv' | 'canonical-csv';
+
+/** DEBIT: money left the account. CREDIT: money came in. RETURN: money of a payout came back. */
+export type BankEntryType = 'DEBIT' | 'CREDIT' | 'RETURN';
+
+/**
+ * payout: a debit carrying our reference. return: money of a payout came back. bank_charge: charges, the GST
+ * on them, commission and interest. unknown: anything else (a top-up, a debit without our reference).
+ */
+export type BankEntryClass = 'payout' | 'return' | 'bank_charge' | 'unknown';
+
+export interface BankEntry {
+  /** 1-based line of the file where the movement starts (MT940 `:61:`, camt `<Ntry>`, the CSV row). */
+  lineNumber: number;
+  /** YYYY-MM-DD, the bank's (IST) value date. */
+  valueDate: string;
+  type: BankEntryType;
+  /** Always positive: `type` says the direction. */
+  amountPaise: Paise;
+  /** The payment system's reference (IMPS/UPI RRN, NEFT or RTGS UTR) found in the narration. */
+  utr?: string;
+  /** Our reference (the payout's Ack_no) found in the entry. */
+  reference?: string;
+  /** The bank's own reference of the entry (MT940 `//…` of `:61:`, camt `AcctSvcrRef`, a CSV column). */
+  bankReference?: string;
+  /** The free text the bank wrote about the movement. */
+  narration: string;
+  class: BankEntryClass;
+  /** The running balance the bank printed after this entry, when the format has one (bank CSV exports). */
+  balanceAfterPaise?: Paise;
+}
+
+export interface BankStatement {
+  format: StatementFormat;
+  /** The statement's own identifier (MT940 `:20:`, camt `Stmt/Id`), when the format has one. */
+  id: string | null;
+  /** The account the statement is for, as the bank wrote it; null when the file does not say. */
+  account: string | null;
+  /** The statement number (MT940 `:28C:`, camt `ElctrncSeqNb` or `LglSeqNb`); null when the file has none. */
+  sequence: number | null;
+  /** YYYY-MM-DD the statement closes on (MT940 `:62F:`, camt CLBD), when the file says. */
+  statementDate: string | null;
+  /** Booked balances, signed (an overdrawn account is negative); null when the file carries none. */
+  openingBalancePaise: Paise | null;
+  closingBalancePaise: Paise | null;
+  currency: string;
+  entries: BankEntry[];
+}
+
+/** A reader's answer: the file's statements, or why the file cannot be read (never an exception). */
+export type ReadResult = { ok: true; statements: BankStatement[] } | { ok: false; reason: string };
+
+// Reference shapes of India's payment systems (docs/reconciliation-formats.md, "Keys in the narration"):
+// IMPS and UPI give a 12-digit RRN, NEFT a 16-character UTR (the bank's 4-letter code and N), RTGS a
+// 22-character one (the bank's code and R).
+const UTR_SHAPES = [/^[0-9]{12}$/, /^[A-Z]{4}N[0-9]{11}$/, /^[A-Z]{4}R[A-Z0-9][0-9]{16}$/];
+
+export function isUtrShaped(token: string): boolean {
+  return UTR_SHAPES.some((shape) => shape.test(token));
+}
+
+// A masked account number as banks print it in narrations: "XXXXXXXX1234".
+const MASKED_NUMBER = /^X+[0-9]+$/;
+
+/**
+ * Our Ack_no is 12–20 upper-case letters and digits (packages/domain identifiers). In free text that shape
+ * also fits words, numbers and masked account numbers, so a candidate must mix letters and digits and be
+ * neither a UTR nor a mask.
+ */
+export function isReferenceShaped(token: string): boolean {
+  return (
+    ACK_NO_PATTERN.test(token) &&
+    /[A-Z]/.test(token) &&
+    /[0-9]/.test(token) &&
+    !isUtrShaped(token) &&
+    !MASKED_NUMBER.test(token)
+  );
+}
+
+function tokens(text: string): string[] {
+  return text.split(/[^A-Za-z0-9]+/).filter((t) => t !== '');
+}
+
+/** The first token of the first text that has one of the shape: texts are searched in order of trust. */
+function firstToken(texts: readonly string[], shaped: (token: string) => boolean): string | undefined {
+  for (const text of texts) {
+    const found = tokens(text).find(shaped);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** Our reference and the UTR, wherever the bank put them in its text (docs/reconciliation-formats.md). */
+export function keysInText(texts: readonly string[]): { reference?: string; utr?: string } {
+  const reference = firstToken(texts, isReferenceShaped);
+  const utr = firstToken(texts, isUtrShaped);
+  return { ...(reference !== undefined && { reference }), ...(utr !== undefined && { utr }) };
+}
+
+/**
+ * Narration an MT940 `:86:` or similar field spread over fixed-width lines: the lines are one text (a
+ * token may be cut at a line end), but a bank that ends a line at a word boundary glues two words
+ * together when they are joined. Keys are looked for in the joined text first, then with a space at each
+ * line break.
+ */
+export function narrationTexts(lines: readonly string[]): { narration: string; searchIn: string[] } {
+  const narration = lines.join('');
+  return { narration, searchIn: [narration, lines.join(' ')] };
+}
+
+// Transaction type codes that mean a charge or interest: SWIFT MT940 `:61:` (NCHG charges, NCOM
+// commission, NINT interest) and ISO 20022 bank transaction sub-families (CHRG, COMM, INTR, TAXE for the
+// GST on charges, FEES).
+const CHARGE_CODES = new Set(['NCHG', 'NCOM', 'NINT', 'CHRG', 'COMM', 'INTR', 'TAXE', 'FEES']);
+// Returned item (MT940) and returned credit transfer (ISO 20022 PMNT/ICDT/RRTN).
+const RETURN_CODES = new Set(['NRTI', 'RRTN']);
+
+/**
+ * How Indian banks name charges in free text: "IMPS CHG", "CHARGES", "GST ON CHARGES" (or CGST, SGST, IGST),
+ * "INTEREST", "INT.PD". Words a merchant could put in a payout's remark ("fee") are left out.
+ */
+export const CHARGE_NARRATION = /\b(CHG|CHGS|CHRG|CHARGES?|COMMISSION|[CSI]?GST|INTEREST|INT\.?\s?(PD|PAID|CR))\b/i;
+/** How they name money that came back: "IMPS RETURN", "REV-IMPS", "REVERSAL", "RTN". */
+export const RETURN_NARRATION = /\b(RETURN|RETURNED|RTN|REV|REVERSAL|REVERSED)\b/i;
+
+export interface EntryFacts {
+  /** Which way the money moved on the account. */
+  direction: 'DEBIT' | 'CREDIT';
+  /** The format says the entry reverses a debit or returns a payment (MT940 RD, camt RvslInd). */
+  reversal: boolean;
+  /** Transaction type codes the format gives (MT940 `:61:` type, camt BkTxCd codes). */
+  codes: readonly string[];
+  narration: string;
+  reference: string | undefined;
+  /** A bank profile's own way of spotting charges and returns, when it has one (bank CSV). */
+  chargeNarration?: RegExp;
+  returnNarration?: RegExp;
+}
+
+/**
+ * One place decides what a movement is, for every format: a charge by code or wording wins (a charge
+ * refunded is still a charge, a CREDIT); money coming in is a RETURN when the format marks a reversal or
+ * return or the bank words it so; a debit is a payout when it carries our reference.
+ */
+export function classifyEntry(facts: EntryFacts): { type: BankEntryType; class: BankEntryClass } {
+  const charge =
+    facts.codes.some((code) => CHARGE_CODES.has(code)) ||
+    (facts.chargeNarration ?? CHARGE_NARRATION).test(facts.narration);
+  if (charge) return { type: facts.direction, class: 'bank_charge' };
+  if (facts.direction === 'CREDIT') {
+    const returned =
+      facts.reversal ||
+      facts.codes.some((code) => RETURN_CODES.has(code)) ||
+      (facts.returnNarration ?? RETURN_NARRATION).test(facts.narration);
+    return returned ? { type: 'RETURN', class: 'return' } : { type: 'CREDIT', class: 'unknown' };
+  }
+  return { type: 'DEBIT', class: facts.reference === undefined ? 'unknown' : 'payout' };
+}
+
+/** +amount for money in, −amount for money out: how an entry moves the balance. */
+export function signedAmount(entry: Pick<BankEntry, 'type' | 'amountPaise'>): Paise {
+  return entry.type === 'DEBIT' ? -entry.amountPaise : entry.amountPaise;
+}
+
+/**
+ * An unsigned decimal amount in paise, exactly: the integer part, then the format's decimal mark and at
+ * most two significant fraction digits (camt allows five, the rest must be zeros). Undefined otherwise.
+ */
+export function parseAmount(text: string, decimalMark: '.' | ','): Paise | undefined {
+  const mark = decimalMark === '.' ? '\\.' : ',';
+  const match = new RegExp(`^([0-9]{1,15})(?:${mark}([0-9]{0,5}))?$`).exec(text);
+  if (!match) return undefined;
+  const fraction = match[2] ?? '';
+  if (/[^0]/.test(fraction.slice(2))) return undefined;
+  return BigInt(match[1]!) * 100n + BigInt(fraction.slice(0, 2).padEnd(2, '0'));
+}
+
+/** True for a real calendar date written YYYY-MM-DD. */
+export function isCalendarDate(text: string): boolean {
+  const m = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/.exec(text);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** The 1-based line number of a character offset in `text`, reading it once. */
+export function lineNumbers(text: string): (offset: number) => number {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
+  return (offset) => {
+    let [low, high] = [0, starts.length - 1];
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (starts[middle]! <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return low + 1;
+  };
+}

@@ -1,0 +1,282 @@
+import { formatRupees, type Paise } from '@payout/domain';
+import { parseStatement, type StatementLine } from './statement-csv.js';
+import { readBankCsv, type BankCsvProfile } from './formats/bank-csv.js';
+import { signedAmount, type BankEntry, type BankStatement, type ReadResult } from './formats/bank-statement.js';
+import { readCamt053 } from './formats/camt053.js';
+import { detectLayout } from './formats/detect.js';
+import { readMt940 } from './formats/mt940.js';
+
+export type {
+  BankEntry,
+  BankEntryClass,
+  BankEntryType,
+  BankStatement,
+  ReadResult,
+  StatementFormat,
+} from './formats/bank-statement.js';
+
+/**
+ * A statement file as banks send it (docs/reconciliation-formats.md): read in whatever layout it has,
+ * checked whole, and turned into the canonical lines the matcher reads. A file that fails any check is
+ * refused whole with the reason, so nothing of a damaged or out-of-order file is ever applied.
+ */
+
+export interface StatementFileOptions {
+  /** The bank's profile, needed for a bank's own CSV export (and only for it). */
+  profile?: BankCsvProfile;
+  /** The settlement account the statement must be for; without it the account is only reported. */
+  settlementAccount?: string;
+  /** The last statement number stored for that account; the file must follow it without a gap. */
+  lastSequence?: number;
+}
+
+export type StatementFile =
+  | {
+      ok: true;
+      statements: BankStatement[];
+      /** The movements of our payouts, for the matcher. */
+      lines: StatementLine[];
+      /** The dates the statements cover, for the matcher. */
+      valueDates: string[];
+      /** Entries that are not movements of our payouts, each with why (charges, top-ups, unkeyed lines). */
+      setAside: SetAside[];
+      /** What was not checked, and why (no balances in the file, no settlement account given, …). */
+      notes: string[];
+    }
+  | { ok: false; reason: string };
+
+export interface SetAside {
+  entry: BankEntry;
+  why: string;
+}
+
+/** Reads, checks and converts a statement file: the one door for every layout. */
+export function acceptStatementFile(text: string, options: StatementFileOptions = {}): StatementFile {
+  const read = readStatementFile(text, options.profile);
+  if (!read.ok) return read;
+  const checked = checkStatementFile(read.statements, options);
+  if (!checked.ok) return checked;
+  return { ok: true, statements: read.statements, ...toStatementLines(read.statements), notes: checked.notes };
+}
+
+/** Reads a file in the layout its content shows. */
+export function readStatementFile(text: string, profile?: BankCsvProfile): ReadResult {
+  switch (detectLayout(text)) {
+    case 'camt.053':
+      return readCamt053(text);
+    case 'mt940':
+      return readMt940(text);
+    case 'canonical-csv':
+      return readCanonicalCsv(text);
+    case 'bank-csv':
+      if (profile === undefined) {
+        return {
+          ok: false,
+          reason: 'not MT940, camt.053 or the canonical CSV: a bank CSV export is read with its profile (--profile)',
+        };
+      }
+      return readBankCsv(text, profile);
+  }
+}
+
+/** The canonical CSV (docs/reconciliation.md) as a statement: no account, sequence or balances. */
+function readCanonicalCsv(text: string): ReadResult {
+  const parsed = parseStatement(text);
+  if (!parsed.ok) return { ok: false, reason: `line ${parsed.lineNumber}: ${parsed.message}` };
+  const entries = parsed.lines.map((line): BankEntry => ({
+    lineNumber: line.lineNumber,
+    valueDate: line.valueDate,
+    type: line.type,
+    amountPaise: line.amountPaise,
+    utr: line.utr,
+    reference: line.reference,
+    narration: '',
+    class: line.type === 'DEBIT' ? 'payout' : 'return',
+  }));
+  return {
+    ok: true,
+    statements: [
+      {
+        format: 'canonical-csv',
+        id: null,
+        account: null,
+        sequence: null,
+        statementDate: null,
+        openingBalancePaise: null,
+        closingBalancePaise: null,
+        currency: 'INR',
+        entries,
+      },
+    ],
+  };
+}
+
+export type FileCheck = { ok: true; notes: string[] } | { ok: false; reason: string };
+
+/**
+ * The checks a file must meet as a whole, pure: each statement is in rupees, its opening balance plus its
+ * entries is its closing balance (and every running balance the bank printed agrees), it is for the
+ * settlement account, and the statement numbers follow the last stored one without a gap.
+ */
+export function checkStatementFile(
+  statements: readonly BankStatement[],
+  expected: Pick<StatementFileOptions, 'settlementAccount' | 'lastSequence'> = {},
+): FileCheck {
+  const notes: string[] = [];
+  for (const statement of statements) {
+    const name = nameOf(statement);
+    if (statement.currency !== 'INR') return { ok: false, reason: `${name} is in ${statement.currency}, not INR` };
+    const balances = checkBalances(statement, name);
+    if (!balances.ok) return balances;
+    notes.push(...balances.notes);
+    const account = checkAccount(statement, name, expected.settlementAccount);
+    if (!account.ok) return account;
+    notes.push(...account.notes);
+  }
+  const sequence = checkSequence(statements, expected.lastSequence);
+  if (!sequence.ok) return sequence;
+  return { ok: true, notes: [...notes, ...sequence.notes] };
+}
+
+function checkBalances(statement: BankStatement, name: string): FileCheck {
+  const { openingBalancePaise: opening, closingBalancePaise: closing } = statement;
+  if (opening === null || closing === null) {
+    return { ok: true, notes: [`${name} carries no balances: opening + entries = closing is not checked`] };
+  }
+  let balance = opening;
+  for (const entry of statement.entries) {
+    balance += signedAmount(entry);
+    if (entry.balanceAfterPaise !== undefined && entry.balanceAfterPaise !== balance) {
+      return {
+        ok: false,
+        reason: `${name}, line ${entry.lineNumber}: the bank prints a balance of ${formatRupees(entry.balanceAfterPaise)} after it, but the entries before it make ${formatRupees(balance)}`,
+      };
+    }
+  }
+  if (balance !== closing) {
+    const movement: Paise = balance - opening;
+    return {
+      ok: false,
+      reason: `${name}: opening balance ${formatRupees(opening)} + entries ${formatRupees(movement)} = ${formatRupees(balance)}, but the closing balance is ${formatRupees(closing)}`,
+    };
+  }
+  return { ok: true, notes: [] };
+}
+
+function checkAccount(statement: BankStatement, name: string, settlementAccount: string | undefined): FileCheck {
+  if (statement.account === null) {
+    return {
+      ok: true,
+      notes: [
+        `${name} does not say which account it is for${settlementAccount ? `: not checked against ${settlementAccount}` : ''}`,
+      ],
+    };
+  }
+  if (settlementAccount === undefined) {
+    return {
+      ok: true,
+      notes: [`${name} is for account ${statement.account}: no settlement account given to check it against`],
+    };
+  }
+  if (!sameAccount(statement.account, settlementAccount)) {
+    return {
+      ok: false,
+      reason: `${name} is for account ${statement.account}, not the settlement account ${settlementAccount}`,
+    };
+  }
+  return { ok: true, notes: [] };
+}
+
+/**
+ * Banks write the account as the number alone or prefixed with their code (MT940 `:25:` "HDFC0000123/
+ * 50200012345678", an IFSC or BIC before a slash): either matches the settlement account's number.
+ */
+function sameAccount(written: string, settlementAccount: string): boolean {
+  const plain = (account: string) => account.replace(/\s+/g, '').toUpperCase();
+  const account = plain(written);
+  const expected = plain(settlementAccount);
+  return account === expected || account.slice(account.lastIndexOf('/') + 1) === expected;
+}
+
+/**
+ * Statement numbers run on without a gap: the first must follow the last stored one, and within a file
+ * each the one before (a repeated number is the next page of the same statement). A gap means a statement
+ * never arrived, and reconciling past it would call its payouts missing at the bank.
+ */
+function checkSequence(statements: readonly BankStatement[], lastSequence: number | undefined): FileCheck {
+  const numbers = statements.map((s) => s.sequence).filter((n): n is number => n !== null);
+  if (numbers.length === 0)
+    return { ok: true, notes: ['the file has no statement numbers: continuity is not checked'] };
+  const notes: string[] = [];
+  let previous = lastSequence;
+  if (previous === undefined)
+    notes.push(`statement ${numbers[0]} is not checked against an earlier one: none is stored`);
+  else if (numbers[0]! <= previous) {
+    notes.push(`statement ${numbers[0]} is not after the last stored statement ${previous}: a statement read again`);
+    previous = numbers[0]! - 1;
+  }
+  for (const number of numbers) {
+    if (previous !== undefined && number > previous + 1)
+      return { ok: false, reason: missing(previous + 1, number - 1) };
+    if (previous !== undefined && number < previous) {
+      return { ok: false, reason: `statement ${number} comes after statement ${previous}: the file is out of order` };
+    }
+    previous = number;
+  }
+  return { ok: true, notes };
+}
+
+function missing(from: number, to: number): string {
+  return from === to ? `missing statement ${from}` : `missing statements ${from} to ${to}`;
+}
+
+function nameOf(statement: BankStatement): string {
+  if (statement.id !== null) return `statement "${statement.id}"`;
+  return statement.sequence === null ? 'the statement' : `statement ${statement.sequence}`;
+}
+
+/**
+ * The canonical lines of our payouts' movements: a payout debit becomes a DEBIT line, money that came back
+ * a RETURN line, each under our reference and the UTR (or, without one, the bank's own reference). The
+ * rest is set aside with why, for the report: charges, money in that is not a return, and movements
+ * without a reference of ours, which no payout can be matched to.
+ */
+export function toStatementLines(statements: readonly BankStatement[]): {
+  lines: StatementLine[];
+  valueDates: string[];
+  setAside: SetAside[];
+} {
+  const lines: StatementLine[] = [];
+  const setAside: SetAside[] = [];
+  const dates = new Set<string>();
+  for (const statement of statements) {
+    if (statement.statementDate !== null) dates.add(statement.statementDate);
+    for (const entry of statement.entries) {
+      dates.add(entry.valueDate);
+      const why = whyNotALine(entry);
+      if (why !== undefined) {
+        setAside.push({ entry, why });
+        continue;
+      }
+      lines.push({
+        lineNumber: entry.lineNumber,
+        reference: entry.reference!,
+        utr: (entry.utr ?? entry.bankReference)!,
+        amountPaise: entry.amountPaise,
+        type: entry.type === 'RETURN' ? 'RETURN' : 'DEBIT',
+        valueDate: entry.valueDate,
+      });
+    }
+  }
+  return { lines, valueDates: [...dates].sort(), setAside };
+}
+
+function whyNotALine(entry: BankEntry): string | undefined {
+  if (entry.class === 'bank_charge') return 'a bank charge';
+  if (entry.class === 'unknown') {
+    return entry.type === 'CREDIT' ? 'money in that is not a return' : 'a debit without a reference of ours';
+  }
+  if (entry.reference === undefined) return 'money came back without a reference of ours';
+  if (entry.utr === undefined && entry.bankReference === undefined) return 'no UTR or bank reference';
+  return undefined;
+}
