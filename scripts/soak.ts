@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createPrismaClient, creditWallet, updateQueueSettings } from '@payout/db';
+import { createPrismaClient, updateQueueSettings } from '@payout/db';
 import { makeMerchant } from '../test/support/factories.js';
 import { countStillMoving } from './soak/still-moving.js';
 import { readBankJournal } from './soak/bank-journal.js';
@@ -21,6 +21,7 @@ import {
 import { sendPayouts } from './soak/merchant-client.js';
 import { batchesOf, planPayouts } from './soak/payout-mix.js';
 import { runStatements } from './soak/statement-run.js';
+import { addSoakOperators, creditWithApproval } from './soak/four-eyes.js';
 import { SOAK_STUCK_AFTER_MS, SoakCluster } from './soak/soak-cluster.js';
 import { buildReport, formatReport, type FaultRecord } from './soak/soak-report.js';
 import { DistributedServices, SingleBoxServices } from './soak/soak-services.js';
@@ -122,6 +123,7 @@ try {
     // the last one queues when its balance is low (docs/api.md, "Queue if low balance") and starts with
     // a quarter of what it owes: its payouts queue, and credits during and after the load release them.
     const queueing = options.merchants >= 2 ? options.merchants - 1 : null;
+    await addSoakOperators(db);
     const owedBy = (m: number) => planned.filter((p) => p.merchant === m).reduce((sum, p) => sum + p.amountPaise, 0n);
     const merchants = await Promise.all(
       Array.from({ length: options.merchants }, async (_, m) => {
@@ -136,7 +138,11 @@ try {
     const topUp = async (paise: bigint, reference: string) => {
       if (queueing === null) return;
       const merchant = merchants[queueing]!;
-      await creditWallet(db, merchant.merchant.id, paise, `${reference}-${merchant.mid}`);
+      await creditWithApproval(db, {
+        mid: merchant.mid,
+        amountPaise: paise,
+        reference: `${reference}-${merchant.mid}`,
+      });
       progress(`credited ${merchant.mid} ${(paise / 100n).toString()}.00 (${reference}): it queues when low`);
     };
     const queueOwed = queueing === null ? 0n : owedBy(queueing);

@@ -89,6 +89,9 @@ const DATABASE_ONLY_CHECKS = [
   'bulk_batch_items_payout_or_refusal',
   'merchants_queue_window_positive',
   'payouts_queued_has_no_next_check',
+  'approval_requests_action_known',
+  'approval_requests_decided',
+  'approval_requests_expiry_after_request',
 ];
 const DATABASE_ONLY_UNIQUE_INDEXES = [
   'ledger_entries_one_terminal_entry_per_payout',

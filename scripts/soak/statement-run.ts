@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { istDate } from '../../apps/rail-sim/src/statement-export.js';
+import { SOAK_APPROVER, SOAK_MAKER } from './four-eyes.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -18,7 +19,8 @@ export interface StatementRun {
  * The daily job of a payout operator, at the end of the soak: the simulated bank's statement of every day
  * the run touched, matched against our books with `pnpm cli recon statement --apply` — twice, the second
  * run of the same file applying nothing (docs/reconciliation.md). It is what returns the `.99` reversals:
- * the bank took the money back after the worker had settled the payouts SUCCESS.
+ * the bank took the money back after the worker had settled the payouts SUCCESS. Each application is
+ * asked for by one operator and approved by another.
  */
 export async function runStatements(options: {
   railUrl: string;
@@ -40,23 +42,50 @@ export async function runStatements(options: {
   return runs;
 }
 
+/**
+ * `pnpm cli recon statement --apply` as the soak's finance operator, then — when it asked for settlements
+ * or reversals — `pnpm cli approval approve` as its approver: what the approval applied.
+ */
 async function reconStatement(file: string, databaseUrl: string): Promise<Omit<StatementRun, 'date'>> {
+  const asked = await cli(databaseUrl, [
+    'recon',
+    'statement',
+    '--file',
+    file,
+    '--apply',
+    '--json',
+    '--operator',
+    SOAK_MAKER,
+  ]);
+  const report = asked.json as { counts: Record<string, number>; approvalId?: string };
+  if (report.approvalId === undefined) return { exitCode: asked.exitCode, applied: 0, counts: report.counts };
+  const approved = await cli(databaseUrl, [
+    'approval',
+    'approve',
+    '--id',
+    report.approvalId,
+    '--operator',
+    SOAK_APPROVER,
+    '--note',
+    'statement checked',
+    '--json',
+  ]);
+  const outcome = (approved.json as { outcome?: { settled?: number; reversed?: number } }).outcome;
+  if (approved.exitCode !== 0 || !outcome) {
+    throw new Error(`approval ${report.approvalId} of ${file} exited ${approved.exitCode}: ${approved.stderr}`);
+  }
+  const applied = (outcome.settled ?? 0) + (outcome.reversed ?? 0);
+  return { exitCode: asked.exitCode, applied, counts: { ...report.counts, applied } };
+}
+
+/** One run of `pnpm cli … --json` against the soak's database: its exit code, JSON answer and errors. */
+async function cli(
+  databaseUrl: string,
+  argv: string[],
+): Promise<{ exitCode: number | null; json: unknown; stderr: string }> {
   const child = spawn(
     process.execPath,
-    [
-      '--conditions=source',
-      '--import',
-      'tsx',
-      'packages/cli/src/main.ts',
-      'recon',
-      'statement',
-      '--file',
-      file,
-      '--apply',
-      '--json',
-      '--operator',
-      'soak',
-    ],
+    ['--conditions=source', '--import', 'tsx', 'packages/cli/src/main.ts', ...argv],
     {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },
@@ -69,9 +98,8 @@ async function reconStatement(file: string, databaseUrl: string): Promise<Omit<S
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
   try {
-    const report = JSON.parse(stdout) as { counts: Record<string, number> };
-    return { exitCode, applied: report.counts.applied ?? 0, counts: report.counts };
+    return { exitCode, json: JSON.parse(stdout) as unknown, stderr };
   } catch {
-    throw new Error(`recon statement ${file} exited ${exitCode}: ${stderr.trim() || stdout.trim()}`);
+    throw new Error(`pnpm cli ${argv.join(' ')} exited ${exitCode}: ${stderr.trim() || stdout.trim()}`);
   }
 }

@@ -4,7 +4,7 @@ import { payoutJobs } from '@payout/queue';
 import { call } from '../support/api.js';
 import { testPrisma } from '../support/database.js';
 import { makeMerchant } from '../support/factories.js';
-import { consoleSession } from '../support/console.js';
+import { consoleSession, signedInPerson, type ConsolePerson } from '../support/console.js';
 import { useStack } from '../support/stack.js';
 import { payoutAtTheRail, registerEndpoint, settle } from '../webhooks/webhook-fixtures.js';
 
@@ -15,13 +15,20 @@ import { payoutAtTheRail, registerEndpoint, settle } from '../webhooks/webhook-f
 const stack = useStack();
 let db: PrismaClient;
 let cookie: string;
+let approver: ConsolePerson;
 
 const admin = (path: string) => `${stack.current.api.adminUrl}${path}`;
 
 beforeAll(async () => {
   db = testPrisma();
   cookie = await consoleSession(stack.current.api.adminUrl, 'kiran', 'operator');
+  approver = await signedInPerson(stack.current.api.adminUrl, 'approver');
 });
+
+/** A second person approves the request the last post led to (its page's path). */
+async function approve(requestPath: string) {
+  return approver.post(`${requestPath}/approve`, { note: 'checked the bank statement' });
+}
 afterAll(() => db.$disconnect());
 
 async function page(path: string): Promise<{ status: number; html: string; location: string | null }> {
@@ -44,11 +51,19 @@ async function act(path: string, fields: Record<string, string>) {
 }
 
 describe('console actions', () => {
-  it('when an operator credits a wallet, then it is credited once per reference, audited, and bad amounts change nothing', async () => {
+  it('when an operator asks for a wallet credit, then it waits for an approver, is credited once per reference, audited, and bad amounts change nothing', async () => {
     const merchant = await makeMerchant(db, { balance: '100.00' });
     const path = `/console/merchants/${merchant.mid}/credit`;
-    const credited = await act(path, { amount: '250.50', reference: 'NEFT-778', why: 'top-up received' });
-    expect(credited).toMatchObject({ status: 303, location: `/console/merchants/${merchant.mid}` });
+    const requested = await act(path, { amount: '250.50', reference: 'NEFT-778', why: 'top-up received' });
+    expect(requested.status).toBe(303);
+    expect(requested.location).toMatch(/^\/console\/approvals\/[0-9]+$/);
+    expect(await findWallet(db, merchant.merchant.id)).toMatchObject({ availablePaise: 10000n });
+    const request = await page(requested.location!);
+    expect(request.html).toContain('Credit 250.50 to the main wallet of');
+    expect(request.html).toContain('350.50');
+
+    expect((await approve(requested.location!)).status).toBe(303);
+    expect(await findWallet(db, merchant.merchant.id)).toMatchObject({ availablePaise: 35050n });
     const again = await act(path, { amount: '250.50', reference: 'NEFT-778', why: 'double click' });
     expect(again.status).toBe(200);
     expect(again.html).toContain('was credited before; nothing changed');
@@ -61,7 +76,9 @@ describe('console actions', () => {
     expect(await findWallet(db, merchant.merchant.id)).toMatchObject({ availablePaise: 35050n });
     const audit = await listOperatorActions(db, { merchantId: merchant.merchant.id, limit: 10 });
     expect(audit.map((a) => [a.action, a.actor, a.reason])).toEqual([
-      ['wallet.credit', 'console:kiran', 'top-up received'],
+      ['approval.approve', `console:${approver.username}`, 'checked the bank statement'],
+      ['wallet.credit', `console:${approver.username}`, 'top-up received'],
+      ['approval.request', 'console:kiran', 'top-up received'],
     ]);
     expect((await page(`/console/merchants/${merchant.mid}`)).html).toContain('NEFT-778');
   });
@@ -102,14 +119,18 @@ describe('console actions', () => {
     expect(story).toContain('merchant lost it');
   });
 
-  it('when an operator issues and revokes a token, then the new one works, is shown once, the old one is revoked, and the audit log holds neither', async () => {
+  it('when an operator asks for a token and an approver approves, then the new one works, is shown once to the approver, revoking needs no approval, and the audit log holds neither token', async () => {
     const merchant = await makeMerchant(db, { balance: '10.00' });
-    const issued = await act(`/console/merchants/${merchant.mid}/tokens/rotate`, { why: 'merchant rotating keys' });
+    const requested = await act(`/console/merchants/${merchant.mid}/tokens/rotate`, { why: 'merchant rotating keys' });
+    expect(requested.status).toBe(303);
+    expect(await db.merchantToken.count({ where: { merchantId: merchant.merchant.id } })).toBe(1);
+    const issued = await approve(requested.location!);
     expect(issued.status).toBe(201);
     const token = /<code class="secret">(pgt_[A-Za-z0-9_-]+)<\/code>/.exec(issued.html)![1]!;
     const wallet = '/api/checkMainWallet?PayoutType=Main_Wallet_Balance';
     expect((await call(stack.current.api, wallet, { merchant: { mid: merchant.mid, token } })).status).toBe(200);
     expect((await page(`/console/merchants/${merchant.mid}`)).html).not.toContain(token);
+    expect((await page(requested.location!)).html).not.toContain(token);
 
     const [old] = await db.merchantToken.findMany({
       where: { merchantId: merchant.merchant.id },
@@ -119,8 +140,17 @@ describe('console actions', () => {
     expect(revoked.status).toBe(303);
     expect((await db.merchantToken.findUniqueOrThrow({ where: { id: old!.id } })).revokedAt).not.toBeNull();
     const audit = await listOperatorActions(db, { merchantId: merchant.merchant.id, limit: 10 });
-    expect(audit.map((a) => a.action)).toEqual(['token.revoke', 'token.rotate']);
-    expect(JSON.stringify(audit, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))).not.toContain(token);
+    expect(audit.map((a) => a.action)).toEqual([
+      'token.revoke',
+      'approval.approve',
+      'token.rotate',
+      'approval.request',
+    ]);
+    const everything = JSON.stringify(
+      [audit, await db.approvalRequest.findMany({ where: { merchantId: merchant.merchant.id } })],
+      (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v),
+    );
+    expect(everything).not.toContain(token);
   });
 
   it('when pages are asked for with bad or unknown keys, then they say so with the right status', async () => {

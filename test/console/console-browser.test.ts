@@ -14,8 +14,9 @@ import { cliJson, payoutAtTheRail } from '../webhooks/webhook-fixtures.js';
 // The support console in a real browser: Debian's chromium driven by playwright-core, against the API's
 // admin listener started in-process with a worker and the rail simulator. Support signs in and finds a
 // settled payout by each of the three keys; support cannot act; forms without the CSRF token are
-// refused; an operator resolves a payout under manual review and the audit log shows it; the CSV
-// statement downloads. With UPDATE_CONSOLE_SCREENSHOTS=1 it also refreshes docs/console/*.png.
+// refused; an operator asks to resolve a payout under manual review, a second person (an approver)
+// approves it, and only then does it settle, with the audit log showing both (docs/operations.md,
+// "Approvals"); the CSV statement downloads. With UPDATE_CONSOLE_SCREENSHOTS=1 it also refreshes docs/console/*.png.
 
 const CHROMIUM = '/usr/bin/chromium';
 const FLAGS = [
@@ -36,9 +37,14 @@ let browser: Browser | undefined;
 let merchant: TestMerchant;
 /** A payout the worker settled through the rail simulator. */
 let settled: { transactionId: string; ackNo: string; utr: string };
-const people = { support: { name: 'sana', password: '' }, operator: { name: 'omar', password: '' } };
+const people = {
+  support: { name: 'sana', password: '' },
+  operator: { name: 'omar', password: '' },
+  approver: { name: 'aditi', password: '' },
+};
 let supportPage: Page;
 let operatorPage: Page;
+let approverPage: Page;
 
 const admin = (path: string) => `${stack.current.api.adminUrl}${path}`;
 
@@ -61,7 +67,9 @@ beforeAll(async () => {
   browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
   // Support reads with JavaScript off: every page is rendered on the server and every form is plain HTML.
   supportPage = await signIn(people.support, { javaScriptEnabled: false });
+  // One after another: the sign-in limits how many password hashes compute at once.
   operatorPage = await signIn(people.operator);
+  approverPage = await signIn(people.approver);
   if (SCREENSHOTS) await mkdir(SCREENSHOT_DIR, { recursive: true });
 });
 afterAll(async () => {
@@ -142,9 +150,7 @@ describe('support console in a browser', () => {
     await supportPage.goto(admin(`/console/payouts/${settled.ackNo}`));
     const replay = supportPage.getByRole('button', { name: 'Replay webhook…' });
     await expect(replay.isDisabled()).resolves.toBe(true);
-    await expect(
-      supportPage.getByText(/Only operators can do this; you are signed in as support\./).count(),
-    ).resolves.toBe(3);
+    await expect(supportPage.getByText('Your role (support) may not do this.').count()).resolves.toBe(3);
 
     const direct = await supportPage.goto(admin(`/console/payouts/${settled.ackNo}/replay-webhook`));
     expect(direct?.status()).toBe(403);
@@ -180,7 +186,7 @@ describe('support console in a browser', () => {
     expect(operatorPage.url()).toBe(admin('/console'));
   });
 
-  it('when an operator resolves a payout under manual review that the rail paid, then it settles and the audit log shows who, when, what and why', async () => {
+  it('when an operator asks to resolve a payout under manual review that the rail paid, then nothing moves until an approver approves it, and then it settles and the audit log shows who, when, what and why', async () => {
     const payout = await payoutAtTheRail(db, merchant, { mode: 'IMPS', amountPaise: 25000n });
     const rail = createHttpRailAdapter({
       baseUrl: stack.current.rail.url,
@@ -197,30 +203,79 @@ describe('support console in a browser', () => {
     });
     await rail.close();
     expect(paid.outcome).toBe('SUCCESS');
+    const utr = paid.outcome === 'SUCCESS' ? paid.bankReference : 'the rail did not pay';
     for (const state of ['AWAITING_RAIL', 'MANUAL_REVIEW'] as const) {
       await transitionPayout(db, payout.id, state, { nextCheckAt: null }, { reason: 'test', actor: 'test' });
     }
+    const walletBefore = await findWallet(db, merchant.merchant.id);
 
     await operatorPage.goto(admin('/console/lists/manual-review'));
     await operatorPage.getByRole('link', { name: payout.ackNo }).click();
     await operatorPage.getByRole('button', { name: 'Resolve manual review…' }).click();
     await operatorPage.getByLabel('Success (paid)').check();
     await operatorPage.getByLabel('Why (written to the audit log)').fill('Bank ops confirmed the credit, ticket 9031');
-    await operatorPage.getByRole('button', { name: 'Ask the rail, then resolve' }).click();
-    await operatorPage.waitForURL(admin(`/console/payouts/${payout.ackNo}`));
+    await operatorPage.getByRole('button', { name: 'Ask the rail, then request the resolution' }).click();
+    await operatorPage.waitForURL(/\/console\/approvals\/\d+$/);
+    const requestPath = new URL(operatorPage.url()).pathname;
+    await expect(operatorPage.getByRole('main').textContent()).resolves.toContain('another approver decides it');
+    await expect(operatorPage.getByRole('button', { name: 'Approve and run it' }).count()).resolves.toBe(0);
+
+    // Asked, not done: the payout is still under manual review and the wallet has not moved.
+    await expect(db.payout.findUniqueOrThrow({ where: { id: payout.id } })).resolves.toMatchObject({
+      state: 'MANUAL_REVIEW',
+      bankReference: null,
+    });
+    expect(await findWallet(db, merchant.merchant.id)).toEqual(walletBefore);
+    await operatorPage.goto(admin(`/console/payouts/${payout.ackNo}`));
+    const timelineBefore = await operatorPage.locator('ol.timeline').textContent();
+    expect(timelineBefore).toContain('AWAITING_RAIL → MANUAL_REVIEW');
+    expect(timelineBefore).not.toContain('→ SUCCESS');
+    expect(timelineBefore).toContain('approval.request by console:omar');
+
+    await approverPage.goto(admin(requestPath));
+    await expect(approverPage.locator('.explain').textContent()).resolves.toContain(
+      `Resolve payout ${payout.ackNo} (250.00 to Asha Kumar) as success (UTR ${utr})`,
+    );
+    await approverPage.locator('#note-approve').fill('Checked the bank statement');
+    await approverPage.getByRole('button', { name: 'Approve and run it' }).click();
+    await approverPage.waitForURL(admin(requestPath));
+    const decided = await approverPage.locator('.facts').first().textContent();
+    expect(decided).toContain('aditi');
+    expect(decided).toContain('Checked the bank statement');
+    await expect(approverPage.locator('.explain').textContent()).resolves.toContain('EXECUTED');
+
+    await operatorPage.goto(admin(`/console/payouts/${payout.ackNo}`));
     const summary = await operatorPage.locator('.facts').textContent();
     expect(summary).toContain('MP00 - Transaction successful');
-    expect(summary).toContain(paid.outcome === 'SUCCESS' ? paid.bankReference : '');
+    expect(summary).toContain(utr);
+    const timeline = await operatorPage.locator('ol.timeline').textContent();
+    expect(timeline).toContain('MANUAL_REVIEW → SUCCESS');
+    expect(timeline).toContain('requested by omar, approved by aditi');
+    expect(timeline).toContain('payout.resolve by console:aditi');
+    await expect(db.payout.findUniqueOrThrow({ where: { id: payout.id } })).resolves.toMatchObject({
+      state: 'SUCCESS',
+      bankReference: utr,
+    });
+    // A success takes nothing more from the wallet: the amount left the available balance when it was reserved.
+    expect((await findWallet(db, merchant.merchant.id))?.availablePaise).toBe(walletBefore?.availablePaise);
 
     await operatorPage.goto(admin('/console/audit'));
-    const entry = operatorPage.getByRole('row').filter({ hasText: payout.ackNo });
-    const text = await entry.textContent();
-    expect(text).toContain('console:omar');
-    expect(text).toContain('payout.resolve');
-    expect(text).toContain('Bank ops confirmed the credit, ticket 9031');
-    expect(text).toMatch(/IST/);
-    const [action] = await listOperatorActions(db, { payoutId: payout.id, limit: 1 });
-    expect(action).toMatchObject({ actor: 'console:omar', action: 'payout.resolve' });
+    const rows = operatorPage.getByRole('row').filter({ hasText: payout.ackNo });
+    const entry = (action: string) =>
+      rows.filter({ has: operatorPage.getByRole('cell', { name: action, exact: true }) }).textContent();
+    const resolved = await entry('payout.resolve');
+    expect(resolved).toContain('console:aditi');
+    expect(resolved).toContain('Bank ops confirmed the credit, ticket 9031');
+    expect(resolved).toMatch(/IST/);
+    await expect(entry('approval.request')).resolves.toContain('console:omar');
+    await expect(entry('approval.approve')).resolves.toContain('console:aditi');
+    const actions = await listOperatorActions(db, { payoutId: payout.id, limit: 10 });
+    expect(actions.map((a) => [a.action, a.actor])).toEqual([
+      ['approval.approve', 'console:aditi'],
+      ['payout.resolve', 'console:aditi'],
+      ['approval.request', 'console:omar'],
+    ]);
+    expect(actions[1]?.detail).toMatchObject({ requestedBy: 'omar', approvedBy: 'aditi', resolvedAs: 'SUCCESS' });
 
     await operatorPage.goto(admin(`/console/merchants/${merchant.mid}`));
     await screenshot(operatorPage, 'merchant');

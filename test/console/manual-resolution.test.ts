@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findWallet, listOperatorActions, transitionPayout, type PayoutSummary, type PrismaClient } from '@payout/db';
-import { resolveManualReview } from '@payout/operator-actions';
+import { approveRequest, planManualResolution, requestApproval, type Person } from '@payout/operator-actions';
+import { createConsoleUser } from '@payout/db';
+import { hashPassword, type ResolutionRequest } from '@payout/domain';
 import { createHttpRailAdapter, type RailAdapter } from '@payout/rails';
 import { createRailSim, type RailSim, type RailSimServer } from '@payout/rail-sim';
 import { EXIT_FAILED, EXIT_OK } from '@payout/cli';
@@ -10,10 +12,11 @@ import { FAST_RAIL } from '../support/stack.js';
 import { useStubBank } from '../support/stub-bank.js';
 import { cli, payoutAtTheRail, setCliRail } from '../webhooks/webhook-fixtures.js';
 
-// Issue 12, item 6: a payout under manual review is resolved only after the rail is asked, and a
-// resolution the rail contradicts is refused unless overridden with a reason that goes to the audit log.
-// One use case serves the console and `pnpm cli payout resolve`; both are exercised here against a stub
-// bank (each answer on demand) and against the rail simulator's magic values.
+// A payout under manual review is resolved only after the rail is asked, and a resolution the rail
+// contradicts is refused unless overridden with a reason that goes to the audit log. The resolution is a
+// request that a second person approves (the rail is asked again then). One use case serves the console
+// and `pnpm cli payout resolve`; both are exercised here against a stub bank (each answer on demand) and
+// against the rail simulator's magic values.
 
 const bank = useStubBank();
 let db: PrismaClient;
@@ -52,6 +55,33 @@ async function stateOf(payout: PayoutSummary) {
 }
 
 const asFailed = { outcome: 'FAILED', reason: 'DECLINED_BY_BENEFICIARY_BANK' } as const;
+const approvals = { ttlMs: 60_000, selfApproval: false };
+const approver: Person = { username: 'kiran', role: 'APPROVER', via: 'console' };
+
+/**
+ * A resolution as the console makes it: planned by `maker` (the rail asked), then approved by a second
+ * person (the rail asked again) — or refused at either step.
+ */
+async function resolve(
+  rail: RailAdapter,
+  payout: PayoutSummary,
+  request: ResolutionRequest,
+  maker: string,
+  reason: string,
+  override = false,
+) {
+  const by: Person = { username: maker, role: 'OPERATOR', via: 'console' };
+  const plan = await planManualResolution(
+    { db, rail },
+    { payout: { ackNo: payout.ackNo }, request, maker: by, reason, override },
+  );
+  if (plan.kind !== 'planned') return plan;
+  const asked = await requestApproval({ db, approvals }, { planned: plan.planned, maker: by, reason });
+  if (asked.kind !== 'requested') throw new Error(asked.why);
+  const decided = await approveRequest({ db, rail, approvals }, { id: asked.request.id, by: approver });
+  if (decided.kind !== 'executed') return decided;
+  return { kind: 'resolved', rail: plan.rail, ...decided.request.outcome } as const;
+}
 
 describe('manual resolution asks the rail first', () => {
   it('when the bank says SUCCESS, then failing the payout is refused and changes nothing, and a success takes the bank UTR', async () => {
@@ -60,33 +90,25 @@ describe('manual resolution asks the rail first', () => {
     bank.current.answer(payout.ackNo, { status: 'SUCCESS', utr: '512345678901' });
     const walletBefore = await findWallet(db, merchant.merchant.id);
 
-    const refused = await resolveManualReview(
-      { db, rail: stubRail },
-      { payout: { ackNo: payout.ackNo }, request: asFailed, actor: 'console:asha', reason: 'merchant says unpaid' },
-    );
+    const refused = await resolve(stubRail, payout, asFailed, 'asha', 'merchant says unpaid');
     expect(refused).toMatchObject({ kind: 'refused', why: expect.stringContaining('SUCCESS') as string });
     expect(await stateOf(payout)).toEqual({ state: 'MANUAL_REVIEW', utr: null, reason: null });
     expect(await findWallet(db, merchant.merchant.id)).toEqual(walletBefore);
     expect(bank.current.asked).toContain(payout.ackNo);
 
-    const resolved = await resolveManualReview(
-      { db, rail: stubRail },
-      {
-        payout: { ackNo: payout.ackNo },
-        request: { outcome: 'SUCCESS' },
-        actor: 'console:asha',
-        reason: 'bank confirms',
-      },
-    );
+    const resolved = await resolve(stubRail, payout, { outcome: 'SUCCESS' }, 'asha', 'bank confirms');
     expect(resolved).toMatchObject({ kind: 'resolved', status: 'SUCCESS', bankReference: '512345678901' });
     expect(await stateOf(payout)).toEqual({ state: 'SUCCESS', utr: '512345678901', reason: null });
     expect(await findWallet(db, merchant.merchant.id)).toEqual({ availablePaise: 89900n, reservedPaise: 0n });
 
     const audit = await listOperatorActions(db, { payoutId: payout.id, limit: 10 });
     expect(audit.map((a) => [a.action, a.actor, a.reason])).toEqual([
-      ['payout.resolve', 'console:asha', 'bank confirms'],
+      ['approval.approve', 'console:kiran', 'approved'],
+      ['payout.resolve', 'console:kiran', 'bank confirms'],
+      ['approval.request', 'console:asha', 'bank confirms'],
       ['payout.resolve-refused', 'console:asha', 'merchant says unpaid'],
     ]);
+    expect(audit[1]!.detail).toMatchObject({ requestedBy: 'asha', approvedBy: 'kiran' });
   });
 
   it('when the bank says PENDING or cannot be asked, then failing is refused until overridden with a reason, which the audit log keeps', async () => {
@@ -97,29 +119,24 @@ describe('manual resolution asks the rail first', () => {
     bank.current.answer(down.ackNo, { status: 'DOWN' });
 
     for (const payout of [pending, down]) {
-      const refused = await resolveManualReview(
-        { db, rail: stubRail },
-        { payout: { ackNo: payout.ackNo }, request: asFailed, actor: 'console:ravi', reason: 'stuck for days' },
-      );
+      const refused = await resolve(stubRail, payout, asFailed, 'ravi', 'stuck for days');
       expect(refused.kind).toBe('refused');
       expect((await stateOf(payout)).state).toBe('MANUAL_REVIEW');
     }
     expect(await findWallet(db, merchant.merchant.id)).toEqual({ availablePaise: 79800n, reservedPaise: 20200n });
 
-    const overridden = await resolveManualReview(
-      { db, rail: stubRail },
-      {
-        payout: { ackNo: down.ackNo },
-        request: asFailed,
-        actor: 'console:ravi',
-        reason: 'bank ops confirmed by phone: returned, ticket 4411',
-        override: true,
-      },
+    const overridden = await resolve(
+      stubRail,
+      down,
+      asFailed,
+      'ravi',
+      'bank ops confirmed by phone: returned, ticket 4411',
+      true,
     );
     expect(overridden).toMatchObject({ kind: 'resolved', status: 'FAILED', rail: { outcome: 'UNKNOWN' } });
     expect(await stateOf(down)).toEqual({ state: 'FAILED', utr: null, reason: 'DECLINED_BY_BENEFICIARY_BANK' });
     expect(await findWallet(db, merchant.merchant.id)).toEqual({ availablePaise: 89900n, reservedPaise: 10100n });
-    const [entry] = await listOperatorActions(db, { payoutId: down.id, limit: 1 });
+    const [, entry] = await listOperatorActions(db, { payoutId: down.id, limit: 2 });
     expect(entry).toMatchObject({
       action: 'payout.resolve',
       reason: 'bank ops confirmed by phone: returned, ticket 4411',
@@ -130,10 +147,7 @@ describe('manual resolution asks the rail first', () => {
   it('when the bank never saw the reference, then failing it returns the reservation', async () => {
     const merchant = await makeMerchant(db, { balance: '1000.00' });
     const payout = await payoutInReview(merchant);
-    const resolved = await resolveManualReview(
-      { db, rail: stubRail },
-      { payout: { ackNo: payout.ackNo }, request: asFailed, actor: 'cli:ops', reason: 'never reached the bank' },
-    );
+    const resolved = await resolve(stubRail, payout, asFailed, 'ops', 'never reached the bank');
     expect(resolved).toMatchObject({ kind: 'resolved', status: 'FAILED', rail: { outcome: 'NOT_FOUND' } });
     expect(await findWallet(db, merchant.merchant.id)).toEqual({ availablePaise: 100000n, reservedPaise: 0n });
   });
@@ -154,33 +168,48 @@ describe('manual resolution asks the rail first', () => {
       expect(submitted.outcome).toBe(payout === forever ? 'PENDING' : 'SUCCESS');
     }
 
-    const refused = await resolveManualReview(
-      { db, rail: simRail },
-      { payout: { ackNo: forever.ackNo }, request: asFailed, actor: 'console:asha', reason: 'give up' },
-    );
+    const refused = await resolve(simRail, forever, asFailed, 'asha', 'give up');
     expect(refused).toMatchObject({ kind: 'refused', rail: { outcome: 'PENDING' } });
 
-    const wrongUtr = await resolveManualReview(
-      { db, rail: simRail },
-      {
-        payout: { ackNo: paid.ackNo },
-        request: { outcome: 'SUCCESS', bankReference: '000000000000' },
-        actor: 'console:asha',
-        reason: 'typed from an email',
-      },
+    const wrongUtr = await resolve(
+      simRail,
+      paid,
+      { outcome: 'SUCCESS', bankReference: '000000000000' },
+      'asha',
+      'typed from an email',
     );
     expect(wrongUtr.kind).toBe('refused');
-    const resolved = await resolveManualReview(
-      { db, rail: simRail },
-      { payout: { ackNo: paid.ackNo }, request: { outcome: 'SUCCESS' }, actor: 'console:asha', reason: 'rail paid it' },
-    );
+    const resolved = await resolve(simRail, paid, { outcome: 'SUCCESS' }, 'asha', 'rail paid it');
     expect(resolved).toMatchObject({ kind: 'resolved', status: 'SUCCESS' });
     expect((await stateOf(paid)).utr).toBe(sim.payout(paid.ackNo)?.utr);
     expect((await stateOf(forever)).state).toBe('MANUAL_REVIEW');
   });
 
-  it('when `pnpm cli payout resolve` contradicts the bank, then it exits 1 and changes nothing; --override settles and is audited', async () => {
+  it('when the bank changes its answer between the request and the approval, then the approval is refused and nothing changes', async () => {
+    const merchant = await makeMerchant(db, { balance: '1000.00' });
+    const payout = await payoutInReview(merchant);
+    bank.current.answer(payout.ackNo, { status: 'NOT_FOUND' });
+    const maker: Person = { username: 'asha', role: 'OPERATOR', via: 'console' };
+    const plan = await planManualResolution(
+      { db, rail: stubRail },
+      { payout: { ackNo: payout.ackNo }, request: asFailed, maker, reason: 'never reached the bank' },
+    );
+    if (plan.kind !== 'planned') throw new Error(plan.kind);
+    const asked = await requestApproval({ db, approvals }, { planned: plan.planned, maker, reason: 'never reached' });
+    if (asked.kind !== 'requested') throw new Error(asked.why);
+    bank.current.answer(payout.ackNo, { status: 'SUCCESS', utr: '712345678901' });
+
+    const decided = await approveRequest({ db, rail: stubRail, approvals }, { id: asked.request.id, by: approver });
+    expect(decided).toMatchObject({ kind: 'failed', why: expect.stringContaining('the rail now disagrees') as string });
+    expect(await stateOf(payout)).toEqual({ state: 'MANUAL_REVIEW', utr: null, reason: null });
+    expect(await findWallet(db, merchant.merchant.id)).toEqual({ availablePaise: 89900n, reservedPaise: 10100n });
+  });
+
+  it('when `pnpm cli payout resolve` contradicts the bank, then it exits 1 and changes nothing; --override makes a request that another approver approves', async () => {
     setCliRail(bank.current.url);
+    for (const username of ['meera', 'nikhil']) {
+      await createConsoleUser(db, { username, role: 'APPROVER', passwordHash: await hashPassword('unused-password') });
+    }
     const merchant = await makeMerchant(db, { balance: '1000.00' });
     const payout = await payoutInReview(merchant);
     bank.current.answer(payout.ackNo, { status: 'SUCCESS', utr: '612345678901' });
@@ -200,7 +229,7 @@ describe('manual resolution asks the rail first', () => {
     expect(refused.stderr).toContain('refused: the rail says SUCCESS (UTR 612345678901)');
     expect((await stateOf(payout)).state).toBe('MANUAL_REVIEW');
 
-    const overridden = await cli(
+    const requested = await cli(
       ...args,
       '--reason',
       'RAIL_REJECTED',
@@ -210,13 +239,26 @@ describe('manual resolution asks the rail first', () => {
       'bank recalled the credit, letter 77',
       '--json',
     );
-    expect(overridden.status).toBe(EXIT_OK);
-    expect(JSON.parse(overridden.stdout)).toMatchObject({
-      resolvedAs: 'FAILED',
-      railSaid: 'SUCCESS',
-      overridden: true,
-    });
-    const [entry] = await listOperatorActions(db, { payoutId: payout.id, limit: 1 });
-    expect(entry).toMatchObject({ actor: 'cli:meera', reason: 'bank recalled the credit, letter 77' });
+    expect(requested.status).toBe(EXIT_OK);
+    const { approvalId, preview } = JSON.parse(requested.stdout) as { approvalId: string; preview: object };
+    expect(preview).toMatchObject({ resolveAs: 'FAILED', override: true, railSays: 'SUCCESS, UTR 612345678901' });
+    expect((await stateOf(payout)).state).toBe('MANUAL_REVIEW');
+
+    const own = await cli('approval', 'approve', '--id', approvalId, '--operator', 'meera');
+    expect(own.status).toBe(EXIT_FAILED);
+    expect(own.stderr).toContain('meera made this request');
+    expect((await stateOf(payout)).state).toBe('MANUAL_REVIEW');
+
+    const approved = await cli('approval', 'approve', '--id', approvalId, '--operator', 'nikhil', '--json');
+    expect(approved.status).toBe(EXIT_OK);
+    expect(JSON.parse(approved.stdout)).toMatchObject({ state: 'EXECUTED', outcome: { status: 'FAILED' } });
+    expect((await stateOf(payout)).state).toBe('FAILED');
+    const entries = await listOperatorActions(db, { payoutId: payout.id, limit: 3 });
+    expect(entries.map((e) => [e.action, e.actor])).toEqual([
+      ['approval.approve', 'cli:nikhil'],
+      ['payout.resolve', 'cli:nikhil'],
+      ['approval.request', 'cli:meera'],
+    ]);
+    expect(entries[1]).toMatchObject({ reason: 'bank recalled the credit, letter 77' });
   });
 });

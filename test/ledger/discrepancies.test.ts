@@ -1,5 +1,7 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  createConsoleUser,
+  listDiscrepancies,
   listOpenDiscrepancies,
   recordCollection,
   recordDiscrepancy,
@@ -7,7 +9,7 @@ import {
   settleSuccess,
   type PayoutSummary,
 } from '@payout/db';
-import { newAckNo } from '@payout/domain';
+import { hashPassword, newAckNo } from '@payout/domain';
 import { testPool, testPrisma } from '../support/database.js';
 import { makeMerchant, type TestMerchant } from '../support/factories.js';
 import { newTransactionId } from '../support/api.js';
@@ -16,10 +18,18 @@ import { cli, payoutAtTheRail } from '../webhooks/webhook-fixtures.js';
 
 // Where the bank and our books disagree about a settled payout (docs/reconciliation.md): recorded once
 // per payout and kind while open, shown by `discrepancy list`, `payout show` and reconcile, and resolved by
-// an operator through the ledger with `pnpm cli discrepancy resolve`.
+// an operator through the ledger with `pnpm cli discrepancy resolve` — a resolution that posts to the ledger
+// as a request that a second person approves with `pnpm cli approval approve`.
 
 const prisma = testPrisma();
 const pool = testPool();
+const operator = `disc-ravi-${process.pid}`;
+const approver = `disc-kiran-${process.pid}`;
+beforeAll(async () => {
+  const passwordHash = await hashPassword('unused-password');
+  await createConsoleUser(prisma, { username: operator, role: 'OPERATOR', passwordHash });
+  await createConsoleUser(prisma, { username: approver, role: 'APPROVER', passwordHash });
+});
 afterAll(async () => {
   await prisma.$disconnect();
   await pool.end();
@@ -43,8 +53,12 @@ const lateSuccess = (payout: PayoutSummary) =>
     note: 'inquiry after FAILED',
   });
 
+/**
+ * Resolves a discrepancy as the operator; a resolution that posts to the ledger becomes a request, which
+ * a second person then approves: the answer is the approval's.
+ */
 async function resolve(id: bigint, resolution: string) {
-  return cli(
+  const asked = await cli(
     'discrepancy',
     'resolve',
     '--id',
@@ -54,10 +68,16 @@ async function resolve(id: bigint, resolution: string) {
     '--note',
     'bank confirmed on ticket 42',
     '--operator',
-    'ravi',
+    operator,
     '--json',
   );
+  if (asked.status !== 0) return asked;
+  const { approvalId } = JSON.parse(asked.stdout) as { approvalId?: string };
+  if (approvalId === undefined) return asked;
+  return cli('approval', 'approve', '--id', approvalId, '--operator', approver, '--json');
 }
+
+const discrepancy = async (id: bigint) => (await listDiscrepancies(prisma, { id, includeResolved: true, limit: 1 }))[0];
 
 describe('recordDiscrepancy', () => {
   it('when the same contradiction is heard twice, then one open discrepancy counts it twice', async () => {
@@ -131,11 +151,11 @@ describe('pnpm cli discrepancy', () => {
 
     const result = await resolve(id, 'debit-merchant');
     expect(result.status).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({
+    expect(JSON.parse(result.stdout)).toMatchObject({ state: 'EXECUTED', outcome: { posted: true } });
+    expect(await discrepancy(id)).toMatchObject({
       status: 'RESOLVED',
       resolution: 'debit-merchant',
-      resolvedBy: 'operator:ravi',
-      ledgerPosted: true,
+      resolvedBy: `operator:${approver}`,
     });
     const after = await expectBooksBalanced(pool, merchant.merchant.id);
     expect(before.available - after.available).toBe(30_000n);

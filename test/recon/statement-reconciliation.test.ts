@@ -6,6 +6,7 @@ import { parseStatement } from '@payout/recon';
 import { testPool, testPrisma } from '../support/database.js';
 import { makeMerchant } from '../support/factories.js';
 import { expectBooksBalanced, merchantBooks } from '../support/ledger-checks.js';
+import { fourEyes, statementApplied } from '../support/approvals.js';
 import { cli, payoutAtTheRail } from '../webhooks/webhook-fixtures.js';
 import { bankStatement, istToday, sendToBank, statementFile } from './statement-support.js';
 
@@ -39,8 +40,11 @@ interface RunJson {
   earlierRuns: { id: string; applied: boolean }[];
 }
 
+/** A run of the statement; with `--apply`, its settlements and reversals asked for and approved by a second person. */
 async function recon(path: string, ...flags: string[]) {
-  const result = await cli('recon', 'statement', '--file', path, '--operator', 'asha', '--json', ...flags);
+  const result = flags.includes('--apply')
+    ? await statementApplied(cli, 'recon', 'statement', '--file', path, ...flags.filter((f) => f !== '--apply'))
+    : await cli('recon', 'statement', '--file', path, '--operator', 'asha', '--json', ...flags);
   return { ...result, report: result.stdout ? (JSON.parse(result.stdout) as RunJson) : undefined };
 }
 
@@ -114,6 +118,8 @@ describe('pnpm cli recon statement', () => {
       unknown_reference: 1,
       return: 1,
       duplicate_line: 1,
+      return_before_sent: 0,
+      value_date_in_future: 0,
       applied: 0,
     });
     expect(first.report!.breaks.map((b) => [b.kind, b.reference]).sort()).toEqual(
@@ -177,8 +183,9 @@ describe('pnpm cli recon statement', () => {
     }>('SELECT applied, file_digest, operator, breaks FROM statement_runs ORDER BY id');
     expect(runs.map((r) => [r.applied, r.operator, r.breaks])).toEqual([
       [false, 'operator:asha', 7],
-      [true, 'operator:asha', 5],
-      [true, 'operator:asha', 5],
+      // Applied once its request was approved; the second --apply found nothing left to ask for.
+      [true, `operator:${(await fourEyes()).maker}`, 5],
+      [false, `operator:${(await fourEyes()).maker}`, 5],
     ]);
     expect(new Set(runs.map((r) => r.file_digest)).size).toBe(1);
     await expectBooksBalanced(pool, merchant.merchant.id);

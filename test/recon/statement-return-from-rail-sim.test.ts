@@ -9,6 +9,7 @@ import { testPool, testPrisma } from '../support/database.js';
 import { makeMerchant } from '../support/factories.js';
 import { eventually } from '../support/eventually.js';
 import { expectBooksBalanced, merchantBooks } from '../support/ledger-checks.js';
+import { statementApplied } from '../support/approvals.js';
 import { cli, payoutAtTheRail } from '../webhooks/webhook-fixtures.js';
 import { bankStatement, istToday, sendToBank, statementFile } from './statement-support.js';
 
@@ -53,8 +54,8 @@ describe('a statement with a return exported by rail-sim', () => {
     const path = await statementFile(exported);
     const before = (await merchantBooks(pool, merchant.merchant.id)).available;
 
-    const first = await cli('recon', 'statement', '--file', path, '--apply', '--json');
-    const second = await cli('recon', 'statement', '--file', path, '--apply', '--json');
+    const first = await statementApplied(cli, 'recon', 'statement', '--file', path);
+    const second = await statementApplied(cli, 'recon', 'statement', '--file', path);
 
     expect(first.status).toBe(0);
     expect(JSON.parse(first.stdout)).toMatchObject({

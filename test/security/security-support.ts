@@ -4,6 +4,7 @@ import { pino, type Logger } from 'pino';
 import { createPrismaClient } from '@payout/db';
 import { runCli } from '@payout/cli';
 import { REDACTED_PATHS } from '@payout/telemetry';
+import { askedAndApproved } from '../support/approvals.js';
 
 /**
  * A logger configured as the apps configure theirs (createLogger in @payout/telemetry: the same redact
@@ -43,12 +44,25 @@ export interface IssuedMerchant {
   tokens: [string, string];
 }
 
-/** A merchant issued the way operators issue them: created, funded and given a second token by the CLI. */
+/**
+ * A merchant issued the way operators issue them: created, funded and given a second token by the CLI, the
+ * credit and the token each asked for by one person and approved by another.
+ */
 export async function issueMerchant(name: string, balance: string): Promise<IssuedMerchant> {
   const created = await operatorCli('merchant', 'create', '--name', name);
   const mid = String(created.mid);
-  await operatorCli('wallet', 'credit', '--mid', mid, '--amount', balance, '--reference', `opening-${mid}`);
-  const rotated = await operatorCli('token', 'rotate', '--mid', mid);
+  await askedAndApproved(
+    operatorCli,
+    'wallet',
+    'credit',
+    '--mid',
+    mid,
+    '--amount',
+    balance,
+    '--reference',
+    `opening-${mid}`,
+  );
+  const rotated = await askedAndApproved(operatorCli, 'token', 'rotate', '--mid', mid);
   return { mid, tokens: [String(created.token), String(rotated.token)] };
 }
 

@@ -22,6 +22,7 @@ import { workerConfig } from '../support/stack.js';
 import { documentedVerifier, type VerifyWebhook } from './documented-verifier.js';
 import { refusingUrl, WebhookReceiver } from './webhook-receiver.js';
 import { useStubBank } from '../support/stub-bank.js';
+import { askedAndApproved } from '../support/approvals.js';
 import { cli, cliJson, payoutAtTheRail, registerEndpoint, setCliRail, settle } from './webhook-fixtures.js';
 
 // The webhook worker alone, against this file's database and queue prefix, with retries in milliseconds:
@@ -203,7 +204,8 @@ describe('payout webhooks', () => {
     bank.current.answer(payout.ackNo, { status: 'SUCCESS', utr: 'UTR777000111' });
     setCliRail(bank.current.url);
 
-    const resolved = await cli(
+    const resolved = await askedAndApproved(
+      cliJson,
       'payout',
       'resolve',
       '--mid',
@@ -215,7 +217,7 @@ describe('payout webhooks', () => {
       '--utr',
       'UTR777000111',
     );
-    expect(resolved.status).toBe(EXIT_OK);
+    expect(resolved).toMatchObject({ state: 'EXECUTED' });
 
     const [request] = await endpoint.requests(1);
     expect(JSON.parse(request!.body)).toMatchObject({ status: 'SUCCESS', Bankriff: 'UTR777000111' });

@@ -13,6 +13,7 @@ import { createApp, type ApiDependencies } from './app.js';
 import { AuthFailureLimit } from './auth/auth-failure-limit.js';
 import { CredentialStore } from './auth/credential-store.js';
 import { BeneficiaryValidator } from './beneficiaries/beneficiary-validator.js';
+import { validationQuota } from './beneficiaries/validation-quota.js';
 import { merchantRateLimit } from './auth/rate-limit.js';
 import { CoalescingAccepter } from './payouts/coalescing-accepter.js';
 import { directAccepter } from './payouts/payout-accepter.js';
@@ -116,7 +117,16 @@ export async function startApi(
         })
       : null,
     payinCallbackSecret: config.PAYIN_CALLBACK_SECRET,
-    beneficiaryValidator: new BeneficiaryValidator(rail, { cacheTtlMs: config.VALIDATION_CACHE_TTL_MS }),
+    beneficiaryValidator: new BeneficiaryValidator(rail, {
+      cacheTtlMs: config.VALIDATION_CACHE_TTL_MS,
+      quota: validationQuota({
+        redis,
+        prefix: config.QUEUE_PREFIX,
+        perMinute: config.VALIDATION_RATE_PER_MINUTE,
+        onFallback: (error) =>
+          logger.warn({ err: (error as Error).message }, 'validation quota: Redis did not answer; counting in memory'),
+      }),
+    }),
   };
   const adminDeps: AdminDependencies = {
     db,
@@ -131,9 +141,12 @@ export async function startApi(
       redis,
       prefix: config.QUEUE_PREFIX,
       attempts: config.CONSOLE_SIGNIN_ATTEMPTS,
+      addressAttempts: config.CONSOLE_SIGNIN_ADDRESS_ATTEMPTS,
       windowMs: config.CONSOLE_SIGNIN_WINDOW_MS,
+      maxHashing: config.CONSOLE_SIGNIN_MAX_HASHING,
     }),
     sessionTtlMs: config.CONSOLE_SESSION_TTL_MS,
+    approvals: { ttlMs: config.APPROVAL_TTL_MS, selfApproval: config.APPROVALS_ALLOW_SELF_APPROVAL },
     ...(config.ADMIN_TRUST_PROXY !== undefined && { trustProxy: trustProxySetting(config.ADMIN_TRUST_PROXY) }),
   };
 

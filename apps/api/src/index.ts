@@ -7,3 +7,5 @@ export { parseBulkItem } from './bulk/bulk-request-schemas.js';
 export { BULK_CSV_COLUMNS, BulkCsvRefused, bulkCsvBatchId, readBulkCsv } from './bulk/bulk-csv.js';
 export { bulkAcceptedBody } from '@payout/contract';
 export { submitBulkPayout, type BulkBatchState, type SubmitBulkDeps } from './bulk/submit-bulk-payout.js';
+export { createAdminApp, type AdminDependencies } from './admin/admin-app.js';
+export { permissionOf } from './admin/console/console-authorization.js';

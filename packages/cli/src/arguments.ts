@@ -78,3 +78,17 @@ export function requestedBy(opts: AuditedOptions, defaultReason: string) {
   const operator = opts.operator ?? userInfo().username;
   return { operator, actor: `cli:${operator}`, reason: opts.note ?? defaultReason };
 }
+
+/**
+ * Gives a money command `--operator` (required: a console user, the request's maker) and `--note`: the
+ * command makes a request that a second person approves (`pnpm cli approval approve`).
+ */
+export function requestedMoneyAction(command: Command): Command {
+  return command
+    .requiredOption(
+      '--operator <name>',
+      'the console user asking; another approver approves it with `pnpm cli approval approve`',
+      nonEmptyArgument('operator', 64),
+    )
+    .option('--note <why>', 'why, for the approver and the audit log', nonEmptyArgument('note', 400));
+}

@@ -1,6 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { PrismaClient } from '@payout/db';
 import type { WebhookDestinationPolicy } from '@payout/domain';
+import type { ApprovalSettings } from '@payout/operator-actions';
 import type { RailAdapter } from '@payout/rails';
 import type { Output } from './output.js';
 
@@ -15,7 +16,11 @@ export interface CommandContext {
   rail: () => RailAdapter;
   /** Reconcile: how overdue a pending payout may be before it counts as stuck. */
   stuckAfterMs: number;
+  /** `recon statement`: the largest statement file read (STATEMENT_MAX_BYTES). */
+  statementMaxBytes: number;
   out: Output;
+  /** How long a money command's request waits, and whether (development only) its maker may approve it. */
+  approvals: ApprovalSettings;
   /** Where `merchant webhook` may register a URL (from NODE_ENV and WEBHOOK_ALLOW_PRIVATE_ADDRESSES). */
   webhookDestinations: WebhookDestinationPolicy;
 }

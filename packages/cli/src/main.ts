@@ -29,7 +29,9 @@ const status = await runCli(process.argv.slice(2), {
       maxConnections: 1,
     }),
   stuckAfterMs: config.RECONCILE_STUCK_AFTER_MS,
+  statementMaxBytes: config.STATEMENT_MAX_BYTES,
   webhookDestinations: webhookDestinationPolicy(config),
+  approvals: { ttlMs: config.APPROVAL_TTL_MS, selfApproval: config.APPROVALS_ALLOW_SELF_APPROVAL },
   openDb: () =>
     createPrismaClient({
       url: config.DATABASE_URL,

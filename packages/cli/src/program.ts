@@ -15,8 +15,11 @@ import { CommandFailure, UsageError } from './usage-error.js';
 import type { Queue } from 'bullmq';
 import type { PrismaClient } from '@payout/db';
 import type { WebhookDestinationPolicy } from '@payout/domain';
+import type { ApprovalSettings } from '@payout/operator-actions';
 import type { RailAdapter } from '@payout/rails';
 import { registerConsoleCommands } from './commands/console-commands.js';
+import { registerApprovalCommands } from './commands/approval-commands.js';
+import { DEFAULT_APPROVAL_TTL_MS } from '@payout/domain';
 
 export interface RunOptions {
   /** Opens the database on first use, so --help and argument errors need none. */
@@ -26,8 +29,12 @@ export interface RunOptions {
   /** Opens the rail on first use (only `payout resolve` asks it). */
   openRail?: () => RailAdapter;
   stuckAfterMs?: number;
+  /** `recon statement`: the largest statement file read; 50 MB by default. */
+  statementMaxBytes?: number;
   /** Where `merchant webhook` may register a URL; by default the production rules (https, public addresses). */
   webhookDestinations?: WebhookDestinationPolicy;
+  /** Money commands' requests: their lifetime, and self-approval (development only). Default: a day, never. */
+  approvals?: ApprovalSettings;
   stdout: (line: string) => void;
   stderr: (line: string) => void;
 }
@@ -51,8 +58,10 @@ export async function runCli(argv: string[], options: RunOptions): Promise<numbe
       return (rail ??= options.openRail());
     },
     stuckAfterMs: options.stuckAfterMs ?? 60_000,
+    statementMaxBytes: options.statementMaxBytes ?? 50 * 1024 * 1024,
     webhookDestinations: options.webhookDestinations ?? { requireHttps: true, allowPrivateAddresses: false },
     out,
+    approvals: options.approvals ?? { ttlMs: DEFAULT_APPROVAL_TTL_MS, selfApproval: false },
   });
 
   const program = new Command('pnpm cli')
@@ -72,6 +81,7 @@ export async function runCli(argv: string[], options: RunOptions): Promise<numbe
   registerDiscrepancyCommands(program, context);
   registerReconCommands(program, context);
   registerConsoleCommands(program, context);
+  registerApprovalCommands(program, context);
   // Subcommands inherit neither exitOverride nor the output streams from their parent.
   const all = (c: Command): Command[] => [c, ...c.commands.flatMap(all)];
   for (const command of program.commands.flatMap(all)) {

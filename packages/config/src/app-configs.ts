@@ -12,6 +12,8 @@ import {
   redisSettings,
   refusePlaceholderSecretsOutsideDevelopment,
   secret,
+  approvalSettings,
+  allowSelfApprovalOnlyInDevelopment,
 } from './settings.js';
 
 /** Where the bank's rail is and how long it may take: the worker submits and asks, the API and CLI only ask. */
@@ -20,6 +22,18 @@ const railSettings = {
   RAIL_CONNECT_TIMEOUT_MS: positiveInt(2_000),
   RAIL_RESPONSE_TIMEOUT_MS: positiveInt(10_000),
 };
+
+/**
+ * WORKER_CONCURRENCY, or its default: enough jobs in flight for one worker to keep the rail at its limit,
+ * RAIL_MAX_TPS calls a second each taking RAIL_TYPICAL_LATENCY_MS (Little's law).
+ */
+function withWorkerConcurrency<
+  C extends { WORKER_CONCURRENCY?: number | undefined; RAIL_MAX_TPS: number; RAIL_TYPICAL_LATENCY_MS: number },
+>(config: C): C & { WORKER_CONCURRENCY: number } {
+  const WORKER_CONCURRENCY =
+    config.WORKER_CONCURRENCY ?? Math.max(1, Math.ceil((config.RAIL_MAX_TPS * config.RAIL_TYPICAL_LATENCY_MS) / 1000));
+  return { ...config, WORKER_CONCURRENCY };
+}
 
 /** The webhook setting for local receivers is refused in production, so it cannot leak into a deployment. */
 function allowPrivateWebhookAddressesOnlyInTests(
@@ -76,6 +90,10 @@ export const apiConfigSchema = z
     /** Failed console sign-ins allowed per username and address within CONSOLE_SIGNIN_WINDOW_MS. */
     CONSOLE_SIGNIN_ATTEMPTS: positiveInt(5),
     CONSOLE_SIGNIN_WINDOW_MS: positiveInt(15 * 60 * 1000),
+    /** Failed console sign-ins allowed per address across every username within CONSOLE_SIGNIN_WINDOW_MS. */
+    CONSOLE_SIGNIN_ADDRESS_ATTEMPTS: positiveInt(20),
+    /** Console password checks (scrypt, 32 MiB each) computing at once per API process; beyond, sign-in answers 503. */
+    CONSOLE_SIGNIN_MAX_HASHING: positiveInt(2),
     /** The console asks the rail (only its status inquiry) before a payout is resolved by hand. */
     ...railSettings,
     /** Per-merchant rate limit: requests allowed per window, across all API processes (kept in Redis). */
@@ -106,8 +124,12 @@ export const apiConfigSchema = z
     ...readReplicaSettings,
     /** How long a rail's verdict on one beneficiary (account + IFSC, or UPI address) is reused. */
     VALIDATION_CACHE_TTL_MS: positiveInt(60 * 60 * 1000),
+    /** Beneficiary validations one merchant may ask for per minute, across all API processes; beyond, 429. */
+    VALIDATION_RATE_PER_MINUTE: positiveInt(300),
+    ...approvalSettings,
   })
   .superRefine(refusePlaceholderSecretsOutsideDevelopment(['PAYIN_CALLBACK_SECRET', 'ADMIN_TOKEN']))
+  .superRefine(allowSelfApprovalOnlyInDevelopment)
   .transform(hashTagQueuePrefix);
 export type ApiConfig = z.infer<typeof apiConfigSchema>;
 
@@ -119,7 +141,15 @@ export const workerConfigSchema = z
     ...redisSettings,
     ...logSettings,
     ...railSettings,
-    WORKER_CONCURRENCY: positiveInt(20),
+    /**
+     * Payout jobs one worker process runs at once. A job waiting on the rail holds no CPU and no database
+     * connection, so by default one worker keeps as many in flight as the rail may take in its typical
+     * latency: RAIL_MAX_TPS × RAIL_TYPICAL_LATENCY_MS (500 × 1 s), more being useless under the rail's limit
+     * (docs/scaling.md, docs/performance.md).
+     */
+    WORKER_CONCURRENCY: z.coerce.number().int().positive().optional(),
+    /** How long the rail typically takes to answer; sizes WORKER_CONCURRENCY's default. */
+    RAIL_TYPICAL_LATENCY_MS: positiveInt(1_000),
     /** Coalesce the settlements of concurrent jobs into one database statement (see coalescing-settler.ts). */
     SETTLE_COALESCING: flag(true),
     SETTLE_MAX_BATCH: positiveInt(50),
@@ -152,6 +182,8 @@ export const workerConfigSchema = z
     SHUTDOWN_GRACE_MS: positiveInt(20_000),
     /** Health, readiness and Prometheus metrics of the worker. */
     HEALTH_PORT: port(3001),
+    /** How often each worker checks the money invariants for its metrics (docs/operations.md, "Alerts: …"). */
+    RECONCILE_INTERVAL_MS: positiveInt(10 * 60 * 1000),
     /** Longest wait for a merchant's webhook endpoint to answer. */
     WEBHOOK_TIMEOUT_MS: positiveInt(5_000),
     /**
@@ -163,6 +195,7 @@ export const workerConfigSchema = z
     WEBHOOK_RETRY_FOR_MS: positiveInt(24 * 60 * 60 * 1000),
   })
   .superRefine(allowPrivateWebhookAddressesOnlyInTests)
+  .transform(withWorkerConcurrency)
   .transform(hashTagQueuePrefix);
 export type WorkerConfig = z.infer<typeof workerConfigSchema>;
 
@@ -200,6 +233,8 @@ export const cliConfigSchema = z
     DATABASE_POOL_SIZE: positiveInt(2),
     /** `reconcile`: a pending payout overdue by more than this counts as stuck (sweep interval + grace + margin). */
     RECONCILE_STUCK_AFTER_MS: positiveInt(60_000),
+    /** `recon statement`: a statement file larger than this is refused whole, before it is read (docs/reconciliation.md). */
+    STATEMENT_MAX_BYTES: positiveInt(50 * 1024 * 1024),
     /** `payin simulate` signs its callback with this (never the placeholder outside development) and sends it here. */
     PAYIN_CALLBACK_SECRET: secret(),
     API_BASE_URL: z.url().default('http://127.0.0.1:3000'),
@@ -207,7 +242,9 @@ export const cliConfigSchema = z
     WEBHOOK_ALLOW_PRIVATE_ADDRESSES: flag(false),
     /** `payout resolve` asks the rail what it did before settling by hand. */
     ...railSettings,
+    ...approvalSettings,
   })
   .superRefine(allowPrivateWebhookAddressesOnlyInTests)
+  .superRefine(allowSelfApprovalOnlyInDevelopment)
   .transform(hashTagQueuePrefix);
 export type CliConfig = z.infer<typeof cliConfigSchema>;

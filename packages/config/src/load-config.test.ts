@@ -17,6 +17,16 @@ describe('loadConfig', () => {
     expect(config.RAIL_MAX_TPS).toBe(10);
   });
 
+  it('when WORKER_CONCURRENCY is unset, then one worker keeps RAIL_MAX_TPS × the typical rail latency in flight', () => {
+    expect(loadConfig(workerConfigSchema, {}).WORKER_CONCURRENCY).toBe(500);
+    expect(
+      loadConfig(workerConfigSchema, { RAIL_MAX_TPS: '40', RAIL_TYPICAL_LATENCY_MS: '250' }).WORKER_CONCURRENCY,
+    ).toBe(10);
+    expect(
+      loadConfig(workerConfigSchema, { RAIL_MAX_TPS: '3', RAIL_TYPICAL_LATENCY_MS: '10' }).WORKER_CONCURRENCY,
+    ).toBe(1);
+  });
+
   it('when settings are bad, then the error names every bad variable', () => {
     let error: unknown;
     try {

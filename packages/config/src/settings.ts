@@ -107,3 +107,25 @@ export function webhookDestinationPolicy(config: { NODE_ENV: string; WEBHOOK_ALL
     allowPrivateAddresses: config.WEBHOOK_ALLOW_PRIVATE_ADDRESSES,
   };
 }
+
+/**
+ * Four eyes on money (docs/operations.md, "Approvals"): how long a request waits for a second person, and
+ * whether its maker may approve it — development only, off by default, and refused anywhere else.
+ */
+export const approvalSettings = {
+  APPROVAL_TTL_MS: positiveInt(24 * 60 * 60 * 1000),
+  APPROVALS_ALLOW_SELF_APPROVAL: flag(false),
+};
+
+export function allowSelfApprovalOnlyInDevelopment(
+  config: { NODE_ENV: string; APPROVALS_ALLOW_SELF_APPROVAL: boolean },
+  ctx: z.RefinementCtx,
+): void {
+  if (config.APPROVALS_ALLOW_SELF_APPROVAL && config.NODE_ENV !== 'development') {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['APPROVALS_ALLOW_SELF_APPROVAL'],
+      message: `is for development only: nobody approves their own money action (NODE_ENV is ${config.NODE_ENV})`,
+    });
+  }
+}

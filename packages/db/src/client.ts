@@ -45,6 +45,9 @@ export function createPrismaClient(options: DatabaseOptions): PrismaClient {
  */
 export type PrismaClientOrTransaction = PrismaClient | Prisma.TransactionClient;
 
+/** An interactive transaction's client: for the steps that must run inside a caller's transaction. */
+export type Transaction = Prisma.TransactionClient;
+
 export type { PrismaClient };
 
 // pg's own parsers, except: int8 as bigint (what Prisma gives, and paise must stay exact).

@@ -3,6 +3,7 @@ export {
   type DatabaseOptions,
   type PrismaClient,
   type PrismaClientOrTransaction,
+  type Transaction,
 } from './client.js';
 export { migrate, MigrationError, type MigrateOptions, type MigrateResult } from './migrate/migrate.js';
 export { defaultMigrationsDir } from './migrate/migrations-dir.js';
@@ -34,15 +35,21 @@ export {
 export { findPayoutStory, findPayoutStoryByAckNo, type PayoutStory } from './repositories/payout-story.js';
 export * from './repositories/console-user-repository.js';
 export * from './repositories/operator-action-repository.js';
+export * from './repositories/approval-repository.js';
 export * from './repositories/console-queries.js';
 export {
+  applyStatementActions,
   findPayoutsForStatement,
-  listStatementRuns,
+  listStatementBreaks,
   reconcileStatement,
-  type StatementRunView,
+  type StatementApplyOutcome,
+  type StatementApplyRequest,
+  type StatementBreakRow,
   type StatementRunReport,
   type StatementRunRequest,
 } from './statement-reconciliation.js';
+// What a statement run plans and applyStatementActions carries out (packages/recon/src/statement-matcher.ts).
+export type { PlannedStatementAction } from '@payout/recon';
 export {
   recordCollection,
   type CollectionConflict,
@@ -53,6 +60,7 @@ export {
 export * from './repositories/webhook-endpoint-repository.js';
 export * from './repositories/webhook-delivery-repository.js';
 export { withAdvisoryLock } from './advisory-lock.js';
+export * from './repositories/operations-gauges.js';
 export { lookUpCollection, lookUpPayout, lookUpWallet, type LookupDatabases } from './read-routing.js';
 export * from './repositories/bulk-batch-repository.js';
 export { NextTurnFlush } from './next-turn-flush.js';

@@ -1,10 +1,36 @@
-/** Who may do what in the support console (docs/operations.md, "Support console"). */
-export const CONSOLE_ROLES = ['SUPPORT', 'OPERATOR'] as const;
+/** Who may do what on the admin listener and through the CLI (docs/operations.md, "Roles"). */
+export const CONSOLE_ROLES = ['SUPPORT', 'OPERATOR', 'APPROVER'] as const;
 export type ConsoleRole = (typeof CONSOLE_ROLES)[number];
 
-/** Support staff read; operators also act (resolve, replay, re-queue, credit, rotate and revoke tokens). */
+/**
+ * What a person may do:
+ * - `read`: every page, story and list;
+ * - `act`: the actions that move no money and are harmless to repeat (replay a webhook, re-queue an
+ *   inquiry, revoke a token, enable a webhook endpoint, submit a merchant's bulk file);
+ * - `request`: ask for a money action (credit, manual resolution, a discrepancy's ledger resolution, a
+ *   statement's settlements and reversals, a new merchant token), which waits for a second person;
+ * - `approve`: approve or reject another person's request, which then runs.
+ */
+export type ConsolePermission = 'read' | 'act' | 'request' | 'approve';
+
+const PERMISSIONS: Record<ConsoleRole, readonly ConsolePermission[]> = {
+  SUPPORT: ['read'],
+  OPERATOR: ['read', 'act', 'request'],
+  APPROVER: ['read', 'act', 'request', 'approve'],
+};
+
+export function may(role: ConsoleRole, permission: ConsolePermission): boolean {
+  return PERMISSIONS[role].includes(permission);
+}
+
+/** The permissions of a role, for the docs' table and the console's "signed in as" line. */
+export function permissionsOf(role: ConsoleRole): readonly ConsolePermission[] {
+  return PERMISSIONS[role];
+}
+
+/** Whether a person acts at all (the queue dashboard's full board, the action links). */
 export function mayAct(role: ConsoleRole): boolean {
-  return role === 'OPERATOR';
+  return may(role, 'act');
 }
 
 /** Console usernames: lower-case letters, digits, `.`, `_` and `-` (the database CHECKs the same). */

@@ -6,12 +6,16 @@ export type ErrorCode =
   | 'BAD_REQUEST'
   | 'VALIDATION_FAILED'
   | 'UNAUTHENTICATED'
+  /** The admin listener only: a person whose role or standing does not allow the action. */
+  | 'FORBIDDEN'
   | 'INVALID_MID'
   | 'NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'PAYLOAD_TOO_LARGE'
   | 'TRANSACTION_ID_CONFLICT'
+  /** The admin listener only: the thing asked about is no longer in the state the action needs. */
+  | 'CONFLICT'
   | 'RATE_LIMITED'
   | 'DEPENDENCY_UNAVAILABLE'
   | 'INTERNAL';
@@ -20,12 +24,14 @@ const HTTP_STATUS: Record<ErrorCode, number> = {
   BAD_REQUEST: 400,
   VALIDATION_FAILED: 422,
   UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
   INVALID_MID: 400,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   UNSUPPORTED_MEDIA_TYPE: 415,
   PAYLOAD_TOO_LARGE: 413,
   TRANSACTION_ID_CONFLICT: 409,
+  CONFLICT: 409,
   RATE_LIMITED: 429,
   DEPENDENCY_UNAVAILABLE: 503,
   INTERNAL: 500,

@@ -71,5 +71,26 @@ export {
 export { isForbiddenWebhookAddress, webhookUrlProblem, type WebhookDestinationPolicy } from './webhook-destination.js';
 export { decideResolution, type ResolutionDecision, type ResolutionRequest } from './manual-resolution.js';
 export { hashPassword, newPassword, verifyPassword } from './passwords.js';
-export { CONSOLE_ROLES, CONSOLE_USERNAME_PATTERN, mayAct, type ConsoleRole } from './console-roles.js';
+export {
+  CONSOLE_ROLES,
+  CONSOLE_USERNAME_PATTERN,
+  may,
+  mayAct,
+  permissionsOf,
+  type ConsolePermission,
+  type ConsoleRole,
+} from './console-roles.js';
 export { bulkCounts, MAX_BULK_ITEMS, type BulkCounts, type BulkItemStanding } from './bulk-batch.js';
+export {
+  APPROVAL_ACTIONS,
+  APPROVAL_STATES,
+  DEFAULT_APPROVAL_TTL_MS,
+  approvalStateAt,
+  decideOnApproval,
+  type ApprovalAction,
+  type ApprovalDecision,
+  type ApprovalStanding,
+  type ApprovalState,
+  type Decider,
+  type DecisionVerdict,
+} from './approvals.js';

@@ -14,7 +14,7 @@ export function audit(
   db: PrismaClientOrTransaction,
   requested: Requested,
   action: OperatorActionName,
-  entry: { merchantId: number; payoutId?: bigint; detail: Record<string, unknown> },
+  entry: { merchantId?: number | null; payoutId?: bigint | null; detail: Record<string, unknown> },
 ): Promise<void> {
   return recordOperatorAction(db, { actor: requested.actor, reason: requested.reason, action, ...entry });
 }

@@ -1,13 +1,26 @@
-// The operator's use cases, shared by the support console and the CLI: each checks, acts and writes its
-// audit log entry (docs/operations.md, "Support console").
+// The operator's use cases, shared by the support console, the admin JSON API and the CLI: each checks,
+// acts and writes its audit log entry (docs/operations.md, "Support console"). The money actions are
+// planned by one person and run on a second person's approval ("Approvals").
 export type { PayoutKey } from './payout-key.js';
+export { actorOf, type Person } from './approvals/person.js';
+export type { ApprovalDeps, ApprovalSettings, PlannedRequest } from './approvals/money-action.js';
 export {
-  resolveManualReview,
-  type ResolveManualReviewInput,
-  type ResolveManualReviewOutcome,
+  approveRequest,
+  cancelRequest,
+  rejectRequest,
+  requestApproval,
+  type DecideOutcome,
+  type RequestApprovalOutcome,
+} from './approvals/approval-flow.js';
+export {
+  planManualResolution,
+  type PlanManualResolutionInput,
+  type PlanManualResolutionOutcome,
 } from './resolve-manual-review.js';
 export { queueFirstAttempt, replayWebhook, type ReplayWebhookOutcome } from './replay-webhook.js';
 export { enableWebhookEndpointAction, type EnableWebhookEndpointOutcome } from './enable-webhook-endpoint.js';
 export { requeueInquiry, type RequeueInquiryOutcome } from './requeue-inquiry.js';
-export { creditWallet, type CreditWalletOutcome } from './credit-wallet.js';
-export { revokeToken, rotateToken, type RevokeTokenOutcome, type RotateTokenOutcome } from './merchant-tokens.js';
+export { planWalletCredit, type PlanWalletCreditOutcome } from './credit-wallet.js';
+export { planTokenIssue, revokeToken, type PlanTokenIssueOutcome, type RevokeTokenOutcome } from './merchant-tokens.js';
+export { resolveDiscrepancyAction, type ResolveDiscrepancyOutcome } from './resolve-discrepancy.js';
+export { planStatementApplication, type PlanStatementApplicationOutcome } from './apply-statement.js';

@@ -7,35 +7,77 @@ import {
 } from '@payout/db';
 import { hashToken, newApiToken, tokenDisplayPrefix } from '@payout/domain';
 import { audit } from './audit.js';
+import type { MoneyAction, PlannedRequest } from './approvals/money-action.js';
+import { actorOf } from './approvals/person.js';
 
-export type RotateTokenOutcome = { kind: 'issued'; row: MerchantToken; token: string } | { kind: 'no-merchant' };
+export type PlanTokenIssueOutcome = { kind: 'planned'; planned: PlannedRequest } | { kind: 'no-merchant' };
+
+interface TokenIssueParams {
+  merchantId: number;
+  mid: string;
+}
 
 /**
- * Issues an additional token (the old ones keep working until revoked, so rotation needs no downtime).
- * The token itself is returned once, to be handed to the merchant; only its digest is stored.
+ * A new API token for a merchant, described for its approver. A token moves money (whoever holds it pays
+ * out the merchant's wallet), so it is issued only on a second person's approval.
  */
-export async function rotateToken(
+export async function planTokenIssue(
   deps: { db: PrismaClient },
-  input: { mid: string; actor: string; reason: string },
-): Promise<RotateTokenOutcome> {
+  input: { mid: string },
+): Promise<PlanTokenIssueOutcome> {
   const merchant = await findMerchantByMid(deps.db, input.mid);
   if (!merchant) return { kind: 'no-merchant' };
-  const token = newApiToken();
-  const created = await deps.db.$transaction(async (tx) => {
-    const row = await addToken(tx, merchant.id, hashToken(token), tokenDisplayPrefix(token));
-    await audit(tx, input, 'token.rotate', {
+  const active = await deps.db.merchantToken.count({ where: { merchantId: merchant.id, revokedAt: null } });
+  const params: TokenIssueParams = { merchantId: merchant.id, mid: merchant.mid };
+  return {
+    kind: 'planned',
+    planned: {
+      action: 'token.issue',
       merchantId: merchant.id,
-      detail: { tokenId: row.id, prefix: row.tokenPrefix },
-    });
-    return row;
-  });
-  return { kind: 'issued', row: created, token };
+      params: { ...params },
+      preview: {
+        summary: `Issue another API token to ${merchant.mid}; its ${active} active token(s) keep working until revoked`,
+        mid: merchant.mid,
+        activeTokensBefore: active,
+        activeTokensAfter: active + 1,
+      },
+    },
+  };
 }
+
+/**
+ * The approved token: issued in the approver's transaction and handed to the approver once (only its
+ * digest is stored), who gives it to the merchant. The old tokens keep working, so rotation needs no downtime.
+ */
+export const tokenIssue = {
+  action: 'token.issue',
+  async execute({ tx, request, approver }) {
+    const params = request.params as unknown as TokenIssueParams;
+    const merchant = await tx.merchant.findUnique({ where: { id: params.merchantId }, select: { id: true } });
+    if (!merchant) return { kind: 'refused', why: `merchant ${params.mid} is gone` };
+    const token = newApiToken();
+    const row = await addToken(tx, params.merchantId, hashToken(token), tokenDisplayPrefix(token));
+    await audit(tx, { actor: actorOf(approver), reason: request.makerReason }, 'token.rotate', {
+      merchantId: params.merchantId,
+      detail: {
+        tokenId: row.id,
+        prefix: row.tokenPrefix,
+        approvalId: request.id,
+        requestedBy: request.maker,
+        approvedBy: approver.username,
+      },
+    });
+    return { kind: 'executed', outcome: { tokenId: row.id, prefix: row.tokenPrefix }, handOver: { token } };
+  },
+} satisfies MoneyAction;
 
 export type RevokeTokenOutcome =
   { kind: 'revoked'; row: MerchantToken } | { kind: 'no-merchant' } | { kind: 'no-token' };
 
-/** Revokes one active token of the merchant; takes effect within AUTH_CACHE_TTL_MS on every API process. */
+/**
+ * Revokes one active token of the merchant; takes effect within AUTH_CACHE_TTL_MS on every API process.
+ * Revoking moves no money, so one person may do it (and should, the moment a token leaks).
+ */
 export async function revokeToken(
   deps: { db: PrismaClient },
   input: { mid: string; tokenId: number; actor: string; reason: string },

@@ -1,87 +1,193 @@
-import { findPayoutSubject, recordOperatorAction, settleFailure, settleSuccess, type PrismaClient } from '@payout/db';
-import { decideResolution, type RailAnswer, type ResolutionRequest } from '@payout/domain';
+import {
+  findPayoutSubject,
+  findWallet,
+  recordOperatorAction,
+  settleFailure,
+  settleSuccess,
+  type PrismaClient,
+} from '@payout/db';
+import {
+  decideResolution,
+  FAILURE_REASON_TEXT,
+  formatRupees,
+  type RailAnswer,
+  type ResolutionDecision,
+  type ResolutionRequest,
+} from '@payout/domain';
 import type { RailAdapter } from '@payout/rails';
+import type { MoneyAction, PlannedRequest } from './approvals/money-action.js';
+import { actorOf, type Person } from './approvals/person.js';
 import type { PayoutKey } from './payout-key.js';
 
-export interface ResolveManualReviewInput {
+export interface PlanManualResolutionInput {
   payout: PayoutKey;
   request: ResolutionRequest;
-  /** Who: "console:<username>" or "cli:<name>". */
-  actor: string;
+  maker: Person;
   /** Why, in the operator's words (the audit log keeps it). */
   reason: string;
   /** Settle as asked even when the rail disagrees or cannot be asked. `reason` must then say why. */
   override?: boolean;
 }
 
-export type ResolveManualReviewOutcome =
-  | { kind: 'resolved'; ackNo: string; status: 'SUCCESS' | 'FAILED'; bankReference: string | null; rail: RailAnswer }
+export type PlanManualResolutionOutcome =
+  | { kind: 'planned'; planned: PlannedRequest; rail: RailAnswer }
+  /** The rail disagrees and there is no override: nothing is requested; the refusal is audited. */
   | { kind: 'refused'; ackNo: string; why: string; rail: RailAnswer }
   | { kind: 'no-payout' }
-  | { kind: 'not-in-review'; ackNo: string; state: string }
-  /** Someone (the worker, another operator) moved it between our read and our settlement. */
-  | { kind: 'moved'; ackNo: string; state: string | null };
+  | { kind: 'not-in-review'; ackNo: string; state: string };
+
+interface ManualResolutionParams {
+  payoutId: string;
+  ackNo: string;
+  request: ResolutionRequest;
+  override: boolean;
+}
 
 /**
- * Settles a payout under manual review by hand — after asking the rail (docs/operations.md, "Resolving a
- * payout under manual review"). The rail's answer and the operator's request go through the domain's rule
- * book; a refusal changes nothing but is written to the audit log too, and a settlement goes through the
- * normal settlement statement, in the same transaction as its audit entry.
+ * A manual resolution of a payout under manual review (docs/operations.md, "Resolving a payout under
+ * manual review"), checked and described for its approver: the rail is asked first and the request goes
+ * through the domain's rule book; a resolution the rail contradicts is refused here (and audited) unless
+ * overridden. The approver sees the rail's answer and what the wallet will hold afterwards.
  */
-export async function resolveManualReview(
+export async function planManualResolution(
   deps: { db: PrismaClient; rail: RailAdapter },
-  input: ResolveManualReviewInput,
-): Promise<ResolveManualReviewOutcome> {
+  input: PlanManualResolutionInput,
+): Promise<PlanManualResolutionOutcome> {
   const payout = await findPayoutSubject(deps.db, input.payout);
   if (!payout) return { kind: 'no-payout' };
   if (payout.state !== 'MANUAL_REVIEW') return { kind: 'not-in-review', ackNo: payout.ackNo, state: payout.state };
 
   const rail = await deps.rail.status(payout.ackNo);
-  const decision = decideResolution(input.request, rail, input.override ?? false);
-  const audit = {
-    actor: input.actor,
-    merchantId: payout.merchantId,
-    payoutId: payout.id,
-    reason: input.reason,
-  };
-  const detail = { requested: input.request, override: input.override ?? false, rail: railDetail(rail) };
-
+  const override = input.override ?? false;
+  const decision = decideResolution(input.request, rail, override);
   if (decision.kind === 'refuse') {
     await recordOperatorAction(deps.db, {
-      ...audit,
+      actor: actorOf(input.maker),
+      merchantId: payout.merchantId,
+      payoutId: payout.id,
+      reason: input.reason,
       action: 'payout.resolve-refused',
-      detail: { ...detail, refused: decision.why },
+      detail: { requested: input.request, override, rail: railDetail(rail), refused: decision.why },
     });
     return { kind: 'refused', ackNo: payout.ackNo, why: decision.why, rail };
   }
-
-  const note = {
-    reason:
-      `resolved by hand as ${decision.kind === 'settle-success' ? 'success' : 'failed'}${input.override ? ' (override)' : ''}: ${input.reason}`.slice(
-        0,
-        500,
-      ),
-    actor: `operator:${input.actor}`.slice(0, 100),
-    railAnswer: railDetail(rail),
+  const available = (await findWallet(deps.db, payout.merchantId))?.availablePaise ?? 0n;
+  // A failure returns the reserved amount to the main wallet; a success takes nothing more from it.
+  const availableAfter = decision.kind === 'settle-failure' ? available + payout.amountPaise : available;
+  const params: ManualResolutionParams = {
+    payoutId: payout.id.toString(),
+    ackNo: payout.ackNo,
+    request: input.request,
+    override,
   };
-  return deps.db.$transaction(async (tx) => {
+  return {
+    kind: 'planned',
+    rail,
+    planned: {
+      action: 'payout.resolve',
+      merchantId: payout.merchantId,
+      payoutId: payout.id,
+      params: { ...params },
+      preview: {
+        summary: `Resolve payout ${payout.ackNo} (${formatRupees(payout.amountPaise)} to ${payout.beneficiaryName}) as ${describe(decision)}${override ? ', overriding the rail' : ''}`,
+        mid: payout.mid,
+        TransactionID: payout.transactionId,
+        ackNo: payout.ackNo,
+        amount: formatRupees(payout.amountPaise),
+        beneficiary: payout.beneficiaryName,
+        resolveAs: decision.kind === 'settle-success' ? 'SUCCESS' : 'FAILED',
+        ...(decision.kind === 'settle-success'
+          ? { bankReference: decision.bankReference }
+          : { failureReason: decision.reason }),
+        override,
+        railSays: railSummary(rail),
+        availableBefore: formatRupees(available),
+        availableAfter: formatRupees(availableAfter),
+      },
+    },
+  };
+}
+
+/**
+ * The approved resolution. The rail is asked again (before the transaction) and the rule book applied to
+ * its answer now; in the approver's transaction the payout must still be under manual review. Either
+ * failing refuses the approval with the reason, and nothing changes.
+ */
+export const manualResolution = {
+  action: 'payout.resolve',
+  async prepare(deps, request) {
+    if (!deps.rail) throw new Error('approving a manual resolution needs the rail');
+    return deps.rail.status((request.params as unknown as ManualResolutionParams).ackNo);
+  },
+  async execute({ tx, request, approver }, rail) {
+    const params = request.params as unknown as ManualResolutionParams;
+    const decision = decideResolution(params.request, rail, params.override);
+    if (decision.kind === 'refuse') return { kind: 'refused', why: `the rail now disagrees: ${decision.why}` };
+    const payoutId = BigInt(params.payoutId);
+    const note = {
+      reason:
+        `resolved by hand as ${describe(decision)}${params.override ? ' (override)' : ''}: ${request.makerReason} — requested by ${request.maker}, approved by ${approver.username} (approval ${request.id})`.slice(
+          0,
+          500,
+        ),
+      actor: `operator:${approver.username}`.slice(0, 100),
+      railAnswer: railDetail(rail),
+    };
     const settled =
       decision.kind === 'settle-success'
-        ? await settleSuccess(tx, payout.id, decision.bankReference, note, { onlyFrom: ['MANUAL_REVIEW'] })
-        : await settleFailure(tx, payout.id, decision.reason, note, { onlyFrom: ['MANUAL_REVIEW'] });
-    if (!settled.moved) return { kind: 'moved', ackNo: payout.ackNo, state: settled.from } as const;
+        ? await settleSuccess(tx, payoutId, decision.bankReference, note, { onlyFrom: ['MANUAL_REVIEW'] })
+        : await settleFailure(tx, payoutId, decision.reason, note, { onlyFrom: ['MANUAL_REVIEW'] });
+    if (!settled.moved) {
+      return {
+        kind: 'refused',
+        why: `payout ${params.ackNo} is ${settled.from ?? 'gone'} now, not under manual review`,
+      };
+    }
     const status = decision.kind === 'settle-success' ? 'SUCCESS' : 'FAILED';
     const bankReference = decision.kind === 'settle-success' ? decision.bankReference : null;
     await recordOperatorAction(tx, {
-      ...audit,
+      actor: actorOf(approver),
+      merchantId: request.merchantId,
+      payoutId,
+      reason: request.makerReason,
       action: 'payout.resolve',
-      detail: { ...detail, resolvedAs: status, bankReference },
+      detail: {
+        requested: params.request,
+        override: params.override,
+        rail: railDetail(rail),
+        resolvedAs: status,
+        bankReference,
+        approvalId: request.id,
+        requestedBy: request.maker,
+        approvedBy: approver.username,
+      },
     });
-    return { kind: 'resolved', ackNo: payout.ackNo, status, bankReference, rail } as const;
-  });
+    return { kind: 'executed', outcome: { ackNo: params.ackNo, status, bankReference } };
+  },
+} satisfies MoneyAction<RailAnswer>;
+
+function describe(decision: Exclude<ResolutionDecision, { kind: 'refuse' }>): string {
+  return decision.kind === 'settle-success'
+    ? `success (UTR ${decision.bankReference})`
+    : `failed (${FAILURE_REASON_TEXT[decision.reason]})`;
 }
 
-function railDetail(answer: Awaited<ReturnType<RailAdapter['status']>>): Record<string, unknown> {
+function railSummary(answer: RailAnswer): string {
+  switch (answer.outcome) {
+    case 'SUCCESS':
+      return `SUCCESS, UTR ${answer.bankReference}`;
+    case 'FAILED':
+      return `FAILED (${answer.reason})`;
+    case 'UNKNOWN':
+      return `no answer (${answer.detail})`;
+    case 'REFUSED':
+      return `refused (${answer.detail})`;
+    default:
+      return answer.outcome;
+  }
+}
+
+function railDetail(answer: RailAnswer): Record<string, unknown> {
   return answer.outcome === 'UNKNOWN'
     ? { outcome: answer.outcome, detail: answer.detail }
     : { outcome: answer.outcome, raw: answer.raw };

@@ -3,13 +3,16 @@ import helmet from 'helmet';
 import type { Queue } from 'bullmq';
 import type { RedisConnection } from '@payout/queue';
 import type { PrismaClient } from '@payout/db';
+import type { ApprovalSettings } from '@payout/operator-actions';
 import type { RailAdapter } from '@payout/rails';
 import type { Logger, ServiceMetrics } from '@payout/telemetry';
 import { errorHandler, notFound } from '../http/error-handler.js';
 import { requestContext } from '../http/request-context.js';
 import { healthRoutes } from '../operations/health-routes.js';
 import { adminJsonRoutes } from './admin-json-routes.js';
+import { auditRefusal } from './console/console-authorization.js';
 import { consoleRoutes, consoleSession } from './console/console-routes.js';
+import { viewerOf } from './console/console-session.js';
 import type { SignInLimiter } from './console/sign-in-limiter.js';
 import { metricsRoutes } from './metrics-routes.js';
 import { queueDashboard } from './queue-dashboard.js';
@@ -26,6 +29,7 @@ export interface AdminDependencies {
   rail: RailAdapter;
   signIn: SignInLimiter;
   sessionTtlMs: number;
+  approvals: ApprovalSettings;
   /** Express's `trust proxy`, so a console behind a TLS-terminating proxy sets Secure cookies. */
   trustProxy?: string | number;
 }
@@ -39,6 +43,9 @@ export function createAdminApp(deps: AdminDependencies): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  // Paths match exactly: `/Console/…` or `/console/…/credit/` is nothing, never another way in.
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
   if (deps.trustProxy !== undefined) app.set('trust proxy', deps.trustProxy);
 
   app.use(requestContext(deps.logger));
@@ -51,6 +58,12 @@ export function createAdminApp(deps: AdminDependencies): Express {
   app.use(adminJsonRoutes(deps));
   app.use(consoleRoutes(deps));
   app.get('/', (_req, res) => res.redirect(303, '/console'));
+  // A signed-in person posting where nothing answers is trying a path by hand: the audit log keeps it.
+  app.use(async (req, _res, next) => {
+    const viewer = viewerOf(_res);
+    if (viewer && req.method === 'POST') await auditRefusal(deps.db, req, viewer, 'no such admin action');
+    next();
+  });
   app.use(notFound);
   app.use(errorHandler);
   return app;

@@ -1,27 +1,44 @@
 import type { Queue } from 'bullmq';
-import { Router } from 'express';
+import express, { type Request, type Response } from 'express';
 import { z } from 'zod';
 import { AppError, formatRupees, isMid } from '@payout/domain';
-import { findPayoutStory, type PrismaClient } from '@payout/db';
+import { findPayoutStory, listApprovalRequests, type ApprovalRequestView, type PrismaClient } from '@payout/db';
+import {
+  approveRequest,
+  rejectRequest,
+  type ApprovalDeps,
+  type DecideOutcome,
+  type Person,
+} from '@payout/operator-actions';
 import { findPayoutJobs } from '@payout/queue';
 import { methodNotAllowed } from '../http/error-handler.js';
 import { sendJson } from '../http/send-json.js';
 import { transactionIdField } from '../validation/request-fields.js';
 import { validate } from '../validation/validate.js';
-import { requireAdmin } from './admin-auth.js';
+import { presentsAdminToken, requireAdmin } from './admin-auth.js';
+import { consoleAuthorization, exactRouter } from './console/console-authorization.js';
+import { csrfHeaderMatches, viewerOf, type Viewer } from './console/console-session.js';
 
 const storyQuery = z.object({
   mid: z.string({ error: 'mid is required' }).refine(isMid, { error: 'mid must be a well-formed MID' }),
   TransactionID: transactionIdField,
 });
 
+const decisionBody = z.strictObject({
+  note: z.string().trim().min(1).max(400).optional(),
+});
+
+const REQUEST_ID = /^[1-9][0-9]{0,18}$/;
+
 /**
  * For scripts, behind the admin token: GET /admin/payouts?mid=…&TransactionID=… answers "where is my
  * money?" with a payout's whole story (events with the rail's answers, ledger legs, webhook attempts,
- * queue jobs) as JSON. People use the console's payout page, which shows the same story.
+ * queue jobs) as JSON, and GET /admin/approvals lists the money actions waiting for a second person.
+ * Deciding one needs a person: POST /admin/approvals/:id/approve|reject takes a console session (its
+ * cookie and its CSRF token in X-CSRF-Token), never the admin token alone, which names nobody.
  */
-export function adminJsonRoutes(deps: { db: PrismaClient; payoutQueue: Queue; adminToken: string }): Router {
-  const router = Router();
+export function adminJsonRoutes(deps: { db: PrismaClient; payoutQueue: Queue; adminToken: string } & ApprovalDeps) {
+  const router = exactRouter();
   router
     .route('/admin/payouts')
     .get(requireAdmin(deps.adminToken), async (req, res) => {
@@ -47,5 +64,76 @@ export function adminJsonRoutes(deps: { db: PrismaClient; payoutQueue: Queue; ad
       });
     })
     .all(methodNotAllowed);
+
+  const holdsToken = presentsAdminToken(deps.adminToken);
+  router
+    .route('/admin/approvals')
+    .get(async (req, res) => {
+      if (!holdsToken(req) && !viewerOf(res))
+        throw new AppError('UNAUTHENTICATED', 'Admin credentials are missing or invalid.');
+      const open = await listApprovalRequests(deps.db, { open: true, limit: 500 });
+      sendJson(res, 200, { error: false, status_code: 200, status: 'OK', approvals: open.map(approvalJson) });
+    })
+    .all(methodNotAllowed);
+
+  const { allowJson } = consoleAuthorization(deps.db);
+  const decide = (take: typeof approveRequest) => async (req: Request, res: Response, viewer: Viewer) => {
+    if (!csrfHeaderMatches(req, viewer)) throw new AppError('FORBIDDEN', 'X-CSRF-Token is missing or wrong.');
+    const person: Person = { username: viewer.user.username, role: viewer.user.role, via: 'admin-api' };
+    const id = String(req.params.id);
+    if (!REQUEST_ID.test(id)) throw new AppError('NOT_FOUND', 'No such request.');
+    const { note } = validate(decisionBody, req.body ?? {});
+    const outcome = await take(deps, { id: BigInt(id), by: person, ...(note && { note }) });
+    sendDecision(res, outcome);
+  };
+  const json = express.json({ limit: '4kb', strict: true });
+  router
+    .route('/admin/approvals/:id/approve')
+    .post(json, allowJson('approve', decide(approveRequest)))
+    .all(methodNotAllowed);
+  router
+    .route('/admin/approvals/:id/reject')
+    .post(json, allowJson('approve', decide(rejectRequest)))
+    .all(methodNotAllowed);
   return router;
+}
+
+function sendDecision(res: Response, outcome: DecideOutcome): void {
+  switch (outcome.kind) {
+    case 'not-found':
+      throw new AppError('NOT_FOUND', 'No such request.');
+    case 'refused':
+      throw new AppError('FORBIDDEN', `Not allowed: ${outcome.why}.`);
+    case 'expired':
+      throw new AppError('CONFLICT', 'The request has expired; nothing changed.');
+    case 'failed':
+      throw new AppError('CONFLICT', `Refused on approval, nothing changed: ${outcome.why}.`);
+    default:
+      sendJson(res, 200, {
+        error: false,
+        status_code: 200,
+        status: 'OK',
+        approval: approvalJson(outcome.request),
+        ...(outcome.kind === 'executed' && outcome.handOver && { token: outcome.handOver.token }),
+      });
+  }
+}
+
+function approvalJson(r: ApprovalRequestView): Record<string, unknown> {
+  return {
+    id: r.id.toString(),
+    action: r.action,
+    state: r.state,
+    maker: r.maker,
+    reason: r.makerReason,
+    mid: r.mid,
+    ackNo: r.ackNo,
+    preview: r.preview,
+    requestedAt: r.requestedAt.toISOString(),
+    expiresAt: r.expiresAt.toISOString(),
+    decidedBy: r.decidedBy,
+    decidedAt: r.decidedAt?.toISOString() ?? null,
+    note: r.decisionNote,
+    outcome: r.outcome,
+  };
 }

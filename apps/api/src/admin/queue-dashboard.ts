@@ -2,10 +2,11 @@ import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import type { Queue } from 'bullmq';
-import { Router, type RequestHandler } from 'express';
+import type { RequestHandler, Router } from 'express';
 import helmet from 'helmet';
 import { AppError, mayAct } from '@payout/domain';
 import { presentsAdminToken } from './admin-auth.js';
+import { exactRouter } from './console/console-authorization.js';
 import { viewerOf } from './console/console-session.js';
 
 const BASE_PATH = '/admin/queues';
@@ -28,7 +29,7 @@ export function queueDashboard(deps: { queues: Queue[]; adminToken: string }): R
   const readOnly = board(true);
   const holdsToken = presentsAdminToken(deps.adminToken);
 
-  const router = Router();
+  const router = exactRouter();
   router.use(
     BASE_PATH,
     // The dashboard is a browser application with inline bootstrapping; it gets its own, looser policy.

@@ -6,7 +6,7 @@ import {
   resetConsolePassword,
   type ConsoleUserView,
 } from '@payout/db';
-import { CONSOLE_USERNAME_PATTERN, hashPassword, newPassword, type ConsoleRole } from '@payout/domain';
+import { CONSOLE_ROLES, CONSOLE_USERNAME_PATTERN, hashPassword, newPassword, type ConsoleRole } from '@payout/domain';
 import type { CommandContext } from '../context.js';
 import { showResult } from '../output.js';
 import { CommandFailure, UsageError } from '../usage-error.js';
@@ -23,7 +23,11 @@ export function registerConsoleCommands(program: Command, context: () => Command
     .command('add')
     .description('add a person and print a generated password, once')
     .requiredOption('--name <username>', 'sign-in name: lower-case letters, digits, . _ -', usernameArgument)
-    .requiredOption('--role <role>', 'support (reads) or operator (reads and acts)', roleArgument)
+    .requiredOption(
+      '--role <role>',
+      "support (reads), operator (also acts and requests money actions) or approver (also approves others' requests)",
+      roleArgument,
+    )
     .action(async (opts: { name: string; role: ConsoleRole }) => {
       const { db } = context();
       const password = newPassword();
@@ -89,8 +93,7 @@ function usernameArgument(text: string): string {
 }
 
 function roleArgument(text: string): ConsoleRole {
-  const role = text.toUpperCase();
-  if (role !== 'SUPPORT' && role !== 'OPERATOR')
-    throw new UsageError(`--role must be support or operator: got "${text}"`);
+  const role = CONSOLE_ROLES.find((r) => r === text.toUpperCase());
+  if (!role) throw new UsageError(`--role must be support, operator or approver: got "${text}"`);
   return role;
 }

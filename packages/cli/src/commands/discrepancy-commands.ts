@@ -1,6 +1,8 @@
-import { userInfo } from 'node:os';
 import type { Command } from 'commander';
-import { listDiscrepancies, resolveDiscrepancy, RESOLUTIONS, type DiscrepancyView } from '@payout/db';
+import { listDiscrepancies, RESOLUTIONS, type DiscrepancyView } from '@payout/db';
+import { resolveDiscrepancyAction } from '@payout/operator-actions';
+import { personNamed } from '../console-person.js';
+import { requestFromCli } from './approval-commands.js';
 import { formatRupees } from '@payout/domain';
 import { nonEmptyArgument } from '../arguments.js';
 import type { CommandContext } from '../context.js';
@@ -35,16 +37,18 @@ export function registerDiscrepancyCommands(program: Command, context: () => Com
     .requiredOption('--id <id>', 'the discrepancy id (from `discrepancy list`)', idArgument)
     .requiredOption('--resolution <resolution>', ALL_RESOLUTIONS.join(' | '), resolutionArgument)
     .requiredOption('--note <text>', 'why (what the bank confirmed, the ticket)', nonEmptyArgument('note', 500))
-    .option('--operator <name>', 'who resolves it (default: the OS user)')
-    .action(async (opts: { id: bigint; resolution: string; note: string; operator?: string }) => {
-      const { db, out } = context();
-      const operator = opts.operator ?? userInfo().username;
-      const outcome = await resolveDiscrepancy(db(), {
-        id: opts.id,
-        resolution: opts.resolution,
-        note: opts.note,
-        actor: `operator:${operator}`,
-      });
+    .requiredOption(
+      '--operator <name>',
+      'the console user resolving it; a resolution that posts to the ledger becomes a request another approver approves',
+      nonEmptyArgument('operator', 64),
+    )
+    .action(async (opts: { id: bigint; resolution: string; note: string; operator: string }) => {
+      const ctx = context();
+      const by = await personNamed(ctx.db(), opts.operator);
+      const outcome = await resolveDiscrepancyAction(
+        { db: ctx.db() },
+        { id: opts.id, resolution: opts.resolution, note: opts.note, by },
+      );
       switch (outcome.kind) {
         case 'not-found':
           throw new CommandFailure(`no discrepancy ${opts.id}`);
@@ -58,9 +62,12 @@ export function registerDiscrepancyCommands(program: Command, context: () => Com
           );
         case 'refused':
           throw new CommandFailure(`discrepancy ${opts.id} not resolved: ${outcome.reason}; nothing changed`);
+        case 'planned':
+          await requestFromCli(ctx, outcome.planned, by, opts.note);
+          return;
         case 'resolved': {
           const view = { ...outcome.discrepancy, ledgerPosted: outcome.posted };
-          show(out, view, [{ title: 'Resolved', rows: [discrepancyRow(outcome.discrepancy)] }]);
+          show(ctx.out, view, [{ title: 'Resolved', rows: [discrepancyRow(outcome.discrepancy)] }]);
         }
       }
     });

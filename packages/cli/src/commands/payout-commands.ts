@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
 import { findPayoutStory, type PayoutStory } from '@payout/db';
-import { resolveManualReview } from '@payout/operator-actions';
+import { planManualResolution } from '@payout/operator-actions';
 import { FAILURE_REASON_TEXT, formatRupees, type FailureReason } from '@payout/domain';
 import { findPayoutJobs, type PayoutJobView } from '@payout/queue';
-import { audited, nonEmptyArgument, payoutCommand, requestedBy } from '../arguments.js';
+import { nonEmptyArgument, payoutCommand, requestedMoneyAction } from '../arguments.js';
+import { personNamed } from '../console-person.js';
+import { requestFromCli } from './approval-commands.js';
 import type { CommandContext } from '../context.js';
-import { show, showResult, type Row } from '../output.js';
+import { show, type Row } from '../output.js';
 import { discrepancyRow } from './discrepancy-commands.js';
 import { CommandFailure, UsageError } from '../usage-error.js';
 
@@ -32,11 +34,11 @@ export function registerPayoutCommands(program: Command, context: () => CommandC
     },
   );
 
-  audited(
+  requestedMoneyAction(
     payoutCommand(
       payout,
       'resolve',
-      'settle a payout under manual review through the normal settlement, after asking the rail: refused while the rail disagrees, unless --override',
+      'request the settlement of a payout under manual review, after asking the rail (refused while the rail disagrees, unless --override); another approver approves it',
     )
       .requiredOption('--as <outcome>', 'success or failed')
       .option(
@@ -50,7 +52,6 @@ export function registerPayoutCommands(program: Command, context: () => CommandC
         'settle as asked even though the rail disagrees or cannot be asked; <why> goes to the audit log',
         nonEmptyArgument('override', 400),
       ),
-    'resolving it',
   ).action(
     async (opts: {
       mid: string;
@@ -60,54 +61,42 @@ export function registerPayoutCommands(program: Command, context: () => CommandC
       reason?: string;
       override?: string;
       note?: string;
-      operator?: string;
+      operator: string;
     }) => {
       const outcome = opts.as.toLowerCase();
       if (outcome !== 'success' && outcome !== 'failed') throw new UsageError('--as must be success or failed');
       if (outcome === 'failed' && !RESOLVABLE_REASONS.includes(opts.reason ?? '')) {
         throw new UsageError(`--as failed needs --reason, one of ${RESOLVABLE_REASONS.join(', ')}`);
       }
-      const { db, rail, out } = context();
-      const { operator, actor, reason } = requestedBy(opts, 'resolved from the CLI');
-      const result = await resolveManualReview(
-        { db: db(), rail: rail() },
+      const ctx = context();
+      const maker = await personNamed(ctx.db(), opts.operator);
+      const reason = opts.override ?? opts.note ?? 'resolution requested from the CLI';
+      const plan = await planManualResolution(
+        { db: ctx.db(), rail: ctx.rail() },
         {
           payout: { mid: opts.mid, transactionId: opts.TransactionID },
           request:
             outcome === 'success'
               ? { outcome: 'SUCCESS', ...(opts.utr !== undefined && { bankReference: opts.utr }) }
               : { outcome: 'FAILED', reason: opts.reason as Exclude<FailureReason, 'INSUFFICIENT_BALANCE'> },
-          actor,
-          reason: opts.override ?? reason,
+          maker,
+          reason,
           override: opts.override !== undefined,
         },
       );
-      switch (result.kind) {
+      switch (plan.kind) {
         case 'no-payout':
           throw new CommandFailure(`no payout ${opts.TransactionID} for MID ${opts.mid}`);
         case 'not-in-review':
           throw new CommandFailure(
-            `payout ${opts.TransactionID} is ${result.state}, not under manual review; only payouts the worker gave up on are resolved by hand`,
+            `payout ${opts.TransactionID} is ${plan.state}, not under manual review; only payouts the worker gave up on are resolved by hand`,
           );
         case 'refused':
           throw new CommandFailure(
-            `refused: ${result.why}; nothing changed (check with the bank; --override "<why>" settles anyway and is audited)`,
+            `refused: ${plan.why}; nothing changed (check with the bank; --override "<why>" asks anyway and is audited)`,
           );
-        case 'moved':
-          throw new CommandFailure(`payout ${opts.TransactionID} moved to ${result.state} meanwhile; nothing changed`);
-        case 'resolved': {
-          const view = {
-            mid: opts.mid,
-            TransactionID: opts.TransactionID,
-            ackNo: result.ackNo,
-            resolvedAs: result.status,
-            utr: result.bankReference,
-            railSaid: result.rail.outcome,
-            overridden: opts.override !== undefined,
-            operator,
-          };
-          showResult(out, view);
-        }
+        case 'planned':
+          await requestFromCli(ctx, plan.planned, maker, reason);
       }
     },
   );

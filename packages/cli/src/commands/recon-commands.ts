@@ -1,11 +1,14 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';
-import { reconcileStatement } from '@payout/db';
+import { reconcileStatement, type ApprovalRequestView, type StatementRunReport } from '@payout/db';
+import { planStatementApplication, requestApproval, type Person } from '@payout/operator-actions';
 import { parseStatement } from '@payout/recon';
 import type { CommandContext } from '../context.js';
+import { personNamed } from '../console-person.js';
+import { approvalJson } from './approval-commands.js';
 import { show } from '../output.js';
 import { CommandFailure, UsageError } from '../usage-error.js';
 
@@ -18,23 +21,27 @@ export function registerReconCommands(program: Command, context: () => CommandCo
     .command('statement')
     .description(
       'match a bank statement (CSV: reference,utr,amount,type,value_date) against every payout of its dates; ' +
-        'exit 0 when nothing is left unresolved, 1 when breaks remain, 2 for a malformed file',
+        'exit 0 when nothing is left unresolved, 1 when breaks remain, 2 for a malformed or oversized file',
     )
     .requiredOption('--file <path>', 'the statement CSV')
-    .option('--apply', 'settle what is unambiguous: a pending payout the bank paid, a return of a paid payout')
-    .option('--operator <name>', 'who runs it (default: the OS user)')
+    .option(
+      '--apply',
+      'record the discrepancies it finds, and ask for what is unambiguous (a pending payout the bank paid, a return of a ' +
+        'paid payout) to be applied: a request another approver approves with `pnpm cli approval approve`',
+    )
+    .option('--operator <name>', 'who runs it; with --apply, the console user asking (required)')
     .action(async (opts: { file: string; apply?: boolean; operator?: string }) => {
-      const { db, out } = context();
-      let bytes: Buffer;
-      try {
-        bytes = await readFile(opts.file);
-      } catch (error) {
-        throw new UsageError(`cannot read --file ${opts.file}: ${(error as Error).message}`);
-      }
+      const context_ = context();
+      const { db, out, statementMaxBytes } = context_;
+      const bytes = await readStatementFile(opts.file, statementMaxBytes);
       const statement = parseStatement(bytes.toString('utf8'));
       if (!statement.ok) {
         throw new UsageError(`${opts.file} line ${statement.lineNumber}: ${statement.message}; nothing applied`);
       }
+      if (opts.apply && !opts.operator) {
+        throw new UsageError('--apply needs --operator: the console user asking (another approver approves it)');
+      }
+      const maker = opts.apply ? await personNamed(db(), opts.operator!) : undefined;
 
       const report = await reconcileStatement(db(), {
         lines: statement.lines,
@@ -42,12 +49,13 @@ export function registerReconCommands(program: Command, context: () => CommandCo
         fileDigest: createHash('sha256').update(bytes).digest('hex'),
         fileName: basename(opts.file),
         actor: `operator:${opts.operator ?? userInfo().username}`,
-        apply: opts.apply ?? false,
+        recordDiscrepancies: opts.apply ?? false,
       });
+      const approval = maker ? await requestApplication(context_, report, basename(opts.file), maker) : undefined;
 
-      show(out, report as unknown as Record<string, unknown>, [
+      show(out, { ...report, ...(approval && { approvalId: approval.id, approval: approvalJson(approval) }) }, [
         {
-          title: `Statement ${basename(opts.file)} (${report.valueDates.join(', ') || 'no lines'}), run ${report.runId}${report.applied ? ', applied' : ''}`,
+          title: `Statement ${basename(opts.file)} (${report.valueDates.join(', ') || 'no lines'}), run ${report.runId}`,
           rows: Object.entries(report.counts).map(([kind, count]) => ({ class: kind, count })),
         },
         ...(report.earlierRuns.length
@@ -75,9 +83,61 @@ export function registerReconCommands(program: Command, context: () => CommandCo
             here: b.books ? `${b.books.state} ${b.books.amount}${b.books.utr ? ` UTR ${b.books.utr}` : ''}` : 'nothing',
           })),
         },
+        ...(approval
+          ? [
+              {
+                title: `\nRequest ${approval.id}: ${approval.summary}; nothing is applied until another approver approves it`,
+                rows: [{ approve: `pnpm cli approval approve --id ${approval.id} --operator <approver>` }],
+              },
+            ]
+          : []),
       ]);
-      if (report.breaks.length > 0) {
-        throw new CommandFailure(`${report.breaks.length} break(s) left for a person`, { silent: out.json });
+      // The lines the request will settle or reverse wait for their approver; anything else is for a person.
+      const requested = new Set(approval ? report.plannedActions.map((a) => a.lineNumber) : []);
+      const left = report.breaks.filter((b) => !(b.bank && requested.has(b.bank.line)));
+      if (left.length > 0) {
+        throw new CommandFailure(`${left.length} break(s) left for a person`, { silent: out.json });
       }
     });
+}
+
+/**
+ * `--apply`: the run's planned settlements and reversals become one request for a second person
+ * (docs/reconciliation.md, "Planning and applying"); none when the statement settles and reverses nothing.
+ */
+async function requestApplication(
+  context: CommandContext,
+  report: StatementRunReport,
+  fileName: string,
+  maker: Person,
+): Promise<ApprovalRequestView | undefined> {
+  const plan = await planStatementApplication({ db: context.db() }, { report, fileName });
+  if (plan.kind === 'nothing-to-apply') return undefined;
+  const outcome = await requestApproval(
+    { db: context.db(), approvals: context.approvals },
+    { planned: plan.planned, maker, reason: `statement ${fileName}, run ${report.runId}` },
+  );
+  if (outcome.kind === 'not-allowed') throw new CommandFailure(`${outcome.why}; nothing requested`);
+  return outcome.request;
+}
+
+/**
+ * The statement file's bytes, refused whole (exit 2) when it is larger than STATEMENT_MAX_BYTES: its size is
+ * checked before anything is read, so an oversized file is never held in memory, stored or applied.
+ */
+async function readStatementFile(path: string, maxBytes: number): Promise<Buffer> {
+  const tooLarge = (size: number) =>
+    new UsageError(
+      `${path} is ${size} bytes, more than the ${maxBytes} a statement may have (STATEMENT_MAX_BYTES); nothing applied`,
+    );
+  try {
+    const { size } = await stat(path);
+    if (size > maxBytes) throw tooLarge(size);
+    const bytes = await readFile(path);
+    if (bytes.length > maxBytes) throw tooLarge(bytes.length); // it grew while being read
+    return bytes;
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`cannot read --file ${path}: ${(error as Error).message}`);
+  }
 }

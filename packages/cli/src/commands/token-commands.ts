@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { listTokens, type MerchantToken } from '@payout/db';
-import { revokeToken, rotateToken } from '@payout/operator-actions';
-import { audited, merchantCommand, positiveIntegerArgument, requestedBy } from '../arguments.js';
+import { planTokenIssue, revokeToken } from '@payout/operator-actions';
+import { audited, merchantCommand, positiveIntegerArgument, requestedBy, requestedMoneyAction } from '../arguments.js';
+import { personNamed } from '../console-person.js';
+import { requestFromCli } from './approval-commands.js';
 import type { CommandContext } from '../context.js';
 import { merchantByMid, noMerchant } from '../merchant-by-mid.js';
 import { show, showResult } from '../output.js';
@@ -10,23 +12,18 @@ import { CommandFailure } from '../usage-error.js';
 export function registerTokenCommands(program: Command, context: () => CommandContext): void {
   const token = program.command('token').description("rotate, revoke and list a merchant's API tokens");
 
-  audited(
-    merchantCommand(token, 'rotate', 'issue an additional token; the old ones keep working until revoked'),
-    'issuing it',
-  ).action(async (opts: { mid: string; note?: string; operator?: string }) => {
-    const { db, out } = context();
-    const issued = await rotateToken(
-      { db: db() },
-      {
-        mid: opts.mid,
-        ...requestedBy(opts, 'rotated from the CLI'),
-      },
-    );
-    if (issued.kind === 'no-merchant') throw noMerchant(opts.mid);
-    const view = { mid: opts.mid, ...tokenView(issued.row), token: issued.token };
-    showResult(out, view, [
-      `Revoke the old token once the merchant uses this one: pnpm cli token revoke --mid ${opts.mid} --id <id>`,
-    ]);
+  requestedMoneyAction(
+    merchantCommand(
+      token,
+      'rotate',
+      'request an additional token (the old ones keep working until revoked); it is shown once to its approver',
+    ),
+  ).action(async (opts: { mid: string; note?: string; operator: string }) => {
+    const ctx = context();
+    const maker = await personNamed(ctx.db(), opts.operator);
+    const plan = await planTokenIssue({ db: ctx.db() }, { mid: opts.mid });
+    if (plan.kind === 'no-merchant') throw noMerchant(opts.mid);
+    await requestFromCli(ctx, plan.planned, maker, opts.note ?? 'token requested from the CLI');
   });
 
   audited(

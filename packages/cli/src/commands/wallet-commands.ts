@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 import { findWallet, ledgerBalances } from '@payout/db';
 import { formatRupees, type Paise } from '@payout/domain';
-import { creditWallet } from '@payout/operator-actions';
-import { amountArgument, audited, merchantCommand, nonEmptyArgument, requestedBy } from '../arguments.js';
+import { planWalletCredit } from '@payout/operator-actions';
+import { amountArgument, merchantCommand, nonEmptyArgument, requestedMoneyAction } from '../arguments.js';
+import { personNamed } from '../console-person.js';
+import { requestFromCli } from './approval-commands.js';
 import type { CommandContext } from '../context.js';
 import { merchantByMid, noMerchant } from '../merchant-by-mid.js';
 import { show, showResult } from '../output.js';
@@ -11,46 +13,47 @@ import { CommandFailure } from '../usage-error.js';
 export function registerWalletCommands(program: Command, context: () => CommandContext): void {
   const wallet = program.command('wallet').description("credit and inspect a merchant's main wallet");
 
-  audited(
-    merchantCommand(wallet, 'credit', 'credit the main wallet through the ledger; idempotent on --reference')
+  requestedMoneyAction(
+    merchantCommand(
+      wallet,
+      'credit',
+      'request a credit of the main wallet through the ledger (idempotent on --reference); another approver approves it',
+    )
       .requiredOption('--amount <amount>', 'rupees, e.g. 1000.00', amountArgument)
       .requiredOption(
         '--reference <ref>',
         'unique reference of this credit (e.g. the bank transfer id)',
         nonEmptyArgument('reference', 100),
       ),
-    'crediting',
-  ).action(async (opts: { mid: string; amount: Paise; reference: string; note?: string; operator?: string }) => {
-    const { db, out } = context();
-    const result = await creditWallet(
-      { db: db() },
-      {
-        mid: opts.mid,
-        amountPaise: opts.amount,
-        reference: opts.reference,
-        ...requestedBy(opts, 'credited from the CLI'),
-      },
+  ).action(async (opts: { mid: string; amount: Paise; reference: string; note?: string; operator: string }) => {
+    const ctx = context();
+    const maker = await personNamed(ctx.db(), opts.operator);
+    const plan = await planWalletCredit(
+      { db: ctx.db() },
+      { mid: opts.mid, amountPaise: opts.amount, reference: opts.reference },
     );
-    switch (result.kind) {
+    switch (plan.kind) {
       case 'no-merchant':
         throw noMerchant(opts.mid);
       case 'reference-conflict':
         throw new CommandFailure(
-          `reference ${opts.reference} was already used for a credit of ${formatRupees(result.creditedPaise)}; nothing changed`,
+          `reference ${opts.reference} was already used for a credit of ${formatRupees(plan.creditedPaise)}; nothing changed`,
         );
-      case 'credited':
-      case 'already-credited': {
-        const view = {
-          mid: opts.mid,
-          reference: opts.reference,
-          amount: formatRupees(opts.amount),
-          credited: result.kind === 'credited',
-          available: formatRupees(result.availablePaise),
-        };
-        showResult(out, view, [
-          result.kind === 'already-credited' && 'This reference was already credited; nothing changed.',
-        ]);
-      }
+      case 'already-credited':
+        showResult(
+          ctx.out,
+          {
+            mid: opts.mid,
+            reference: opts.reference,
+            amount: formatRupees(opts.amount),
+            credited: false,
+            available: formatRupees(plan.availablePaise),
+          },
+          ['This reference was already credited; nothing changed.'],
+        );
+        return;
+      case 'planned':
+        await requestFromCli(ctx, plan.planned, maker, opts.note ?? 'credit requested from the CLI');
     }
   });
 

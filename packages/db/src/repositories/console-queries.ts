@@ -1,4 +1,4 @@
-import type { PayoutState, PayoutStatus } from '@payout/domain';
+import type { Paise, PayoutState, PayoutStatus } from '@payout/domain';
 import type { Prisma } from '../generated/prisma/client.js';
 import type { PrismaClientOrTransaction } from '../client.js';
 
@@ -298,6 +298,8 @@ export interface PayoutSubject {
   state: PayoutState;
   status: PayoutStatus;
   inquiryAttempts: number;
+  amountPaise: Paise;
+  beneficiaryName: string;
 }
 
 export async function findPayoutSubject(
@@ -314,6 +316,8 @@ export async function findPayoutSubject(
       state: true,
       status: true,
       inquiryAttempts: true,
+      amountPaise: true,
+      beneficiaryName: true,
       merchant: { select: { mid: true } },
     },
   });

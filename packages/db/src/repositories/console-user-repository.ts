@@ -42,6 +42,11 @@ export function findConsoleUserForSignIn(
   return db.consoleUser.findUnique({ where: { username }, select: { ...VIEW, passwordHash: true } });
 }
 
+/** The user named `username`, without their password hash; null when there is none. */
+export function findConsoleUser(db: PrismaClientOrTransaction, username: string): Promise<ConsoleUserView | null> {
+  return db.consoleUser.findUnique({ where: { username }, select: VIEW });
+}
+
 /** Disables a user and ends every session of theirs in the same transaction; null when there is no such user. */
 export async function disableConsoleUser(
   db: Prisma.TransactionClient | PrismaClientOrTransaction,

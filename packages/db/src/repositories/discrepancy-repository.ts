@@ -1,5 +1,5 @@
 import type { Paise } from '@payout/domain';
-import type { PrismaClient, PrismaClientOrTransaction } from '../client.js';
+import type { PrismaClient, PrismaClientOrTransaction, Transaction } from '../client.js';
 import { postLedgerEntry } from './ledger-posting.js';
 import { reversePayout, type TransitionNote } from './payout-transitions.js';
 
@@ -189,8 +189,13 @@ export type ResolveOutcome =
  * Resolves one open discrepancy, with its ledger action if the resolution has one, in one transaction:
  * the discrepancy row is locked first, so two operators cannot resolve it twice.
  */
-export async function resolveDiscrepancy(db: PrismaClient, request: DiscrepancyResolution): Promise<ResolveOutcome> {
-  return db.$transaction(async (tx) => {
+export function resolveDiscrepancy(db: PrismaClient, request: DiscrepancyResolution): Promise<ResolveOutcome> {
+  return db.$transaction((tx) => resolveDiscrepancyIn(tx, request));
+}
+
+/** {@link resolveDiscrepancy} inside the caller's transaction (an approver's, for the ledger resolutions). */
+export async function resolveDiscrepancyIn(tx: Transaction, request: DiscrepancyResolution): Promise<ResolveOutcome> {
+  {
     const [locked] = await tx.$queryRaw<{ id: bigint }[]>`
       SELECT id FROM discrepancies WHERE id = ${request.id} FOR UPDATE`;
     if (!locked) return { kind: 'not-found' } as const;
@@ -252,7 +257,15 @@ export async function resolveDiscrepancy(db: PrismaClient, request: DiscrepancyR
        WHERE id = ${request.id}`;
     const resolved = await discrepancyById(tx, request.id);
     return { kind: 'resolved', discrepancy: resolved!, posted } as const;
-  });
+  }
+}
+
+/** The resolutions that post to the ledger: they move money, so a second person approves them. */
+export const LEDGER_RESOLUTIONS: readonly string[] = ['debit-merchant', 'reverse', 'credit-payin'];
+
+/** One discrepancy, resolved or not; null when there is none. */
+export async function findDiscrepancy(db: PrismaClientOrTransaction, id: bigint): Promise<DiscrepancyView | null> {
+  return (await discrepancyById(db, id)) ?? null;
 }
 
 async function discrepancyById(db: PrismaClientOrTransaction, id: bigint): Promise<DiscrepancyView | undefined> {

@@ -21,7 +21,17 @@ export type OperatorActionName =
   | 'inquiry.requeue'
   | 'wallet.credit'
   | 'token.rotate'
-  | 'token.revoke';
+  | 'token.revoke'
+  | 'discrepancy.resolve'
+  | 'statement.apply'
+  | 'approval.request'
+  | 'approval.approve'
+  | 'approval.reject'
+  | 'approval.cancel'
+  | 'approval.expire'
+  | 'approval.fail'
+  /** A person reached for something their role does not allow, or posted to no action at all. */
+  | 'access.refused';
 
 export interface OperatorActionView {
   id: bigint;

@@ -49,6 +49,19 @@ export async function creditWallet(
   return { credited: false, availablePaise: wallet?.availablePaise ?? 0n };
 }
 
+/** The amount an earlier credit under `reference` brought, or null when the reference is unused. */
+export async function findWalletCredit(
+  db: PrismaClientOrTransaction,
+  merchantId: number,
+  reference: string,
+): Promise<Paise | null> {
+  const earlier = await db.ledgerEntry.findFirst({
+    where: { merchantId, reference, kind: 'WALLET_CREDIT', account: 'MAIN_WALLET' },
+    select: { amountPaise: true },
+  });
+  return earlier?.amountPaise ?? null;
+}
+
 export interface WalletBalances {
   availablePaise: Paise;
   reservedPaise: Paise;

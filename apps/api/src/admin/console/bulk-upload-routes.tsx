@@ -1,4 +1,4 @@
-import { Router, type Response } from 'express';
+import type { Response } from 'express';
 import type { Redis } from 'ioredis';
 import { findCredentials, recordOperatorAction } from '@payout/db';
 import { isAppError } from '@payout/domain';
@@ -8,14 +8,15 @@ import { BULK_CSV_COLUMNS, BulkCsvRefused, bulkCsvBatchId, readBulkCsv } from '.
 import { bulkAcceptedBody } from '@payout/contract';
 import { submitBulkPayout, type SubmitBulkDeps } from '../../bulk/submit-bulk-payout.js';
 import { CoalescingAccepter } from '../../payouts/coalescing-accepter.js';
+import { exactRouter, type consoleAuthorization } from './console-authorization.js';
 import type { ConsoleDependencies } from './console-dependencies.js';
 import { formField, type Viewer } from './console-session.js';
-import { merchantNotFound, signedIn } from './find-routes.js';
+import { merchantNotFound } from './find-routes.js';
 import { renderPage } from './render.js';
 import { ActionPage } from './views/action-page.js';
 import { MessagePage } from './views/layout.js';
 
-/** The upload form's path: console-routes.tsx gives it a body limit of its own and the operator rule. */
+/** The upload form's path: console-routes.tsx reads its body, with a limit of its own, once the role allows it. */
 export const BULK_UPLOAD_PATH = /^\/console\/merchants\/[^/]+\/bulk$/;
 /** A 5,000-line file with every column filled stays well under this. */
 export const BULK_UPLOAD_BODY_LIMIT = '4mb';
@@ -26,8 +27,8 @@ export const BULK_UPLOAD_BODY_LIMIT = '4mb';
  * submitted through the bulk endpoint's own path, so a malformed file is refused whole, with its line
  * numbers, before anything is reserved; an accepted batch is written to the audit log.
  */
-export function bulkUploadRoutes(deps: ConsoleDependencies): Router {
-  const router = Router();
+export function bulkUploadRoutes(deps: ConsoleDependencies, allow: ReturnType<typeof consoleAuthorization>['allow']) {
+  const router = exactRouter();
   let submitDeps: SubmitBulkDeps | undefined;
   // Built on first use, like the CLI's: the API's own accepter and producer, over the console's queue.
   const bulkDeps = (): SubmitBulkDeps =>
@@ -79,82 +80,84 @@ export function bulkUploadRoutes(deps: ConsoleDependencies): Router {
 
   router
     .route('/console/merchants/:mid/bulk')
-    .get(async (req, res) => {
-      const viewer = signedIn(res);
-      const credentials = await findCredentials(deps.db, req.params.mid);
-      if (!credentials) {
-        merchantNotFound(res, viewer, req.params.mid);
-        return;
-      }
-      form(res, viewer, credentials.merchant.mid);
-    })
-    .post(async (req, res) => {
-      const viewer = signedIn(res);
-      const mid = req.params.mid;
-      const csv = formField(req, 'csv') ?? '';
-      const batchField = formField(req, 'batch_id')?.trim() ?? '';
-      const why = formField(req, 'why')?.trim() ?? '';
-      if (!why || why.length > 400) {
-        form(res, viewer, mid, 422, 'Say why, in at most 400 characters: it goes to the audit log.');
-        return;
-      }
-      if (batchField && !/^[0-9]{1,30}$/.test(batchField)) {
-        form(res, viewer, mid, 422, 'The BatchID must be 1 to 30 digits.');
-        return;
-      }
-      const credentials = await findCredentials(deps.db, mid);
-      if (!credentials) {
-        merchantNotFound(res, viewer, mid);
-        return;
-      }
-      if (credentials.merchant.status !== 'ACTIVE') {
-        form(res, viewer, mid, 409, `Merchant ${mid} is suspended: nothing was submitted.`);
-        return;
-      }
-      let rows: Record<string, string>[];
-      try {
-        rows = readBulkCsv(csv);
-      } catch (error) {
-        if (!(error instanceof BulkCsvRefused)) throw error;
-        form(res, viewer, mid, 422, error.message);
-        return;
-      }
-      const batchId = batchField || bulkCsvBatchId(csv);
-      let body: Record<string, unknown>;
-      try {
-        body = bulkAcceptedBody(await submitBulkPayout(bulkDeps(), req.log, credentials.merchant, batchId, rows));
-      } catch (error) {
-        if (!isAppError(error)) throw error;
-        form(res, viewer, mid, error.httpStatus, `Batch ${batchId} refused: ${error.message}`);
-        return;
-      }
-      await recordOperatorAction(deps.db, {
-        actor: `console:${viewer.user.username}`,
-        action: 'payout.bulk',
-        merchantId: credentials.merchant.id,
-        reason: why,
-        detail: {
-          batchId,
-          total: body.total,
-          accepted: body.accepted,
-          failed: body.failed,
-          rejected: body.rejected,
-        },
-      });
-      renderPage(
-        res,
-        200,
-        <MessagePage title={`Batch ${batchId} for ${mid}`} viewer={viewer}>
-          <p>{String(body.message)}</p>
-          <p>
-            {String(body.total)} payouts: {String(body.accepted)} accepted, {String(body.failed)} failed,{' '}
-            {String(body.rejected)} refused. Each is an ordinary payout of the merchant: find it by its TransactionID.
-          </p>
-          <p>
-            <a href={`/console/merchants/${encodeURIComponent(mid)}`}>Back to {mid}</a>
-          </p>
-        </MessagePage>,
-      );
-    });
+    .get(
+      allow('act', async (req, res, viewer) => {
+        const credentials = await findCredentials(deps.db, String(req.params.mid));
+        if (!credentials) {
+          merchantNotFound(res, viewer, String(req.params.mid));
+          return;
+        }
+        form(res, viewer, credentials.merchant.mid);
+      }),
+    )
+    .post(
+      allow('act', async (req, res, viewer) => {
+        const mid = String(req.params.mid);
+        const csv = formField(req, 'csv') ?? '';
+        const batchField = formField(req, 'batch_id')?.trim() ?? '';
+        const why = formField(req, 'why')?.trim() ?? '';
+        if (!why || why.length > 400) {
+          form(res, viewer, mid, 422, 'Say why, in at most 400 characters: it goes to the audit log.');
+          return;
+        }
+        if (batchField && !/^[0-9]{1,30}$/.test(batchField)) {
+          form(res, viewer, mid, 422, 'The BatchID must be 1 to 30 digits.');
+          return;
+        }
+        const credentials = await findCredentials(deps.db, mid);
+        if (!credentials) {
+          merchantNotFound(res, viewer, mid);
+          return;
+        }
+        if (credentials.merchant.status !== 'ACTIVE') {
+          form(res, viewer, mid, 409, `Merchant ${mid} is suspended: nothing was submitted.`);
+          return;
+        }
+        let rows: Record<string, string>[];
+        try {
+          rows = readBulkCsv(csv);
+        } catch (error) {
+          if (!(error instanceof BulkCsvRefused)) throw error;
+          form(res, viewer, mid, 422, error.message);
+          return;
+        }
+        const batchId = batchField || bulkCsvBatchId(csv);
+        let body: Record<string, unknown>;
+        try {
+          body = bulkAcceptedBody(await submitBulkPayout(bulkDeps(), req.log, credentials.merchant, batchId, rows));
+        } catch (error) {
+          if (!isAppError(error)) throw error;
+          form(res, viewer, mid, error.httpStatus, `Batch ${batchId} refused: ${error.message}`);
+          return;
+        }
+        await recordOperatorAction(deps.db, {
+          actor: `console:${viewer.user.username}`,
+          action: 'payout.bulk',
+          merchantId: credentials.merchant.id,
+          reason: why,
+          detail: {
+            batchId,
+            total: body.total,
+            accepted: body.accepted,
+            failed: body.failed,
+            rejected: body.rejected,
+          },
+        });
+        renderPage(
+          res,
+          200,
+          <MessagePage title={`Batch ${batchId} for ${mid}`} viewer={viewer}>
+            <p>{String(body.message)}</p>
+            <p>
+              {String(body.total)} payouts: {String(body.accepted)} accepted, {String(body.failed)} failed,{' '}
+              {String(body.rejected)} refused. Each is an ordinary payout of the merchant: find it by its TransactionID.
+            </p>
+            <p>
+              <a href={`/console/merchants/${encodeURIComponent(mid)}`}>Back to {mid}</a>
+            </p>
+          </MessagePage>,
+        );
+      }),
+    );
   return router;
 }

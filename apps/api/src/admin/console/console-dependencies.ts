@@ -1,5 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { PrismaClient } from '@payout/db';
+import type { ApprovalSettings } from '@payout/operator-actions';
 import type { RailAdapter } from '@payout/rails';
 import type { SignInLimiter } from './sign-in-limiter.js';
 
@@ -12,4 +13,6 @@ export interface ConsoleDependencies {
   rail: RailAdapter;
   signIn: SignInLimiter;
   sessionTtlMs: number;
+  /** How long a money action's request waits, and whether (development only) its maker may approve it. */
+  approvals: ApprovalSettings;
 }

@@ -1,8 +1,9 @@
-import express, { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import { isAppError } from '@payout/domain';
 import { isDatabaseUnavailable } from '@payout/db';
-import { actionRoutes } from './action-routes.js';
+import { actionRoutes } from './actions/action-routes.js';
 import { BULK_UPLOAD_BODY_LIMIT, BULK_UPLOAD_PATH, bulkUploadRoutes } from './bulk-upload-routes.js';
+import { auditRefusal, consoleAuthorization, exactRouter } from './console-authorization.js';
 import type { ConsoleDependencies } from './console-dependencies.js';
 import { consoleSession, csrfMatches, viewerOf } from './console-session.js';
 import { CONSOLE_STYLESHEET } from './console-stylesheet.js';
@@ -17,30 +18,39 @@ export type { ConsoleDependencies } from './console-dependencies.js';
 /**
  * The support console (docs/operations.md, "Support console"): server-rendered pages under /console that
  * work without JavaScript. Everything but sign-in needs a session; every POST needs the session's CSRF
- * token; actions need the operator role.
+ * token; each page and action checks the viewer's role itself (console-authorization.tsx), and paths
+ * match exactly, so no spelling of a path reaches past the role.
  */
-export function consoleRoutes(deps: ConsoleDependencies): Router {
-  const router = Router();
+export function consoleRoutes(deps: ConsoleDependencies) {
+  const router = exactRouter();
+  const { allow } = consoleAuthorization(deps.db);
   router.get('/console/assets/console.css', (_req, res) => {
     res.type('text/css').setHeader('Cache-Control', 'public, max-age=3600').send(CONSOLE_STYLESHEET);
   });
-  // A bulk CSV is pasted into a form: its own, larger limit, read before the general one (which then skips).
+  // A bulk CSV is pasted into a form: its own, larger limit, read only once the viewer is known to be
+  // allowed to submit one (then the general parser skips it).
+  const readBulkUpload = express.urlencoded({ extended: false, limit: BULK_UPLOAD_BODY_LIMIT, parameterLimit: 10 });
   router.post(
     BULK_UPLOAD_PATH,
-    express.urlencoded({ extended: false, limit: BULK_UPLOAD_BODY_LIMIT, parameterLimit: 10 }),
+    requireViewer,
+    allow('act', (_req, _res, _viewer, next) => next()),
+    readBulkUpload,
   );
   router.use('/console', express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 }));
   router.use(signInRoutes(deps));
   router.use('/console', requireViewer, requireCsrfOnPost);
   router.use(findRoutes(deps));
   router.use(merchantRoutes(deps));
-  router.use(requireOperatorForActions, actionRoutes(deps));
-  router.use(requireOperatorForActions, bulkUploadRoutes(deps));
-  router.use('/console', (_req, res) => {
+  router.use(actionRoutes({ deps, allow }));
+  router.use(bulkUploadRoutes(deps, allow));
+  router.use('/console', async (req, res) => {
+    const viewer = viewerOf(res);
+    // A post to no action is someone trying a path by hand: it goes to the audit log like a refusal.
+    if (viewer && req.method === 'POST') await auditRefusal(deps.db, req, viewer, 'no such console action');
     renderPage(
       res,
       404,
-      <MessagePage title="Not found" viewer={viewerOf(res)}>
+      <MessagePage title="Not found" viewer={viewer}>
         <p>There is no such console page.</p>
       </MessagePage>,
     );
@@ -87,28 +97,6 @@ const requireCsrfOnPost: RequestHandler = (req, res, next) => {
     403,
     <MessagePage title="Refused" viewer={viewer}>
       <p>This form was not sent by the console (its CSRF token is missing or wrong). Nothing changed.</p>
-    </MessagePage>,
-  );
-};
-
-// Support reads; only operators reach the actions' confirmation pages and posts.
-const ACTION_PATH =
-  /^\/console\/(payouts\/[^/]+\/(resolve|replay-webhook|requeue-inquiry)|merchants\/[^/]+\/(credit|bulk|webhook\/enable|tokens\/.+))$/;
-const requireOperatorForActions: RequestHandler = (req, res, next) => {
-  if (!ACTION_PATH.test(req.path)) {
-    next();
-    return;
-  }
-  const viewer = viewerOf(res)!;
-  if (viewer.user.role === 'OPERATOR') {
-    next();
-    return;
-  }
-  renderPage(
-    res,
-    403,
-    <MessagePage title="Operators only" viewer={viewer}>
-      <p>Only operators can do this; you are signed in as {viewer.user.role.toLowerCase()}. Nothing changed.</p>
     </MessagePage>,
   );
 };

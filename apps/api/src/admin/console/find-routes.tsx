@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { type Request, type Response } from 'express';
 import type { ComponentChildren } from 'preact';
 import {
   findMerchantByMid,
@@ -7,7 +7,7 @@ import {
   listFailedWebhookDeliveries,
   listOperatorActions,
   listPayouts,
-  listStatementRuns,
+  listStatementBreaks,
   searchPayouts,
   type Merchant,
   type PayoutListRow,
@@ -15,6 +15,7 @@ import {
 } from '@payout/db';
 import { ACK_NO_PATTERN, isMid, isTransactionId, type PayoutState } from '@payout/domain';
 import { findPayoutJobs, type PayoutJobView } from '@payout/queue';
+import { exactRouter } from './console-authorization.js';
 import type { ConsoleDependencies } from './console-dependencies.js';
 import { viewerOf, type Viewer } from './console-session.js';
 import { payoutTimeline } from './payout-timeline.js';
@@ -27,6 +28,8 @@ import { PayoutPage } from './views/payout-page.js';
 import { SearchPage } from './views/search-page.js';
 
 const LIST_LIMIT = 200;
+/** Statement breaks a page: one run of a bad file can leave thousands, so the list is paged, not loaded whole. */
+const STATEMENT_BREAKS_PAGE_SIZE = 50;
 
 /** The payouts that wait in one state for someone: each list shows them with what support does about them. */
 const PAYOUTS_WAITING_IN_A_STATE: {
@@ -58,8 +61,8 @@ const PAYOUTS_WAITING_IN_A_STATE: {
 ];
 
 /** Finding payouts: the search box, a payout's page, and the lists support works through. */
-export function findRoutes(deps: ConsoleDependencies): Router {
-  const router = Router();
+export function findRoutes(deps: ConsoleDependencies) {
+  const router = exactRouter();
 
   router.get('/console', async (req, res) => {
     const viewer = signedIn(res);
@@ -201,15 +204,20 @@ export function findRoutes(deps: ConsoleDependencies): Router {
     });
   });
 
-  router.get('/console/lists/statement-breaks', async (_req, res) => {
-    const runs = await listStatementRuns(deps.db, 20);
-    const rows = runs.flatMap((run) => run.breaks.map((item) => ({ run, item })));
+  router.get('/console/lists/statement-breaks', async (req, res) => {
+    const pageNumber = Math.max(1, wholeNumber(req.query.page, 1));
+    const { rows, hasNextPage } = await listStatementBreaks(deps.db, {
+      page: pageNumber,
+      pageSize: STATEMENT_BREAKS_PAGE_SIZE,
+    });
+    const pageLink = (n: number) => `/console/lists/statement-breaks${n === 1 ? '' : `?page=${n}`}`;
     renderListPage(res, {
       title: 'Statement breaks',
       intro: (
         <p>
-          What the last {runs.length} statement runs (<code>pnpm cli recon statement</code>) left for a person: the bank
-          and our books disagree and nothing was applied.
+          What statement runs (<code>pnpm cli recon statement</code>) left for a person, newest run first: the bank and
+          our books disagree, or the statement says what cannot be, and nothing was applied (docs/reconciliation.md).
+          Page {pageNumber}, {STATEMENT_BREAKS_PAGE_SIZE} breaks a page.
         </p>
       ),
       columns: [
@@ -236,7 +244,21 @@ export function findRoutes(deps: ConsoleDependencies): Router {
         },
       ],
       rows,
-      empty: 'No statement run has left a break.',
+      empty: pageNumber === 1 ? 'No statement run has left a break.' : `Page ${pageNumber} is past the last break.`,
+      pages: (
+        <nav aria-label="Pages of statement breaks">
+          {pageNumber > 1 && (
+            <a href={pageLink(pageNumber - 1)} rel="prev">
+              Previous page
+            </a>
+          )}{' '}
+          {hasNextPage && (
+            <a href={pageLink(pageNumber + 1)} rel="next">
+              Next page
+            </a>
+          )}
+        </nav>
+      ),
     });
   });
 

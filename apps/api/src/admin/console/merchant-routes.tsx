@@ -1,6 +1,7 @@
-import { Router, type Request } from 'express';
+import { type Request } from 'express';
 import { findMerchantOverview, listOperatorActions, listPayouts, payoutsForStatement } from '@payout/db';
 import { formatRupees, isMid, type PayoutStatus } from '@payout/domain';
+import { exactRouter } from './console-authorization.js';
 import type { ConsoleDependencies } from './console-dependencies.js';
 import { csvLine } from './csv.js';
 import { merchantNotFound, merchantOr404, signedIn } from './find-routes.js';
@@ -16,8 +17,8 @@ const DAY_MS = 86_400_000;
 const MAX_STATEMENT_DAYS = 366;
 
 /** A merchant's page, their payouts by status and date, and the CSV statement. */
-export function merchantRoutes(deps: ConsoleDependencies): Router {
-  const router = Router();
+export function merchantRoutes(deps: ConsoleDependencies) {
+  const router = exactRouter();
 
   router.get('/console/merchants/:mid', async (req, res) => {
     const viewer = signedIn(res);

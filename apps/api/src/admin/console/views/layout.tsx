@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { mayAct } from '@payout/domain';
+import { may, type ConsolePermission } from '@payout/domain';
 import type { Viewer } from '../console-session.js';
 import { CSRF_FIELD } from '../console-session.js';
 
@@ -12,6 +12,7 @@ const CONSOLE_NAV: readonly (readonly [href: string, label: string])[] = [
   ['/console/lists/failed-webhooks', 'Failed webhooks'],
   ['/console/lists/discrepancies', 'Discrepancies'],
   ['/console/lists/statement-breaks', 'Statement breaks'],
+  ['/console/approvals', 'Approvals'],
   ['/console/audit', 'Audit log'],
   ['/admin/queues', 'Queues'],
 ];
@@ -135,6 +136,8 @@ export interface ListPageProps<Row> {
   columns: Column<Row>[];
   rows: Row[];
   empty: string;
+  /** Under the table: links to the other pages of a paged list. */
+  pages?: ComponentChildren;
 }
 
 /** A page of rows with optional filters above it: every list of the console (and issue 10's, to come). */
@@ -144,6 +147,7 @@ export function ListPage<Row>(props: ListPageProps<Row>) {
       {props.intro}
       {props.filters}
       <RowsTable caption={props.title} columns={props.columns} rows={props.rows} empty={props.empty} />
+      {props.pages}
     </Page>
   );
 }
@@ -152,9 +156,16 @@ export function ListPage<Row>(props: ListPageProps<Row>) {
  * A button for an operator action. Support sees it disabled, with the reason next to it (and tied to it
  * for screen readers); operators go to the action's confirmation page.
  */
-export function ActionButton(props: { viewer: Viewer; href: string; label: string; unavailable?: string | undefined }) {
-  const reason = !canAct(props.viewer)
-    ? `Only operators can do this; you are signed in as ${props.viewer.user.role.toLowerCase()}.`
+export function ActionButton(props: {
+  viewer: Viewer;
+  href: string;
+  label: string;
+  unavailable?: string | undefined;
+  /** What the action needs of the viewer's role: acting alone, or requesting a money action. */
+  needs?: ConsolePermission;
+}) {
+  const reason = !may(props.viewer.user.role, props.needs ?? 'act')
+    ? `Your role (${props.viewer.user.role.toLowerCase()}) may not do this.`
     : props.unavailable;
   const id = `why-${props.href.replace(/[^a-z0-9]+/gi, '-')}`;
   return (
@@ -169,10 +180,6 @@ export function ActionButton(props: { viewer: Viewer; href: string; label: strin
       )}
     </form>
   );
-}
-
-export function canAct(viewer: Viewer): boolean {
-  return mayAct(viewer.user.role);
 }
 
 /** A short message page: not found, refused, done. */

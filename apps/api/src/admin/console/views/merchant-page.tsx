@@ -34,7 +34,7 @@ export function MerchantPage(props: {
           </dd>
         </dl>
         <div class="actions">
-          <ActionButton viewer={props.viewer} href={`${base}/credit`} label="Credit wallet…" />
+          <ActionButton viewer={props.viewer} href={`${base}/credit`} label="Request a credit…" needs="request" />
           <ActionButton viewer={props.viewer} href={`${base}/bulk`} label="Bulk payouts from CSV…" />
         </div>
       </Section>
@@ -51,7 +51,12 @@ export function MerchantPage(props: {
       <Section id="tokens" title="API tokens">
         <RowsTable caption="API tokens" columns={tokenColumns(props.viewer, base)} rows={m.tokens} empty="No tokens." />
         <div class="actions">
-          <ActionButton viewer={props.viewer} href={`${base}/tokens/rotate`} label="Issue another token…" />
+          <ActionButton
+            viewer={props.viewer}
+            href={`${base}/tokens/rotate`}
+            label="Request another token…"
+            needs="request"
+          />
         </div>
       </Section>
 

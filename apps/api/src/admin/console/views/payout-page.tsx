@@ -62,6 +62,7 @@ export function PayoutPage(props: {
             viewer={props.viewer}
             href={`${base}/resolve`}
             label="Resolve manual review…"
+            needs="request"
             unavailable={
               p.state === 'MANUAL_REVIEW'
                 ? undefined

@@ -1,0 +1,59 @@
+import type { ApprovalRequestView, PrismaClient, Transaction } from '@payout/db';
+import type { ApprovalAction } from '@payout/domain';
+import type { RailAdapter } from '@payout/rails';
+import type { Person } from './person.js';
+
+/** What every approval door hands the use cases. */
+export interface ApprovalDeps {
+  db: PrismaClient;
+  /** Asked (status only) when a manual resolution is requested and again when it is approved. */
+  rail?: RailAdapter;
+  approvals: ApprovalSettings;
+}
+
+export interface ApprovalSettings {
+  /** How long a request waits for a decision. */
+  ttlMs: number;
+  /** Development only (config refuses it elsewhere): a maker may approve their own request. */
+  selfApproval: boolean;
+}
+
+/** A money action, checked and described, ready to be stored as a request. */
+export interface PlannedRequest {
+  action: ApprovalAction;
+  merchantId: number | null;
+  payoutId?: bigint | null;
+  /** What runs on approval. */
+  params: Record<string, unknown>;
+  /** What the approver is shown: amounts, payouts, balances before and after. */
+  preview: Record<string, unknown>;
+}
+
+/** Where a request runs: the approver's transaction, with who asked and who approved. */
+export interface ExecutionContext {
+  tx: Transaction;
+  request: ApprovalRequestView;
+  approver: Person;
+}
+
+export type Execution =
+  | {
+      kind: 'executed';
+      /** Stored on the request: what running it did. */
+      outcome: Record<string, unknown>;
+      /** Shown once to the approver and never stored (a new merchant token). */
+      handOver?: { token: string };
+    }
+  /** The world is no longer as the request said: nothing ran. */
+  | { kind: 'refused'; why: string };
+
+/**
+ * One kind of money action as the approval flow runs it. `prepare` does what must not happen inside a
+ * transaction (asking the rail); `execute` re-checks the request's preconditions and acts, inside the
+ * approver's transaction, writing its own audit entry there.
+ */
+export interface MoneyAction<Prepared = undefined> {
+  action: ApprovalAction;
+  prepare?(deps: ApprovalDeps, request: ApprovalRequestView): Promise<Prepared>;
+  execute(context: ExecutionContext, prepared: Prepared): Promise<Execution>;
+}

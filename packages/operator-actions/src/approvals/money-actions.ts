@@ -1,0 +1,21 @@
+import type { ApprovalAction } from '@payout/domain';
+import { walletCredit } from '../credit-wallet.js';
+import { tokenIssue } from '../merchant-tokens.js';
+import { discrepancyResolution } from '../resolve-discrepancy.js';
+import { manualResolution } from '../resolve-manual-review.js';
+import { statementApplication } from '../apply-statement.js';
+import type { MoneyAction } from './money-action.js';
+
+// Every money action, by the name its requests carry: an action missing here, or filed under another
+// name, does not compile.
+const MONEY_ACTIONS = {
+  'wallet.credit': walletCredit,
+  'payout.resolve': manualResolution,
+  'discrepancy.resolve': discrepancyResolution,
+  'statement.apply': statementApplication,
+  'token.issue': tokenIssue,
+} satisfies { [A in ApprovalAction]: MoneyAction<unknown> & { action: A } };
+
+export function moneyActionOf(action: ApprovalAction): MoneyAction<unknown> {
+  return MONEY_ACTIONS[action];
+}
