@@ -1,5 +1,6 @@
 import express, { type ErrorRequestHandler, type Express, type Response } from 'express';
 import type { Logger } from 'pino';
+import { createRegistry } from '@payout/telemetry';
 import type { BankLedger } from './bank-ledger.js';
 import type { BankPayout } from './bank-payout.js';
 import { parseInstruction } from './instruction-schema.js';
@@ -84,6 +85,12 @@ export function createRailSimApp({ ledger, replies, lostReplyMs, logger }: RailS
 
   app.get('/v1/stats', (_req, res) => replies.now(res, 200, ledger.stats()));
   app.get('/health', (_req, res) => replies.now(res, 200, { status: 'ok' }));
+  // Prometheus: the process's own metrics only, so a scrape says whether the simulator is up (`up`).
+  let registry: ReturnType<typeof createRegistry> | undefined;
+  app.get('/metrics', async (_req, res) => {
+    registry ??= createRegistry('rail-sim');
+    res.type(registry.contentType).send(await registry.metrics());
+  });
 
   app.use((req, res) => {
     replies.now(res, 404, { error: 'NOT_FOUND', message: `no route for ${req.method} ${req.path}` });

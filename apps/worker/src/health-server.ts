@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { Queue } from 'bullmq';
 import type { RedisConnection } from '@payout/queue';
 import type { PrismaClient } from '@payout/db';
-import { probeDependency, type ServiceMetrics } from '@payout/telemetry';
+import { probeDependency, type Logger, type ServiceMetrics } from '@payout/telemetry';
+import type { OperationsWatch } from './operations-watch.js';
 
 export interface HealthServer {
   port: number;
@@ -14,11 +15,18 @@ const JOB_STATES = ['waiting', 'active', 'delayed', 'failed', 'prioritized'] as 
 
 /**
  * The worker's own small HTTP server for operators: /healthz (alive), /readyz (PostgreSQL and Redis answer)
- * and /metrics (Prometheus, with the queues' job counts read at scrape time).
+ * and /metrics (Prometheus, with the queues' job counts and the operations gauges read at scrape time).
  */
 export async function startHealthServer(
   port: number,
-  deps: { db: PrismaClient; redis: RedisConnection; queues: Queue[]; metrics: ServiceMetrics },
+  deps: {
+    db: PrismaClient;
+    redis: RedisConnection;
+    queues: Queue[];
+    metrics: ServiceMetrics;
+    operations: OperationsWatch;
+    logger: Logger;
+  },
 ): Promise<HealthServer> {
   const server: Server = createServer((req, res) => {
     const reply = (code: number, body: unknown, type = 'application/json; charset=utf-8') => {
@@ -46,7 +54,15 @@ export async function startHealthServer(
         return;
       }
       if (route === '/metrics') {
-        await refreshQueueGauges(deps.queues, deps.metrics).catch(() => undefined);
+        await Promise.all([
+          refreshQueueGauges(deps.queues, deps.metrics).catch(() => undefined),
+          // A failed read leaves the last values: PostgreSQL being away is /readyz's and its alert's to tell.
+          deps.operations
+            .refresh()
+            .catch((error: unknown) =>
+              deps.logger.warn({ err: (error as Error).message }, 'could not read the operations gauges'),
+            ),
+        ]);
         reply(200, await deps.metrics.registry.metrics(), deps.metrics.registry.contentType);
         return;
       }

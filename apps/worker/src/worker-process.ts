@@ -5,10 +5,17 @@ import { createPrismaClient, type OverduePayout } from '@payout/db';
 import type { InquirySchedules } from '@payout/domain';
 import { createProducerConnection, createWorkerConnection, PAYOUT_QUEUE } from '@payout/queue';
 import { createHttpRailAdapter, type RailAdapter } from '@payout/rails';
-import { createLogger, createMetrics, type Logger, type ServiceMetrics } from '@payout/telemetry';
+import {
+  createLogger,
+  createMetrics,
+  createOperationsMetrics,
+  type Logger,
+  type ServiceMetrics,
+} from '@payout/telemetry';
 import { startHealthServer } from './health-server.js';
 import { queueInquiryScheduler } from './inquiry-scheduler.js';
 import { instrumentedRail } from './instrumented-rail.js';
+import { OperationsWatch } from './operations-watch.js';
 import { payoutProcessor } from './jobs/payout-processor.js';
 import { settlesWithin, startQueueWorker } from './jobs/queue-worker.js';
 import { PayoutDriver } from './payout-driver.js';
@@ -111,11 +118,23 @@ export async function startWorker(config: WorkerConfig, overrides: WorkerOverrid
     shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
     logger,
   });
+  const operations = new OperationsWatch({
+    db,
+    metrics: createOperationsMetrics(metrics.registry),
+    logger,
+    schedules: inquirySchedulesOf(config),
+    reconcileIntervalMs: config.RECONCILE_INTERVAL_MS,
+    // Overdue by a whole sweep past the sweeper's own grace: the sweeper has had its chance (reconcile.ts).
+    stuckAfterMs: 2 * config.SWEEP_INTERVAL_MS + config.SWEEP_GRACE_MS,
+  });
+  operations.start();
   const health = await startHealthServer(config.HEALTH_PORT, {
     db,
     redis: producerRedis,
     queues: [queue, webhooks.queue],
     metrics,
+    operations,
+    logger,
   });
   logger.info({ concurrency: config.WORKER_CONCURRENCY, railMaxTps: config.RAIL_MAX_TPS }, 'worker started');
 
@@ -130,6 +149,7 @@ export async function startWorker(config: WorkerConfig, overrides: WorkerOverrid
       const webhooksClosed = webhooks.close();
       await payouts.close();
       await health.close();
+      operations.stop();
       await webhooksClosed;
       if (!(await settlesWithin(queue.close(), config.SHUTDOWN_GRACE_MS))) {
         logger.warn('payout queue did not close within the grace period: stopping without it');

@@ -1,0 +1,93 @@
+import { PENDING_AGE_BANDS, readOperationsGauges, reconcile, type PrismaClient } from '@payout/db';
+import { inquiryDelayMs, type InquirySchedule, type InquirySchedules, type PayoutMode } from '@payout/domain';
+import type { Logger, OperationsMetrics } from '@payout/telemetry';
+
+export interface OperationsWatchOptions {
+  db: PrismaClient;
+  metrics: OperationsMetrics;
+  logger: Logger;
+  schedules: InquirySchedules;
+  /** How often the money invariants are checked. */
+  reconcileIntervalMs: number;
+  /** A pending payout whose next step is overdue by more than this is stuck (reconcile's no-stuck-payouts). */
+  stuckAfterMs: number;
+}
+
+/**
+ * What the worker tells Prometheus about the state of the books, for the alerts that page someone before a
+ * merchant calls (docs/operations.md, "Alerts: what each means and what to do"): the backlog gauges, read
+ * from PostgreSQL when /metrics is scraped, and the money invariants, checked on a timer because they read
+ * whole tables. Every worker reports the same database-wide numbers; the rules take max() over workers.
+ */
+export class OperationsWatch {
+  private readonly scheduleEndsAfterMs: Record<PayoutMode, number>;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(private readonly o: OperationsWatchOptions) {
+    this.scheduleEndsAfterMs = {
+      UPI: scheduleEndsAfterMs(o.schedules.UPI),
+      IMPS: scheduleEndsAfterMs(o.schedules.IMPS),
+    };
+  }
+
+  /** Reads the backlog gauges now (on each scrape). Every mode and age band is set, to 0 if it holds none. */
+  async refresh(): Promise<void> {
+    const reading = await readOperationsGauges(this.o.db, { scheduleEndsAfterMs: this.scheduleEndsAfterMs });
+    const { metrics } = this.o;
+    for (const mode of Object.keys(this.scheduleEndsAfterMs) as PayoutMode[]) {
+      metrics.payoutsPendingPastSchedule.set({ mode }, reading.pastSchedule.find((p) => p.mode === mode)?.payouts ?? 0);
+      for (const { age } of PENDING_AGE_BANDS) {
+        const band = reading.pending.find((p) => p.mode === mode && p.age === age);
+        metrics.payoutsPending.set({ mode, age }, band?.payouts ?? 0);
+      }
+    }
+    metrics.payoutsManualReview.set(reading.manualReview);
+    metrics.discrepanciesOpen.set(reading.openDiscrepancies);
+    metrics.statementLastRunBreaks.set(reading.lastStatementBreaks);
+    metrics.webhookEndpointsDisabled.set(reading.disabledWebhookEndpoints);
+    metrics.webhookDeliveriesFailing.set({ state: 'retrying' }, reading.retryingWebhookDeliveries);
+    metrics.webhookDeliveriesFailing.set({ state: 'held' }, reading.heldWebhookDeliveries);
+  }
+
+  /** Checks the money invariants now, then every interval, until stopped. */
+  start(): void {
+    const next = () => {
+      if (this.stopped) return;
+      this.timer = setTimeout(() => void this.checkInvariants().finally(next), this.o.reconcileIntervalMs);
+      this.timer.unref();
+    };
+    void this.checkInvariants().finally(next);
+  }
+
+  /** Stops the timer. A check in flight is not waited for: it is read-only, and ends with the connections. */
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+
+  private async checkInvariants(): Promise<void> {
+    try {
+      const report = await reconcile(this.o.db, { stuckAfterMs: this.o.stuckAfterMs, sampleSize: 0 });
+      for (const check of report.checks) this.o.metrics.reconcileBreaches.set({ check: check.name }, check.breaches);
+      this.o.metrics.reconcileLastSuccess.set(report.checkedAt.getTime() / 1000);
+      const broken = report.checks.filter((c) => c.breaches > 0).map((c) => ({ check: c.name, breaches: c.breaches }));
+      if (broken.length) this.o.logger.error({ broken }, 'money invariants broken: run `pnpm cli reconcile`');
+    } catch (error) {
+      // The timestamp stays where it was: "no successful check recently" pages if this goes on.
+      if (!this.stopped) this.o.logger.warn({ err: (error as Error).message }, 'could not check the money invariants');
+    }
+  }
+}
+
+/**
+ * How long after acceptance a mode's inquiry schedule has certainly run out: the first delay and every
+ * spacing after it, each at its longest (full jitter, as the driver draws them: domain's inquiryDelayMs).
+ */
+export function scheduleEndsAfterMs(schedule: InquirySchedule): number {
+  const longest = () => 1;
+  return (
+    inquiryDelayMs('submit', schedule, longest) +
+    (schedule.maxChecks - 1) * inquiryDelayMs('status-check', schedule, longest)
+  );
+}
