@@ -65,3 +65,4 @@ export { lookUpCollection, lookUpPayout, lookUpWallet, type LookupDatabases } fr
 export * from './repositories/bulk-batch-repository.js';
 export { NextTurnFlush } from './next-turn-flush.js';
 export { StatementCoalescer, type CoalescingLimits, type Pending } from './statement-coalescer.js';
+export * from './repositories/day-at-a-glance.js';

@@ -70,4 +70,8 @@ td code { font-size: .8rem; word-break: break-all; }
 .kind { display: inline-block; min-width: 4.5rem; font-size: .75rem; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); }
 .detail { color: var(--muted); font-size: .9rem; word-break: break-word; }
 .raw { margin: .25rem 0 0; padding: .4rem; background: var(--bg); font-size: .8rem; white-space: pre-wrap; word-break: break-all; }
+.chart { margin: 1rem 0 1.5rem; }
+.chart figcaption { font-weight: 600; margin-bottom: .25rem; }
+.chart > svg { display: block; width: 100%; max-width: 56rem; height: auto; }
+.legend { display: flex; flex-wrap: wrap; gap: .25rem 1.5rem; margin: .25rem 0 .5rem; padding: 0; list-style: none; font-size: .9rem; }
 `;

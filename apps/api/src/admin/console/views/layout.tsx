@@ -6,6 +6,7 @@ import { CSRF_FIELD } from '../console-session.js';
 /** The console's navigation: every list a support agent starts from. */
 const CONSOLE_NAV: readonly (readonly [href: string, label: string])[] = [
   ['/console', 'Search'],
+  ['/console/today', 'Today'],
   ['/console/lists/manual-review', 'Manual review'],
   ['/console/lists/pending?minutes=30', 'Pending'],
   ['/console/lists/queued', 'Queued'],
