@@ -9,7 +9,8 @@ import { makeMerchant, type TestMerchant } from '../support/factories.js';
 import { merchantBooks } from '../support/ledger-checks.js';
 import { consoleSession } from '../support/console.js';
 import { useStack } from '../support/stack.js';
-import { cli } from '../webhooks/webhook-fixtures.js';
+import { askedAndApproved } from '../support/approvals.js';
+import { cli, cliJson } from '../webhooks/webhook-fixtures.js';
 
 // Queue if low balance (docs/api.md, "Queue if low balance"): an opted-in merchant's payout that does not
 // fit is accepted PENDING and waits, in arrival order, for a credit — a pay-in or an operator credit —
@@ -107,8 +108,9 @@ describe('queue if low balance', () => {
     expect(await stateOf(second.json.Ack_no)).not.toBe('QUEUED');
     expect(await stateOf(third.json.Ack_no)).toBe('QUEUED');
 
-    // An operator credit of 25.00 makes 30.00: the 30.00 goes.
-    const credit = await cli(
+    // An operator credit of 25.00, once a second person approves it, makes 30.00: the 30.00 goes.
+    const credit = await askedAndApproved(
+      cliJson,
       'wallet',
       'credit',
       '--mid',
@@ -118,7 +120,7 @@ describe('queue if low balance', () => {
       '--reference',
       `top-up-${merchant.mid}`,
     );
-    expect(credit.status, credit.stderr).toBe(0);
+    expect(credit).toMatchObject({ state: 'EXECUTED' });
     expect(await stateOf(third.json.Ack_no)).not.toBe('QUEUED');
 
     // Released payouts are ordinary payouts: the worker pays them.
