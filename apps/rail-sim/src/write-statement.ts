@@ -1,6 +1,7 @@
 // Writes the simulated bank's statement of one day to a file, for `pnpm cli recon statement`:
-//   pnpm rail-sim:statement [--date YYYY-MM-DD] [--url http://127.0.0.1:4100] [--out statement.csv]
-// It asks a running simulator (GET /v1/statement); without --out the CSV goes to stdout.
+//   pnpm rail-sim:statement [--date YYYY-MM-DD] [--format csv|mt940|camt053] [--url http://127.0.0.1:4100]
+//                           [--out statement.csv]
+// It asks a running simulator (GET /v1/statement, docs/rail-sim.md); without --out the file goes to stdout.
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { istDate } from './statement-export.js';
@@ -8,12 +9,14 @@ import { istDate } from './statement-export.js';
 const { values } = parseArgs({
   options: {
     date: { type: 'string', default: istDate(Date.now()) },
+    format: { type: 'string', default: 'csv' },
     url: { type: 'string', default: process.env.RAIL_BASE_URL ?? 'http://127.0.0.1:4100' },
     out: { type: 'string' },
   },
 });
 
-const response = await fetch(`${values.url}/v1/statement?date=${encodeURIComponent(values.date)}`);
+const query = new URLSearchParams({ date: values.date, format: values.format });
+const response = await fetch(`${values.url}/v1/statement?${query.toString()}`);
 const text = await response.text();
 if (!response.ok) {
   process.stderr.write(`rail-sim answered ${response.status}: ${text}\n`);
@@ -21,7 +24,7 @@ if (!response.ok) {
 }
 if (values.out) {
   await writeFile(values.out, text);
-  process.stderr.write(`statement of ${values.date} written to ${values.out}\n`);
+  process.stderr.write(`statement of ${values.date} (${values.format}) written to ${values.out}\n`);
 } else {
   process.stdout.write(text);
 }

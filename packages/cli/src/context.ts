@@ -18,6 +18,8 @@ export interface CommandContext {
   stuckAfterMs: number;
   /** `recon statement`: the largest statement file read (STATEMENT_MAX_BYTES). */
   statementMaxBytes: number;
+  /** `recon statement`: the account a statement must be for (STATEMENT_SETTLEMENT_ACCOUNT); unset, it is only reported. */
+  settlementAccount?: string;
   out: Output;
   /** How long a money command's request waits, and whether (development only) its maker may approve it. */
   approvals: ApprovalSettings;

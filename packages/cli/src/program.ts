@@ -31,6 +31,8 @@ export interface RunOptions {
   stuckAfterMs?: number;
   /** `recon statement`: the largest statement file read; 50 MB by default. */
   statementMaxBytes?: number;
+  /** `recon statement`: the settlement account a statement must be for; unset, the account is not checked. */
+  settlementAccount?: string;
   /** Where `merchant webhook` may register a URL; by default the production rules (https, public addresses). */
   webhookDestinations?: WebhookDestinationPolicy;
   /** Money commands' requests: their lifetime, and self-approval (development only). Default: a day, never. */
@@ -59,6 +61,7 @@ export async function runCli(argv: string[], options: RunOptions): Promise<numbe
     },
     stuckAfterMs: options.stuckAfterMs ?? 60_000,
     statementMaxBytes: options.statementMaxBytes ?? 50 * 1024 * 1024,
+    ...(options.settlementAccount !== undefined && { settlementAccount: options.settlementAccount }),
     webhookDestinations: options.webhookDestinations ?? { requireHttps: true, allowPrivateAddresses: false },
     out,
     approvals: options.approvals ?? { ttlMs: DEFAULT_APPROVAL_TTL_MS, selfApproval: false },

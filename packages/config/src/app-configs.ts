@@ -235,6 +235,11 @@ export const cliConfigSchema = z
     RECONCILE_STUCK_AFTER_MS: positiveInt(60_000),
     /** `recon statement`: a statement file larger than this is refused whole, before it is read (docs/reconciliation.md). */
     STATEMENT_MAX_BYTES: positiveInt(50 * 1024 * 1024),
+    /**
+     * `recon statement`: a statement for another account is refused whole; unset (or empty, as the base ConfigMap
+     * carries it), the account is only reported (docs/reconciliation-formats.md).
+     */
+    STATEMENT_SETTLEMENT_ACCOUNT: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().min(1).optional()),
     /** `payin simulate` signs its callback with this (never the placeholder outside development) and sends it here. */
     PAYIN_CALLBACK_SECRET: secret(),
     API_BASE_URL: z.url().default('http://127.0.0.1:3000'),

@@ -2,10 +2,19 @@ import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { userInfo } from 'node:os';
-import type { Command } from 'commander';
+import { fileURLToPath } from 'node:url';
+import { Option, type Command } from 'commander';
 import { reconcileStatement, type ApprovalRequestView, type StatementRunReport } from '@payout/db';
+import { formatRupees } from '@payout/domain';
 import { planStatementApplication, requestApproval, type Person } from '@payout/operator-actions';
-import { parseStatement } from '@payout/recon';
+import {
+  acceptStatementFile,
+  detectLayout,
+  parseBankProfile,
+  type BankCsvProfile,
+  type SetAside,
+  type StatementLayout,
+} from '@payout/recon';
 import type { CommandContext } from '../context.js';
 import { personNamed } from '../console-person.js';
 import { approvalJson } from './approval-commands.js';
@@ -20,24 +29,31 @@ export function registerReconCommands(program: Command, context: () => CommandCo
   recon
     .command('statement')
     .description(
-      'match a bank statement (CSV: reference,utr,amount,type,value_date) against every payout of its dates; ' +
-        'exit 0 when nothing is left unresolved, 1 when breaks remain, 2 for a malformed or oversized file',
+      'match a bank statement (MT940, camt.053, a bank CSV export with its --profile, or the canonical CSV ' +
+        'reference,utr,amount,type,value_date; docs/reconciliation-formats.md) against every payout of its dates; ' +
+        'exit 0 when nothing is left unresolved, 1 when breaks remain, 2 for a malformed, unbalanced or oversized file',
     )
-    .requiredOption('--file <path>', 'the statement CSV')
+    .requiredOption('--file <path>', 'the statement file')
+    .addOption(
+      new Option('--format <format>', 'the layout the file must have (default: told from its content)').choices(
+        Object.keys(LAYOUTS),
+      ),
+    )
+    .option(
+      '--profile <name|path.json>',
+      "a bank CSV export's profile: a shipped one by name (packages/recon/profiles/NAME.json) or a file",
+    )
     .option(
       '--apply',
       'record the discrepancies it finds, and ask for what is unambiguous (a pending payout the bank paid, a return of a ' +
         'paid payout) to be applied: a request another approver approves with `pnpm cli approval approve`',
     )
     .option('--operator <name>', 'who runs it; with --apply, the console user asking (required)')
-    .action(async (opts: { file: string; apply?: boolean; operator?: string }) => {
+    .action(async (opts: StatementCommandOptions) => {
       const context_ = context();
-      const { db, out, statementMaxBytes } = context_;
+      const { db, out, statementMaxBytes, settlementAccount } = context_;
       const bytes = await readStatementFile(opts.file, statementMaxBytes);
-      const statement = parseStatement(bytes.toString('utf8'));
-      if (!statement.ok) {
-        throw new UsageError(`${opts.file} line ${statement.lineNumber}: ${statement.message}; nothing applied`);
-      }
+      const statement = await acceptedStatement(bytes.toString('utf8'), opts, settlementAccount);
       if (opts.apply && !opts.operator) {
         throw new UsageError('--apply needs --operator: the console user asking (another approver approves it)');
       }
@@ -53,11 +69,22 @@ export function registerReconCommands(program: Command, context: () => CommandCo
       });
       const approval = maker ? await requestApplication(context_, report, basename(opts.file), maker) : undefined;
 
-      show(out, { ...report, ...(approval && { approvalId: approval.id, approval: approvalJson(approval) }) }, [
+      const file = fileJson(statement);
+      const result = {
+        ...report,
+        ...file,
+        ...(approval && { approvalId: approval.id, approval: approvalJson(approval) }),
+      };
+      show(out, result, [
         {
           title: `Statement ${basename(opts.file)} (${report.valueDates.join(', ') || 'no lines'}), run ${report.runId}`,
           rows: Object.entries(report.counts).map(([kind, count]) => ({ class: kind, count })),
         },
+        { title: '\nThe file', rows: file.statements },
+        ...(file.setAside.length
+          ? [{ title: `\nSet aside, not payouts of ours: ${file.setAside.length}`, rows: file.setAside }]
+          : []),
+        ...(file.notes.length ? [{ title: '\nNot checked', rows: file.notes.map((note) => ({ note })) }] : []),
         ...(report.earlierRuns.length
           ? [
               {
@@ -99,6 +126,101 @@ export function registerReconCommands(program: Command, context: () => CommandCo
         throw new CommandFailure(`${left.length} break(s) left for a person`, { silent: out.json });
       }
     });
+}
+
+interface StatementCommandOptions {
+  file: string;
+  format?: keyof typeof LAYOUTS;
+  profile?: string;
+  apply?: boolean;
+  operator?: string;
+}
+
+/** The `--format` names and the layout each is (docs/reconciliation-formats.md). */
+const LAYOUTS = {
+  mt940: 'mt940',
+  camt053: 'camt.053',
+  csv: 'canonical-csv',
+  'bank-csv': 'bank-csv',
+} as const satisfies Record<string, StatementLayout>;
+
+type AcceptedStatement = Extract<ReturnType<typeof acceptStatementFile>, { ok: true }>;
+
+/**
+ * The file read in its layout and checked whole (docs/reconciliation-formats.md): a file in another layout
+ * than `--format` says, or one that fails a check (balances, account, statement numbers), is refused whole
+ * (exit 2) with the reason, before anything is stored.
+ */
+async function acceptedStatement(
+  text: string,
+  opts: Pick<StatementCommandOptions, 'file' | 'format' | 'profile'>,
+  settlementAccount: string | undefined,
+): Promise<AcceptedStatement> {
+  const layout = detectLayout(text);
+  if (opts.format !== undefined && LAYOUTS[opts.format] !== layout) {
+    throw new UsageError(`${opts.file} reads as ${layout}, not ${opts.format}; nothing applied`);
+  }
+  const profile = opts.profile === undefined ? undefined : await bankProfile(opts.profile);
+  const accepted = acceptStatementFile(text, {
+    ...(profile && { profile }),
+    ...(settlementAccount !== undefined && { settlementAccount }),
+  });
+  if (!accepted.ok) throw new UsageError(`${opts.file}: ${accepted.reason}; nothing applied`);
+  return accepted;
+}
+
+// The profiles that ship with packages/recon, found from this file in src/ and in dist/ alike.
+const SHIPPED_PROFILES = new URL('../../../recon/profiles/', import.meta.url);
+
+/** `--profile`: a shipped profile by its name, or a profile file by its path. */
+async function bankProfile(nameOrPath: string): Promise<BankCsvProfile> {
+  const shipped = /^[a-z0-9][a-z0-9-]*$/i.test(nameOrPath);
+  const path = shipped ? fileURLToPath(new URL(`${nameOrPath}.json`, SHIPPED_PROFILES)) : nameOrPath;
+  let json: string;
+  try {
+    json = await readFile(path, 'utf8');
+  } catch (error) {
+    const what = shipped ? `no shipped profile "${nameOrPath}"` : `cannot read --profile ${nameOrPath}`;
+    throw new UsageError(`${what}: ${(error as Error).message}`);
+  }
+  const parsed = parseBankProfile(json);
+  if (!parsed.ok) throw new UsageError(`--profile ${nameOrPath}: ${parsed.reason}`);
+  return parsed.profile;
+}
+
+/** What the report adds about the file itself: its statements, the entries set aside and what was not checked. */
+function fileJson(statement: AcceptedStatement): {
+  statements: Record<string, string | number | null>[];
+  setAside: Record<string, string | number | null>[];
+  notes: string[];
+} {
+  return {
+    statements: statement.statements.map((s) => ({
+      format: s.format,
+      id: s.id,
+      account: s.account,
+      sequence: s.sequence,
+      date: s.statementDate,
+      opening_balance: s.openingBalancePaise === null ? null : formatRupees(s.openingBalancePaise),
+      closing_balance: s.closingBalancePaise === null ? null : formatRupees(s.closingBalancePaise),
+      entries: s.entries.length,
+    })),
+    setAside: statement.setAside.map(setAsideJson),
+    notes: statement.notes,
+  };
+}
+
+function setAsideJson({ entry, why }: SetAside): Record<string, string | number | null> {
+  return {
+    line: entry.lineNumber,
+    class: entry.class,
+    type: entry.type,
+    amount: formatRupees(entry.amountPaise),
+    value_date: entry.valueDate,
+    bank_reference: entry.bankReference ?? null,
+    narration: entry.narration,
+    why,
+  };
 }
 
 /**
