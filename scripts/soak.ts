@@ -218,7 +218,7 @@ try {
     });
     for (const s of statements)
       progress(
-        `statement ${s.date}: recon --apply exit ${s.exitCode}, applied ${s.applied} (${JSON.stringify(s.counts)})`,
+        `statement ${s.date} ${s.format}: recon --apply exit ${s.exitCode}, applied ${s.applied} (${JSON.stringify(s.counts)})`,
       );
     const [queue] = await db.$queryRaw<{ queued: number; released: number; waiting: number }[]>`
       SELECT count(*) FILTER (WHERE to_state = 'QUEUED')::int AS queued,

@@ -212,7 +212,7 @@ export function formatReport(report: SoakReport): string {
     `reversed (.99)           ${report.settled.reversed}`,
     `left PENDING on purpose  ${report.settled.pendingOnPurpose} (.55)`,
     `reversals                ${report.reversals.atBank} at the bank, ${report.reversals.returned} returned to the wallet, ${report.reversals.returnedTwice} returned twice`,
-    `statement recon          ${report.statements.map((r) => `${r.date}: applied ${r.applied} (exit ${r.exitCode})`).join('; ')}`,
+    `statement recon          ${report.statements.map((r) => `${r.date} ${r.format}: applied ${r.applied} (exit ${r.exitCode})`).join('; ')}`,
     `faults injected          ${Object.values(report.faultsByKind).reduce((a, b) => a + b, 0)}: ${faults}`,
     `answers seen             ${answers}`,
     `lost                     ${report.lost}`,

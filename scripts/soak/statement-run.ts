@@ -7,9 +7,17 @@ import { SOAK_APPROVER, SOAK_MAKER } from './four-eyes.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
+/** Each day's statement, read twice: as MT940 (SWIFT), then as camt.053 (ISO 20022). */
+const STATEMENT_FORMATS = [
+  ['mt940', 'sta'],
+  ['camt053', 'xml'],
+] as const;
+
 /** One `pnpm cli recon statement --apply` run of the soak. */
 export interface StatementRun {
   date: string;
+  /** The layout the bank sent it in: the same day is read as MT940, then again as camt.053. */
+  format: string;
   exitCode: number | null;
   applied: number;
   counts: Record<string, number>;
@@ -17,8 +25,9 @@ export interface StatementRun {
 
 /**
  * The daily job of a payout operator, at the end of the soak: the simulated bank's statement of every day
- * the run touched, matched against our books with `pnpm cli recon statement --apply` — twice, the second
- * run of the same file applying nothing (docs/reconciliation.md). It is what returns the `.99` reversals:
+ * the run touched, matched against our books with `pnpm cli recon statement --apply` — twice, as the two
+ * files a bank sends (MT940, then camt.053), the second reading of the day applying nothing
+ * (docs/reconciliation.md, docs/reconciliation-formats.md). It is what returns the `.99` reversals:
  * the bank took the money back after the worker had settled the payouts SUCCESS. Each application is
  * asked for by one operator and approved by another.
  */
@@ -33,11 +42,13 @@ export async function runStatements(options: {
   dates.add(istDate(Date.now()));
   const runs: StatementRun[] = [];
   for (const date of dates) {
-    const response = await fetch(`${options.railUrl}/v1/statement?date=${date}`);
-    if (!response.ok) throw new Error(`rail-sim statement of ${date}: HTTP ${response.status}`);
-    const file = path.join(options.dir, `statement-${date}.csv`);
-    await writeFile(file, await response.text());
-    for (let pass = 0; pass < 2; pass++) runs.push({ date, ...(await reconStatement(file, options.databaseUrl)) });
+    for (const [format, extension] of STATEMENT_FORMATS) {
+      const response = await fetch(`${options.railUrl}/v1/statement?date=${date}&format=${format}`);
+      if (!response.ok) throw new Error(`rail-sim ${format} statement of ${date}: HTTP ${response.status}`);
+      const file = path.join(options.dir, `statement-${date}.${extension}`);
+      await writeFile(file, await response.text());
+      runs.push({ date, format, ...(await reconStatement(file, options.databaseUrl)) });
+    }
   }
   return runs;
 }
@@ -46,7 +57,7 @@ export async function runStatements(options: {
  * `pnpm cli recon statement --apply` as the soak's finance operator, then — when it asked for settlements
  * or reversals — `pnpm cli approval approve` as its approver: what the approval applied.
  */
-async function reconStatement(file: string, databaseUrl: string): Promise<Omit<StatementRun, 'date'>> {
+async function reconStatement(file: string, databaseUrl: string): Promise<Omit<StatementRun, 'date' | 'format'>> {
   const asked = await cli(databaseUrl, [
     'recon',
     'statement',
