@@ -166,7 +166,10 @@ export class PayoutDriver {
         return this.reverse(payout, step.bankReference, answer, asked);
       case 'inquire-later': {
         const check = payout.inquiryAttempts + 1;
-        const delay = inquiryDelayMs(check, this.o.schedules[payout.mode]);
+        // After a submit (a resubmit included) the schedule starts again from the mode's first delay; after a
+        // status check, its spacing (domain's inquiryDelayMs, docs/bank-boundary.md).
+        const after = asked.by === 'submit' ? 'submit' : 'status-check';
+        const delay = inquiryDelayMs(after, this.o.schedules[payout.mode]);
         const moved = await transitionPayout(
           this.o.db,
           payout.id,

@@ -78,22 +78,40 @@ describe('nextStep', () => {
 
 describe('inquiryDelayMs', () => {
   const upi = { firstDelayMs: 90_000, spacingMs: 2_700_000, maxChecks: 3 };
+  const imps = { firstDelayMs: 60_000, spacingMs: 900_000, maxChecks: 6 };
+  const noJitter = () => 0;
 
-  it('when checks go on, then the first waits the first delay and every later one the spacing', () => {
-    const noJitter = () => 0;
-    expect([1, 2, 3, 7].map((n) => inquiryDelayMs(n, upi, noJitter))).toEqual([
-      90_000, 2_700_000, 2_700_000, 2_700_000,
-    ]);
+  it('when a check follows a submit, then it waits the first delay, and when it follows a check, the spacing', () => {
+    expect(inquiryDelayMs('submit', upi, noJitter)).toBe(90_000);
+    expect(inquiryDelayMs('status-check', upi, noJitter)).toBe(2_700_000);
+  });
+
+  it('when a submit answered 5xx is checked, found unknown and sent again, then the resubmit is checked after the first delay again', () => {
+    // Submit (503) → check 1 after the first delay → NOT_FOUND → resubmit (503) → check 2 after the first
+    // delay, not the spacing → NOT_FOUND → resubmit → paid. The bank's short outage costs two first delays.
+    const waits = (schedule: typeof imps) => [
+      inquiryDelayMs('submit', schedule, noJitter),
+      inquiryDelayMs('submit', schedule, noJitter),
+    ];
+    expect(waits(imps)).toEqual([60_000, 60_000]);
+    expect(waits(upi)).toEqual([90_000, 90_000]);
+    const worst = () => 0.999_999;
+    const impsWorst = inquiryDelayMs('submit', imps, worst) * 2;
+    expect(impsWorst).toBeLessThan(3 * 60 * 1000);
   });
 
   it('when jitter is drawn, then it adds at most a tenth and never shortens the wait', () => {
-    expect(inquiryDelayMs(1, upi, () => 0.999)).toBe(98_991);
-    expect(inquiryDelayMs(1, upi, () => 0)).toBe(90_000);
+    expect(inquiryDelayMs('submit', upi, () => 0.999)).toBe(98_991);
+    expect(inquiryDelayMs('submit', upi, () => 0)).toBe(90_000);
+    expect(inquiryDelayMs('status-check', upi, () => 0.5)).toBe(2_835_000);
   });
 
   it('when the UPI defaults are followed, then the three checks fall within two hours of the payment', () => {
     const worst = () => 0.999_999;
-    const lastCheckAt = inquiryDelayMs(1, upi, worst) + inquiryDelayMs(2, upi, worst) + inquiryDelayMs(3, upi, worst);
+    const lastCheckAt =
+      inquiryDelayMs('submit', upi, worst) +
+      inquiryDelayMs('status-check', upi, worst) +
+      inquiryDelayMs('status-check', upi, worst);
     expect(lastCheckAt).toBeLessThan(2 * 60 * 60 * 1000);
   });
 });

@@ -112,11 +112,27 @@ export interface InquirySchedule {
 export type InquirySchedules = Record<PayoutMode, InquirySchedule>;
 
 /**
- * How long to wait before status check number `check` (1, 2, …): the first delay, then the spacing, plus
- * up to 10 % random jitter so payouts that went undecided together do not ask together. Jitter only ever
- * lengthens the wait, so a check is never earlier than the rules allow.
+ * What a status check comes after: a submit of the payout to the rail (its first, or a resubmit after the
+ * rail said it never saw it), or an earlier status check.
  */
-export function inquiryDelayMs(check: number, schedule: InquirySchedule, random: () => number = Math.random): number {
-  const base = check <= 1 ? schedule.firstDelayMs : schedule.spacingMs;
+export type CheckAfter = 'submit' | 'status-check';
+
+/**
+ * How long to wait before the next status check: the first delay after a submit, the spacing after a status
+ * check, plus up to 10 % random jitter so payouts that went undecided together do not ask together. Jitter
+ * only ever lengthens the wait, so a check is never earlier than the rules allow.
+ *
+ * A resubmit starts the schedule again from the first delay: the rail said NOT_FOUND, so it holds no payment
+ * under the reference, and the resubmit is, to the bank, a new instruction whose first check is due after
+ * the first delay. The spacing is for a payment the bank may hold; applying it to one the bank never saw
+ * turned a short outage (a submit answered 503, a NOT_FOUND, a resubmit answered 503) into a quarter of an
+ * hour's wait for IMPS and three quarters of an hour for UPI (docs/bank-boundary.md).
+ */
+export function inquiryDelayMs(
+  after: CheckAfter,
+  schedule: InquirySchedule,
+  random: () => number = Math.random,
+): number {
+  const base = after === 'submit' ? schedule.firstDelayMs : schedule.spacingMs;
   return Math.round(base * (1 + 0.1 * random()));
 }
