@@ -7,6 +7,7 @@ import type { PgbenchResult } from './pgbench-ceilings.js';
 import { RATIO_GOALS } from './ratios.js';
 import type { ReferenceMeasurements } from './reference-throughput.js';
 import { ratioFigure, type Figure } from './results-table.js';
+import type { SlowRailStage } from './slow-rail-stage.js';
 
 export interface Ceilings {
   acceptSpread: PgbenchResult;
@@ -24,6 +25,7 @@ export function benchFigures(
   reference: ReferenceMeasurements,
   apiRss: RssGrowth,
   endToEnd: EndToEndRun[],
+  slowRail: SlowRailStage,
 ): Figure[] {
   const { plan } = env;
   const n = env.merchants.spread.length.toLocaleString('en-US');
@@ -117,6 +119,8 @@ export function benchFigures(
     }
   }
 
+  figures.push(...slowRailFigures(slowRail));
+
   const budgets = { api: goals.apiPeakRssMb.atMost!, worker: goals.workerPeakRssMb.atMost! };
   for (const app of ['api', 'worker'] as const) {
     const budget = { name: 'budget', value: budgets[app], unit: 'MB' };
@@ -150,4 +154,44 @@ export function benchFigures(
     );
   }
   return figures;
+}
+
+/**
+ * The slow-rail stage: one worker with the default concurrency against what bounds it, and three workers
+ * against one (docs/performance.md, "A slow rail").
+ */
+function slowRailFigures(stage: SlowRailStage): Figure[] {
+  const settled = (run: SlowRailStage['oneWorker'], name: string) => ({
+    section: 'end to end' as const,
+    name: `settled, rail ${stage.railLatencyMs} ms, ${name}`,
+    value: run.settledPerSecond,
+    unit: '/s',
+    detail: `(backlog ${run.backlog.payouts}, ${run.unsettledAtEnd} left)`,
+  });
+  const { cpuLimit, oneWorkerDefault, oneWorker, threeWorkers, bound } = stage;
+  return [
+    {
+      ...settled(cpuLimit, `1 worker, default concurrency ${cpuLimit.concurrency}`),
+      name: `settled, rail 0 ms, 1 worker, default concurrency ${cpuLimit.concurrency} (CPU limit)`,
+    },
+    ratioFigure(
+      settled(oneWorkerDefault, `1 worker, default concurrency ${oneWorkerDefault.concurrency}`),
+      {
+        name: bound.by === 'CPU' ? 'CPU limit (rail 0 ms, 1 worker)' : 'RAIL_MAX_TPS',
+        value: bound.perSecond,
+        unit: '/s',
+      },
+      RATIO_GOALS.slowRailOneWorkerToBound,
+    ),
+    ratioFigure(settled(oneWorker, `1 worker, concurrency ${oneWorker.concurrency}`), {
+      name: 'concurrency ÷ latency',
+      value: (oneWorker.concurrency * 1000) / stage.railLatencyMs,
+      unit: '/s',
+    }),
+    ratioFigure(
+      settled(threeWorkers, `3 workers, concurrency ${threeWorkers.concurrency} each`),
+      { name: '1 worker', value: oneWorker.settledPerSecond, unit: '/s' },
+      RATIO_GOALS.workerScaleAtSlowRail,
+    ),
+  ];
 }

@@ -24,6 +24,11 @@ export interface BenchPlan {
   slowRailConcurrencies: number[];
   /** The p99 figure is taken at this fraction of the measured maximum accept rate. */
   p99LoadFraction: number;
+  /**
+   * The slow-rail stage (bench/slow-rail-stage.ts): the rail's latency, and each worker's concurrency when
+   * one worker is compared with three (low enough that three stay under RAIL_MAX_TPS and the CPU).
+   */
+  slowRailStage: { railLatencyMs: number; scaleConcurrency: number };
 }
 
 export function benchPlan(options: BenchOptions): BenchPlan {
@@ -33,6 +38,9 @@ export function benchPlan(options: BenchOptions): BenchPlan {
     slowRailConcurrencies: [10, 50, 200],
     p99LoadFraction: 0.5,
     poolSize: 16,
+    // 20 in flight at 1 s is ~20/s a worker: three together stay well under what one worker at the default
+    // concurrency settles here (docs/performance.md, "A slow rail"), so the ratio shows the workers adding up.
+    slowRailStage: { railLatencyMs: 1_000, scaleConcurrency: 20 },
   };
   if (options.smoke) {
     return {

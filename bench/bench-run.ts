@@ -30,6 +30,7 @@ import type { CleanupStack } from './cleanup-stack.js';
 import { CpuMeter, ENDED_PROCESSES, OTHER_PROCESSES, type CpuSplit } from './cpu-meter.js';
 import { withBulkFigures, measureBulkBatch, type BulkBatchRun } from './bulk-batch.js';
 import { measureEndToEnd, type EndToEndRun } from './end-to-end.js';
+import { measureSlowRailStage, type SlowRailStage } from './slow-rail-stage.js';
 import { PayoutRequests, type HttpRunResult } from './http-load.js';
 import { runPgbench, type CeilingScript, type PgbenchResult } from './pgbench-ceilings.js';
 import { computeRatios, ratioVerdicts, type Ratios, type Verdict } from './ratios.js';
@@ -78,6 +79,8 @@ export interface BenchReport {
   /** The coalescing API's RSS from the end of its warm-up to its last sample, through every run it served. */
   apiRssUnderLoad: RssGrowth;
   endToEnd: EndToEndRun[];
+  /** One worker and three against a 1 s rail (docs/performance.md, "A slow rail"). */
+  slowRail: SlowRailStage;
   memory: BenchEnv['memory'];
   problems: BenchEnv['problems'];
 }
@@ -161,10 +164,17 @@ export async function runBench(
   const reference = await measureReference(env, apps.reference, payouts);
   const bulk = await measureBulkBatch(env, apps.api);
   const endToEnd = await measureEndToEnd(env, apps.api, apps.rails, payouts);
+  const zeroLatencyRun = endToEnd.find((r) => r.railLatencyMs === 0);
+  const slowRail = await measureSlowRailStage(
+    env,
+    apps.api,
+    { slow: apps.rails.get(plan.slowRailStage.railLatencyMs)!, free: apps.rails.get(0)! },
+    payouts,
+    zeroLatencyRun?.settledPerSecond ?? 0,
+  );
   const apiMemory = await apps.api.stop();
   for (const rail of apps.rails.values()) await rail.stop();
   const apiRssUnderLoad = rssGrowth(api.rssAfterWarmup, apiMemory.samples.at(-1));
-  const zeroLatencyRun = endToEnd.find((r) => r.railLatencyMs === 0);
   const ratios = computeRatios({
     pgbenchAcceptSpreadTps: ceilings.acceptSpread.tps,
     pgbenchNaiveOneWalletTps: ceilings.naiveOneWallet.tps,
@@ -178,6 +188,12 @@ export async function runBench(
     zeroLatencyRun: zeroLatencyRun && {
       settledPerSecond: zeroLatencyRun.settledPerSecond,
       acceptedPerSecond: zeroLatencyRun.acceptedPerSecond,
+    },
+    slowRail: {
+      oneWorkerDefaultPerS: slowRail.oneWorkerDefault.settledPerSecond,
+      bound: slowRail.bound,
+      oneWorkerPerS: slowRail.oneWorker.settledPerSecond,
+      threeWorkersPerS: slowRail.threeWorkers.settledPerSecond,
     },
   });
 
@@ -201,6 +217,7 @@ export async function runBench(
           .flatMap((measurements): unknown[] => Object.values(measurements))
           .flatMap((r) => (isRun(r) && r.cpu ? [r.cpu] : [])),
         ...endToEnd.map((r) => r.cpu),
+        ...[slowRail.cpuLimit, slowRail.oneWorkerDefault, slowRail.oneWorker, slowRail.threeWorkers].map((r) => r.cpu),
       ]),
     },
     database: databaseName,
@@ -209,7 +226,7 @@ export async function runBench(
     ratios,
     ratioVerdicts: ratioVerdicts(ratios),
     figures: withBulkFigures(
-      benchFigures(env, ceilings, api, reference, apiRssUnderLoad, endToEnd),
+      benchFigures(env, ceilings, api, reference, apiRssUnderLoad, endToEnd, slowRail),
       bulk,
       api.acceptImpsHot,
     ),
@@ -219,6 +236,7 @@ export async function runBench(
     bulk,
     apiRssUnderLoad,
     endToEnd,
+    slowRail,
     memory: env.memory,
     problems: env.problems,
   };
@@ -239,7 +257,7 @@ interface BenchApps {
  * latency.
  */
 async function startApps(env: BenchEnv): Promise<BenchApps> {
-  const latencies = [0, env.plan.railLatencyMs];
+  const latencies = [0, env.plan.railLatencyMs, env.plan.slowRailStage.railLatencyMs];
   const [api, uncoalescedApi, reference, ...rails] = await Promise.all([
     startApp(env, 'api', 'api', 'PORT', '/healthz', apiVariables(env, env.queuePrefix, true)),
     startApp(env, 'api-no-coalescing', 'api', 'PORT', '/healthz', apiVariables(env, `${env.queuePrefix}-nc`, false)),

@@ -121,7 +121,7 @@ export async function measureEndToEnd(
  * A fresh worker spends its first moments loading code and opening connections; the window starts once it
  * has settled a payout (or after half a minute, if it never does: the count will show it).
  */
-async function firstSettlement(env: BenchEnv, since: Date): Promise<void> {
+export async function firstSettlement(env: BenchEnv, since: Date): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if ((await countSettled(env.db, since, await databaseNow(env.db), since)) > 0) return;
@@ -131,7 +131,7 @@ async function firstSettlement(env: BenchEnv, since: Date): Promise<void> {
 }
 
 /** Removes the jobs the last run left queued, so the next worker starts from an empty queue. */
-async function emptyQueue(redisUrl: string, prefix: string): Promise<void> {
+export async function emptyQueue(redisUrl: string, prefix: string): Promise<void> {
   const connection = createWorkerConnection(redisUrl);
   const queue = new Queue(PAYOUT_QUEUE, { connection, prefix });
   try {

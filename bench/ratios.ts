@@ -20,6 +20,13 @@ export interface Ratios {
   workerPeakRssMb: number | null;
   /** Settled ÷ accepted per second, both in the window of the end-to-end run against the zero-latency rail. */
   settledToAccepted: number | null;
+  /** Against the 1 s rail, settled/s of three workers ÷ one worker's, same concurrency each. */
+  workerScaleAtSlowRail: number | null;
+  /**
+   * Against the 1 s rail, one worker with the default concurrency: settled/s ÷ what bounds it, RAIL_MAX_TPS or
+   * this machine's CPU limit, whichever is lower ({@link slowRailBound}).
+   */
+  slowRailOneWorkerToBound: number | null;
 }
 
 export type RatioName = keyof Ratios;
@@ -39,7 +46,26 @@ export const RATIO_GOALS: Readonly<Record<RatioName, Goal>> = {
   apiPeakRssMb: { atMost: 200 },
   workerPeakRssMb: { atMost: 200 },
   settledToAccepted: { atLeast: 0.9 },
+  workerScaleAtSlowRail: { atLeast: 2.7 },
+  slowRailOneWorkerToBound: { atLeast: 0.8 },
 };
+
+/** What bounds one worker's settlements against a slow rail: the rail's limit, or this machine's CPU. */
+export interface SlowRailBound {
+  by: 'RAIL_MAX_TPS' | 'CPU';
+  perSecond: number;
+}
+
+/**
+ * The lower of RAIL_MAX_TPS (the shared limiter lets no more through) and the machine's CPU limit (what one
+ * worker settles when the rail costs nothing, measured in the same bench run). With enough payouts in flight
+ * a slow rail costs no CPU, so one worker should come close to it.
+ */
+export function slowRailBound(railMaxTps: number, cpuLimitPerS: number): SlowRailBound {
+  return cpuLimitPerS > 0 && cpuLimitPerS < railMaxTps
+    ? { by: 'CPU', perSecond: cpuLimitPerS }
+    : { by: 'RAIL_MAX_TPS', perSecond: railMaxTps };
+}
 
 /** What the ratios are computed from: rates per second, milliseconds, megabytes. */
 export interface RatioInputs {
@@ -55,6 +81,15 @@ export interface RatioInputs {
   memory: readonly { app: string; peakRssMb: number }[];
   /** The zero-latency end-to-end run, if there was one. */
   zeroLatencyRun?: { settledPerSecond: number; acceptedPerSecond: number } | undefined;
+  /** The slow-rail stage, if it ran: settled/s of its windows and what bounds one worker. */
+  slowRail?:
+    | {
+        oneWorkerDefaultPerS: number;
+        bound: SlowRailBound;
+        oneWorkerPerS: number;
+        threeWorkersPerS: number;
+      }
+    | undefined;
 }
 
 export function computeRatios(inputs: RatioInputs): Ratios {
@@ -63,6 +98,7 @@ export function computeRatios(inputs: RatioInputs): Ratios {
     return peaks.length ? round(Math.max(...peaks), 1) : null;
   };
   const run = inputs.zeroLatencyRun;
+  const slow = inputs.slowRail;
   return {
     acceptSpreadToPgbench: ratio(inputs.acceptSpreadPerS, inputs.pgbenchAcceptSpreadTps),
     acceptHotToNaive: ratio(inputs.acceptHotPerS, inputs.pgbenchNaiveOneWalletTps),
@@ -72,6 +108,8 @@ export function computeRatios(inputs: RatioInputs): Ratios {
     apiPeakRssMb: peak('api'),
     workerPeakRssMb: peak('worker'),
     settledToAccepted: run ? ratio(run.settledPerSecond, run.acceptedPerSecond) : null,
+    workerScaleAtSlowRail: slow ? ratio(slow.threeWorkersPerS, slow.oneWorkerPerS) : null,
+    slowRailOneWorkerToBound: slow ? ratio(slow.oneWorkerDefaultPerS, slow.bound.perSecond) : null,
   };
 }
 

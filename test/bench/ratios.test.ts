@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { computeRatios, formatVerdicts, RATIO_GOALS, ratioVerdicts, type RatioInputs } from '../../bench/ratios.js';
+import {
+  computeRatios,
+  formatVerdicts,
+  RATIO_GOALS,
+  ratioVerdicts,
+  slowRailBound,
+  type RatioInputs,
+} from '../../bench/ratios.js';
 
 // `pnpm bench` writes these ratios for scripts to read (issue 13; docs/performance.md).
 const INPUTS: RatioInputs = {
@@ -20,6 +27,12 @@ const INPUTS: RatioInputs = {
     { app: 'reference', peakRssMb: 800 },
   ],
   zeroLatencyRun: { settledPerSecond: 270, acceptedPerSecond: 300 },
+  slowRail: {
+    oneWorkerDefaultPerS: 216,
+    bound: { by: 'CPU', perSecond: 270 },
+    oneWorkerPerS: 19.5,
+    threeWorkersPerS: 56.2,
+  },
 };
 
 describe('bench ratios', () => {
@@ -33,6 +46,8 @@ describe('bench ratios', () => {
       apiPeakRssMb: 195.4,
       workerPeakRssMb: 210.7,
       settledToAccepted: 0.9,
+      workerScaleAtSlowRail: 2.882,
+      slowRailOneWorkerToBound: 0.8,
     });
   });
 
@@ -46,7 +61,9 @@ describe('bench ratios', () => {
         'lookupToReference',
         'p99AtHalfLoadMs',
         'settledToAccepted',
+        'slowRailOneWorkerToBound',
         'workerPeakRssMb',
+        'workerScaleAtSlowRail',
       ].sort(),
     );
     expect(Object.keys(RATIO_GOALS).sort()).toEqual(Object.keys(computeRatios(INPUTS)).sort());
@@ -60,6 +77,7 @@ describe('bench ratios', () => {
       p99AtHalfLoadMs: Number.NaN,
       memory: [],
       zeroLatencyRun: undefined,
+      slowRail: undefined,
     });
     expect(ratios).toMatchObject({
       acceptSpreadToPgbench: null,
@@ -68,6 +86,8 @@ describe('bench ratios', () => {
       apiPeakRssMb: null,
       workerPeakRssMb: null,
       settledToAccepted: null,
+      workerScaleAtSlowRail: null,
+      slowRailOneWorkerToBound: null,
     });
     expect(JSON.parse(JSON.stringify(ratios))).toEqual(ratios);
   });
@@ -89,9 +109,18 @@ describe('bench ratios', () => {
       apiPeakRssMb: true,
       workerPeakRssMb: false,
       settledToAccepted: true,
+      workerScaleAtSlowRail: true,
+      slowRailOneWorkerToBound: true,
     });
     expect(verdicts.find((v) => v.name === 'p99AtHalfLoadMs')?.goal).toBe('≤ 50');
     expect(verdicts.find((v) => v.name === 'acceptHotToNaive')?.goal).toBe('≥ 1.5');
+  });
+
+  it('when the machine settles fewer per second than RAIL_MAX_TPS, then the CPU bounds one worker at a slow rail, else the rail does', () => {
+    expect(slowRailBound(500, 130)).toEqual({ by: 'CPU', perSecond: 130 });
+    expect(slowRailBound(100, 130)).toEqual({ by: 'RAIL_MAX_TPS', perSecond: 100 });
+    // A run with no zero-latency figure has only the rail's limit to go by.
+    expect(slowRailBound(500, 0)).toEqual({ by: 'RAIL_MAX_TPS', perSecond: 500 });
   });
 
   it('when printed, then every ratio appears on its own line with its value, goal and verdict', () => {
