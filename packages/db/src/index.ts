@@ -66,3 +66,4 @@ export * from './repositories/bulk-batch-repository.js';
 export { NextTurnFlush } from './next-turn-flush.js';
 export { StatementCoalescer, type CoalescingLimits, type Pending } from './statement-coalescer.js';
 export * from './repositories/day-at-a-glance.js';
+export * from './repositories/statement-identity.js';

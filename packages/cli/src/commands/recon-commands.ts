@@ -4,7 +4,13 @@ import { basename } from 'node:path';
 import { userInfo } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Option, type Command } from 'commander';
-import { reconcileStatement, type ApprovalRequestView, type StatementRunReport } from '@payout/db';
+import {
+  lastStatementSequence,
+  reconcileStatement,
+  recordStatementIdentity,
+  type ApprovalRequestView,
+  type StatementRunReport,
+} from '@payout/db';
 import { formatRupees } from '@payout/domain';
 import { planStatementApplication, requestApproval, type Person } from '@payout/operator-actions';
 import {
@@ -53,7 +59,9 @@ export function registerReconCommands(program: Command, context: () => CommandCo
       const context_ = context();
       const { db, out, statementMaxBytes, settlementAccount } = context_;
       const bytes = await readStatementFile(opts.file, statementMaxBytes);
-      const statement = await acceptedStatement(bytes.toString('utf8'), opts, settlementAccount);
+      const statement = await acceptedStatement(bytes.toString('utf8'), opts, settlementAccount, (account) =>
+        lastStatementSequence(db(), account),
+      );
       if (opts.apply && !opts.operator) {
         throw new UsageError('--apply needs --operator: the console user asking (another approver approves it)');
       }
@@ -67,6 +75,8 @@ export function registerReconCommands(program: Command, context: () => CommandCo
         actor: `operator:${opts.operator ?? userInfo().username}`,
         recordDiscrepancies: opts.apply ?? false,
       });
+      const identity = identityOf(statement);
+      if (identity) await recordStatementIdentity(db(), report.runId, identity);
       const approval = maker ? await requestApplication(context_, report, basename(opts.file), maker) : undefined;
 
       const file = fileJson(statement);
@@ -155,18 +165,31 @@ async function acceptedStatement(
   text: string,
   opts: Pick<StatementCommandOptions, 'file' | 'format' | 'profile'>,
   settlementAccount: string | undefined,
+  lastStored: (account: string) => Promise<number | null>,
 ): Promise<AcceptedStatement> {
   const layout = detectLayout(text);
   if (opts.format !== undefined && LAYOUTS[opts.format] !== layout) {
     throw new UsageError(`${opts.file} reads as ${layout}, not ${opts.format}; nothing applied`);
   }
   const profile = opts.profile === undefined ? undefined : await bankProfile(opts.profile);
-  const accepted = acceptStatementFile(text, {
-    ...(profile && { profile }),
-    ...(settlementAccount !== undefined && { settlementAccount }),
-  });
+  const options = { ...(profile && { profile }), ...(settlementAccount !== undefined && { settlementAccount }) };
+  const read = acceptStatementFile(text, options);
+  if (!read.ok) throw new UsageError(`${opts.file}: ${read.reason}; nothing applied`);
+  // The file says which account it is for: its statement numbers must follow the last one stored for it.
+  const account = identityOf(read)?.account;
+  const lastSequence = account === undefined ? null : await lastStored(account);
+  if (lastSequence === null) return read;
+  const accepted = acceptStatementFile(text, { ...options, lastSequence });
   if (!accepted.ok) throw new UsageError(`${opts.file}: ${accepted.reason}; nothing applied`);
   return accepted;
+}
+
+/** The one account a file's statements are for, and its last statement number; none for a file of several. */
+function identityOf(statement: AcceptedStatement): { account: string; sequence: number | null } | undefined {
+  const accounts = new Set(statement.statements.map((s) => s.account).filter((a): a is string => a !== null));
+  if (accounts.size !== 1) return undefined;
+  const numbers = statement.statements.map((s) => s.sequence).filter((n): n is number => n !== null);
+  return { account: [...accounts][0]!, sequence: numbers.length ? Math.max(...numbers) : null };
 }
 
 // The profiles that ship with packages/recon, found from this file in src/ and in dist/ alike.
