@@ -120,6 +120,7 @@ describe('pnpm cli recon statement', () => {
       duplicate_line: 1,
       return_before_sent: 0,
       value_date_in_future: 0,
+      suggested_match: 0,
       applied: 0,
     });
     expect(first.report!.breaks.map((b) => [b.kind, b.reference]).sort()).toEqual(

@@ -62,7 +62,10 @@ export interface StatementRunReport {
 export async function reconcileStatement(db: PrismaClient, request: StatementRunRequest): Promise<StatementRunReport> {
   const startedAt = new Date();
   const references = [...new Set(request.lines.map((l) => l.reference))];
-  const payouts = await findPayoutsForStatement(db, references, request.valueDates);
+  const payouts = await findPayoutsForStatement(db, references, request.valueDates, {
+    utrs: [...new Set(request.lines.map((l) => l.utr))],
+    amounts: [...new Set(request.lines.map((l) => l.amountPaise))],
+  });
   const items = matchStatement(request.lines, request.valueDates, payouts, {
     today: request.today ?? indiaDate(startedAt),
   });
@@ -273,15 +276,21 @@ function indiaDate(at: Date): string {
 }
 
 /**
- * Every payout the statement names, and every payout settled (IST) on one of its dates, each with the
- * (IST) day it was first sent to the rail — its first move to SUBMITTING, or its acceptance if it never
- * was sent — before which none of its money can have come back.
+ * Every payout the statement names — by our reference, or by its UTR — and every payout settled (IST) on
+ * one of its dates, each with the (IST) day it was first sent to the rail — its first move to SUBMITTING,
+ * or its acceptance if it never was sent — before which none of its money can have come back. For matching
+ * beyond the reference (docs/reconciliation.md), also every payout of a line's amount settled or accepted
+ * within a day of the statement's dates, and every payout of a bulk batch a line names or that was
+ * recorded on those dates, with its beneficiary's name and its batch.
  */
 export async function findPayoutsForStatement(
   db: PrismaClientOrTransaction,
   references: readonly string[],
   valueDates: readonly string[],
+  beyond: { utrs?: readonly string[]; amounts?: readonly bigint[] } = {},
 ): Promise<BookPayout[]> {
+  const utrs = [...(beyond.utrs ?? [])];
+  const amounts = (beyond.amounts ?? []).map((a) => a.toString());
   const rows = await db.$queryRaw<
     {
       id: bigint;
@@ -291,6 +300,10 @@ export async function findPayoutsForStatement(
       bank_reference: string | null;
       settled_on: string | null;
       sent_on: string;
+      beneficiary_name: string;
+      batch_key: bigint | null;
+      batch_id: string | null;
+      batch_payouts: number | null;
     }[]
   >`
     WITH days AS (
@@ -300,13 +313,31 @@ export async function findPayoutsForStatement(
     ), wanted AS (
       SELECT id FROM payouts WHERE ack_no = ANY(${[...references]}::text[])
       UNION
+      SELECT id FROM payouts WHERE bank_reference = ANY(${utrs}::text[])
+      UNION
       SELECT p.id FROM days JOIN payouts p ON p.settled_at >= days.day_start AND p.settled_at < days.day_end
        WHERE p.state IN ('SUCCESS', 'REVERSED')
+      UNION
+      SELECT p.id FROM days JOIN payouts p
+          ON (p.settled_at >= days.day_start - interval '1 day' AND p.settled_at < days.day_end + interval '1 day')
+          OR (p.created_at >= days.day_start - interval '2 days' AND p.created_at < days.day_end + interval '1 day')
+       WHERE p.amount_paise = ANY(${amounts}::bigint[])
+      UNION
+      SELECT i.payout_id FROM bulk_batches b JOIN bulk_batch_items i ON i.batch_id = b.id
+       WHERE i.payout_id IS NOT NULL
+         AND (b.batch_id = ANY(${[...references]}::text[])
+              OR EXISTS (SELECT 1 FROM days
+                          WHERE b.created_at >= days.day_start - interval '1 day' AND b.created_at < days.day_end))
     )
-    SELECT p.id, p.ack_no, p.state::text AS state, p.amount_paise, p.bank_reference,
+    SELECT p.id, p.ack_no, p.state::text AS state, p.amount_paise, p.bank_reference, p.beneficiary_name,
            to_char(p.settled_at AT TIME ZONE ${BANK_TIME_ZONE}, 'YYYY-MM-DD') AS settled_on,
-           to_char(coalesce(sent.at, p.created_at) AT TIME ZONE ${BANK_TIME_ZONE}, 'YYYY-MM-DD') AS sent_on
+           to_char(coalesce(sent.at, p.created_at) AT TIME ZONE ${BANK_TIME_ZONE}, 'YYYY-MM-DD') AS sent_on,
+           b.id AS batch_key, b.batch_id,
+           (SELECT count(*)::int FROM bulk_batch_items m WHERE m.batch_id = b.id AND m.payout_id IS NOT NULL)
+             AS batch_payouts
       FROM wanted JOIN payouts p ON p.id = wanted.id
+      LEFT JOIN bulk_batch_items bi ON bi.payout_id = p.id
+      LEFT JOIN bulk_batches b ON b.id = bi.batch_id
       LEFT JOIN LATERAL (
         SELECT min(e.created_at) AS at FROM payout_events e WHERE e.payout_id = p.id AND e.to_state = 'SUBMITTING'
       ) sent ON true`;
@@ -318,6 +349,11 @@ export async function findPayoutsForStatement(
     bankReference: r.bank_reference,
     settledOn: r.settled_on,
     sentOn: r.sent_on,
+    beneficiaryName: r.beneficiary_name,
+    batch:
+      r.batch_key === null
+        ? null
+        : { key: r.batch_key.toString(), batchId: r.batch_id!, payouts: r.batch_payouts ?? 0 },
   }));
 }
 

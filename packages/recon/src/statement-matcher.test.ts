@@ -92,6 +92,7 @@ describe('matchStatement', () => {
       duplicate_line: 1,
       return_before_sent: 0,
       value_date_in_future: 0,
+      suggested_match: 0,
       applied: 0,
     });
     expect(Object.keys(countItems([], 0))).toEqual([...RECON_CLASSES, 'applied']);
@@ -187,5 +188,133 @@ describe('matchStatement', () => {
         expectedState: 'SUCCESS',
       },
     ]);
+  });
+});
+
+describe('matchStatement beyond the reference', () => {
+  const batchOf = (key: string, batchId: string, payouts: number) => ({ batch: { key, batchId, payouts } });
+
+  it('when a line has no reference of ours but the UTR a payout was settled with, then it is matched to that payout', () => {
+    const items = matchStatement([line('BANKNARR1', 'DEBIT', 10100n, 'UP1')], [DAY], [payout(1, 'SUCCESS')], calendar);
+
+    expect(items.map((i) => [i.reference, i.class, i.resolved])).toEqual([['P1', 'matched', true]]);
+  });
+
+  it('when two lines of other references carry the same UTR of one payout, then the second is a duplicate_line', () => {
+    const items = matchStatement(
+      [line('NARR1', 'RETURN', 10100n, 'UP1'), line('NARR2', 'RETURN', 10100n, 'UP1')],
+      [DAY],
+      [payout(1, 'SUCCESS')],
+      calendar,
+    );
+
+    expect(items.map((i) => [i.reference, i.class])).toEqual([
+      ['P1', 'return'],
+      ['NARR2', 'duplicate_line'],
+      // No DEBIT line for it on the day it was settled.
+      ['P1', 'success_here_missing_at_bank'],
+    ]);
+    expect(planActions(items).map((a) => a.kind)).toEqual(['reverse']);
+  });
+
+  it('when the UTR of a line is the bank reference of two payouts, then it names neither', () => {
+    const books = [payout(1, 'SUCCESS', { bankReference: 'SAME' }), payout(2, 'SUCCESS', { bankReference: 'SAME' })];
+    const items = matchStatement([line('BANKNARR1', 'DEBIT', 500n, 'SAME')], [DAY], books, calendar);
+
+    expect(items[0]).toMatchObject({ class: 'unknown_reference', reference: 'BANKNARR1' });
+  });
+
+  it('when a line of no known key has the amount of one payout sent the day before, then it is a suggested_match naming it, and nothing is planned', () => {
+    const sentYesterday = payout(3, 'AWAITING_RAIL', { sentOn: '2026-11-22', beneficiaryName: 'Asha Rao' });
+    const items = matchStatement([line('NARR', 'DEBIT', 10100n, 'XUTR')], [DAY], [sentYesterday], calendar);
+
+    expect(items.map((i) => [i.class, i.action ?? null, i.resolved])).toEqual([['suggested_match', null, false]]);
+    expect(planActions(items)).toEqual([]);
+    expect(countItems(items, 0)).toMatchObject({ suggested_match: 1, unknown_reference: 0 });
+    expect(breakOf(items[0]!).candidates).toEqual([
+      { ack_no: 'P3', amount: '101.00', beneficiary: 'Asha Rao', date: '2026-11-22' },
+    ]);
+  });
+
+  it('when the only payout of the amount was sent two days before, then the line stays an unknown_reference', () => {
+    const items = matchStatement(
+      [line('NARR', 'DEBIT', 10100n, 'XUTR')],
+      [DAY],
+      [payout(3, 'AWAITING_RAIL', { sentOn: '2026-11-21' })],
+      calendar,
+    );
+
+    expect(items.map((i) => i.class)).toEqual(['unknown_reference']);
+  });
+
+  it('when the narration names one of several candidates, then only that one is suggested', () => {
+    const books = [1, 2, 3, 4].map((id) =>
+      payout(id, 'AWAITING_RAIL', { beneficiaryName: id === 2 ? 'Ravi Kumar' : `Someone ${id}` }),
+    );
+    const narrated = { ...line('NARR', 'DEBIT', 10100n, 'XUTR'), narration: 'IMPS/XUTR/RAVI KUMAR/SBIN' };
+
+    const named = matchStatement([narrated], [DAY], books, calendar);
+    const unnamed = matchStatement([line('NARR', 'DEBIT', 10100n, 'XUTR')], [DAY], books, calendar);
+
+    expect(named[0]).toMatchObject({ class: 'suggested_match' });
+    expect(named[0]!.candidates!.map((p) => p.ackNo)).toEqual(['P2']);
+    // Four of the amount and none named: too many to tell apart.
+    expect(unnamed.map((i) => i.class)).toEqual(['unknown_reference']);
+  });
+
+  it('when a debit names a bulk batch and pays its total, then every payout of the batch is paid by that line, and none is settled with its UTR', () => {
+    const books = [
+      payout(1, 'AWAITING_RAIL', { amountPaise: 10000n, ...batchOf('7', '20261123', 2) }),
+      payout(2, 'SUCCESS', { amountPaise: 25000n, bankReference: 'BULKUTR', ...batchOf('7', '20261123', 2) }),
+    ];
+    const items = matchStatement([line('20261123', 'DEBIT', 35000n, 'BULKUTR')], [DAY], books, calendar);
+
+    expect(items.map((i) => [i.reference, i.class, i.resolved])).toEqual([
+      ['P1', 'pending_here_paid_at_bank', false],
+      ['P2', 'matched', true],
+    ]);
+    // The debit's UTR is the batch's: it cannot be the proof of each payout's payment.
+    expect(planActions(items)).toEqual([]);
+  });
+
+  it('when a debit names a bulk batch but not its total, then it is an amount_mismatch and nothing is planned', () => {
+    const books = [payout(1, 'AWAITING_RAIL', { amountPaise: 10000n, ...batchOf('7', '20261123', 1) })];
+    const items = matchStatement([line('20261123', 'DEBIT', 9000n, 'BULKUTR')], [DAY], books, calendar);
+
+    expect(items.map((i) => [i.reference, i.class])).toEqual([['20261123', 'amount_mismatch']]);
+    expect(planActions(items)).toEqual([]);
+  });
+
+  it('when a debit of no known key totals exactly the one batch sent that day, then it pays that batch', () => {
+    const books = [
+      payout(1, 'AWAITING_RAIL', { amountPaise: 10000n, ...batchOf('7', '11', 2) }),
+      payout(2, 'AWAITING_RAIL', { amountPaise: 20000n, ...batchOf('7', '11', 2) }),
+      payout(3, 'AWAITING_RAIL', { amountPaise: 30000n, sentOn: '2026-11-22', ...batchOf('8', '12', 1) }),
+    ];
+    const items = matchStatement([line('NARR', 'DEBIT', 30000n, 'BULKUTR')], [DAY], books, calendar);
+
+    expect(items.map((i) => [i.reference, i.class])).toEqual([
+      ['P1', 'pending_here_paid_at_bank'],
+      ['P2', 'pending_here_paid_at_bank'],
+    ]);
+  });
+
+  it('when two batches sent that day have the same total, then the debit pays neither', () => {
+    const books = [
+      payout(1, 'AWAITING_RAIL', { amountPaise: 30000n, ...batchOf('7', '11', 1) }),
+      payout(2, 'AWAITING_RAIL', { amountPaise: 30000n, ...batchOf('8', '12', 1) }),
+    ];
+    const items = matchStatement([line('NARR', 'DEBIT', 30000n, 'BULKUTR')], [DAY], books, calendar);
+
+    // Not a batch; as two payouts of its amount, a suggestion for a person.
+    expect(items.map((i) => i.class)).toEqual(['suggested_match']);
+    expect(planActions(items)).toEqual([]);
+  });
+
+  it('when only part of a batch is in the books loaded, then its total is not taken for the batch', () => {
+    const books = [payout(1, 'AWAITING_RAIL', { amountPaise: 10000n, ...batchOf('7', '11', 2) })];
+    const items = matchStatement([line('NARR', 'DEBIT', 20000n, 'BULKUTR')], [DAY], books, calendar);
+
+    expect(items.map((i) => i.class)).toEqual(['unknown_reference']);
   });
 });
