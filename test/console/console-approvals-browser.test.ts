@@ -1,12 +1,11 @@
-import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findWallet, transitionPayout, type PrismaClient } from '@payout/db';
 import { addConsoleUser } from '../support/console.js';
 import { testPrisma } from '../support/database.js';
 import { makeMerchant } from '../support/factories.js';
 import { useStack } from '../support/stack.js';
+import { consoleScreenshot, launchChromium } from '../support/browser.js';
 import { payoutAtTheRail } from '../webhooks/webhook-fixtures.js';
 
 // Roles and four eyes in a real browser (docs/operations.md, "Roles" and "Approvals"): Debian's chromium
@@ -15,19 +14,6 @@ import { payoutAtTheRail } from '../webhooks/webhook-fixtures.js';
 // is refused each time, with nothing changed and the attempt in the audit log. An operator asks for a
 // credit; only a second person, an approver in another browser, makes it happen, once. With
 // UPDATE_CONSOLE_SCREENSHOTS=1 it also refreshes docs/console/approval.png.
-
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-];
-const SCREENSHOTS = process.env.UPDATE_CONSOLE_SCREENSHOTS === '1';
-const SCREENSHOT_DIR = fileURLToPath(new URL('../../docs/console/', import.meta.url));
 
 const stack = useStack();
 let db: PrismaClient;
@@ -45,8 +31,7 @@ const admin = (path: string) => `${stack.current.api.adminUrl}${path}`;
 beforeAll(async () => {
   db = testPrisma();
   for (const person of Object.values(people)) passwords[person.name] = await addConsoleUser(person.name, person.role);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
-  if (SCREENSHOTS) await mkdir(SCREENSHOT_DIR, { recursive: true });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -259,7 +244,7 @@ describe('console roles and approvals in a browser', () => {
     );
     await expect(approver.getByRole('main').textContent()).resolves.toContain(people.operator.name);
     await expect(approver.getByRole('button', { name: 'Cancel the request' }).count()).resolves.toBe(0);
-    if (SCREENSHOTS) await approver.screenshot({ path: `${SCREENSHOT_DIR}approval.png`, fullPage: true });
+    await consoleScreenshot(approver, 'approval', { fullPage: true });
     await approver.locator('#note-approve').fill('Matched the bank statement');
     await approver.getByRole('button', { name: 'Approve and run it' }).click();
     await approver.waitForURL(admin(path));

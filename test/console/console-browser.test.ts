@@ -1,6 +1,5 @@
-import { mkdir, readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { readFile } from 'node:fs/promises';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findWallet, listOperatorActions, transitionPayout, type PrismaClient } from '@payout/db';
 import { createHttpRailAdapter } from '@payout/rails';
@@ -9,6 +8,7 @@ import { testPrisma } from '../support/database.js';
 import { eventually } from '../support/eventually.js';
 import { makeMerchant, type TestMerchant } from '../support/factories.js';
 import { useStack } from '../support/stack.js';
+import { consoleScreenshot, launchChromium } from '../support/browser.js';
 import { cliJson, payoutAtTheRail } from '../webhooks/webhook-fixtures.js';
 
 // The support console in a real browser: Debian's chromium driven by playwright-core, against the API's
@@ -17,19 +17,6 @@ import { cliJson, payoutAtTheRail } from '../webhooks/webhook-fixtures.js';
 // refused; an operator asks to resolve a payout under manual review, a second person (an approver)
 // approves it, and only then does it settle, with the audit log showing both (docs/operations.md,
 // "Approvals"); the CSV statement downloads. With UPDATE_CONSOLE_SCREENSHOTS=1 it also refreshes docs/console/*.png.
-
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-];
-const SCREENSHOTS = process.env.UPDATE_CONSOLE_SCREENSHOTS === '1';
-const SCREENSHOT_DIR = fileURLToPath(new URL('../../docs/console/', import.meta.url));
 
 const stack = useStack();
 let db: PrismaClient;
@@ -64,13 +51,12 @@ beforeAll(async () => {
     { what: 'the payout settles' },
   );
   settled = { transactionId: row.transactionId, ackNo: row.ackNo, utr: row.bankReference! };
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  browser = await launchChromium();
   // Support reads with JavaScript off: every page is rendered on the server and every form is plain HTML.
   supportPage = await signIn(people.support, { javaScriptEnabled: false });
   // One after another: the sign-in limits how many password hashes compute at once.
   operatorPage = await signIn(people.operator);
   approverPage = await signIn(people.approver);
-  if (SCREENSHOTS) await mkdir(SCREENSHOT_DIR, { recursive: true });
 });
 afterAll(async () => {
   await browser?.close();
@@ -100,7 +86,7 @@ async function search(page: Page, query: string): Promise<void> {
 }
 
 async function screenshot(page: Page, name: string): Promise<void> {
-  if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOT_DIR}${name}.png` });
+  await consoleScreenshot(page, name);
 }
 
 /** The CSRF token of the page's forms, as a script on the console's own origin could read it. */

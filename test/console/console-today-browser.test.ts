@@ -1,31 +1,17 @@
-import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrismaClient } from '@payout/db';
 import { addConsoleUser } from '../support/console.js';
 import { testPool, testPrisma } from '../support/database.js';
 import { useStack } from '../support/stack.js';
+import { consoleScreenshot, launchChromium } from '../support/browser.js';
 import { aDayOfPayouts } from './day-fixtures.js';
 
 // The day page in a real browser with JavaScript off (docs/operations.md, "The day at a glance"): Debian's
 // chromium driven by playwright-core against the API's admin listener. The charts are SVG images with
 // their titles, drawn by the server, so the page needs no script. With UPDATE_CONSOLE_SCREENSHOTS=1 it
 // also refreshes docs/console/today.png.
-
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-];
-const SCREENSHOTS = process.env.UPDATE_CONSOLE_SCREENSHOTS === '1';
-const SCREENSHOT_DIR = fileURLToPath(new URL('../../docs/console/', import.meta.url));
 
 // The deliveries are moved by hand (day-fixtures.ts): this file's worker does not sweep.
 const stack = useStack({ worker: { SWEEP_INTERVAL_MS: '600000' } });
@@ -41,8 +27,7 @@ beforeAll(async () => {
   pool = testPool();
   await aDayOfPayouts(db, pool);
   password = await addConsoleUser('sahil', 'support');
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
-  if (SCREENSHOTS) await mkdir(SCREENSHOT_DIR, { recursive: true });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -77,7 +62,7 @@ describe('the day page in a browser', () => {
       expect((await upi.boundingBox())?.width).toBeGreaterThan(400);
       expect(await page.getByRole('table', { name: 'Settled payouts by mode' }).textContent()).toContain('85.7 %');
 
-      if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOT_DIR}today.png`, fullPage: true });
+      await consoleScreenshot(page, 'today', { fullPage: true });
     } finally {
       await context.close();
     }
