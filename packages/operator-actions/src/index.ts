@@ -4,6 +4,7 @@
 export type { PayoutKey } from './payout-key.js';
 export { actorOf, type Person } from './approvals/person.js';
 export type { ApprovalDeps, ApprovalSettings, PlannedRequest } from './approvals/money-action.js';
+export { approvalJson } from './approvals/approval-json.js';
 export {
   approveRequest,
   cancelRequest,

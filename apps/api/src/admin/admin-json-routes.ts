@@ -2,8 +2,9 @@ import type { Queue } from 'bullmq';
 import express, { type Request, type Response } from 'express';
 import { z } from 'zod';
 import { AppError, formatRupees, isMid } from '@payout/domain';
-import { findPayoutStory, listApprovalRequests, type ApprovalRequestView, type PrismaClient } from '@payout/db';
+import { findPayoutStory, listApprovalRequests, type PrismaClient } from '@payout/db';
 import {
+  approvalJson,
   approveRequest,
   rejectRequest,
   type ApprovalDeps,
@@ -117,23 +118,4 @@ function sendDecision(res: Response, outcome: DecideOutcome): void {
         ...(outcome.kind === 'executed' && outcome.handOver && { token: outcome.handOver.token }),
       });
   }
-}
-
-function approvalJson(r: ApprovalRequestView): Record<string, unknown> {
-  return {
-    id: r.id.toString(),
-    action: r.action,
-    state: r.state,
-    maker: r.maker,
-    reason: r.makerReason,
-    mid: r.mid,
-    ackNo: r.ackNo,
-    preview: r.preview,
-    requestedAt: r.requestedAt.toISOString(),
-    expiresAt: r.expiresAt.toISOString(),
-    decidedBy: r.decidedBy,
-    decidedAt: r.decidedAt?.toISOString() ?? null,
-    note: r.decisionNote,
-    outcome: r.outcome,
-  };
 }

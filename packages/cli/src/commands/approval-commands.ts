@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { findApprovalRequest, listApprovalRequests, type ApprovalRequestView } from '@payout/db';
 import { approvalStateAt } from '@payout/domain';
 import {
+  approvalJson,
   approveRequest,
   cancelRequest,
   rejectRequest,
@@ -143,25 +144,6 @@ function showRequest(out: Output, request: ApprovalRequestView): void {
       })),
     },
   ]);
-}
-
-export function approvalJson(r: ApprovalRequestView): Record<string, unknown> {
-  return {
-    id: r.id.toString(),
-    action: r.action,
-    state: approvalStateAt(r, new Date()),
-    maker: r.maker,
-    reason: r.makerReason,
-    mid: r.mid,
-    ackNo: r.ackNo,
-    preview: r.preview,
-    requestedAt: r.requestedAt.toISOString(),
-    expiresAt: r.expiresAt.toISOString(),
-    decidedBy: r.decidedBy,
-    decidedAt: r.decidedAt?.toISOString() ?? null,
-    note: r.decisionNote,
-    outcome: r.outcome,
-  };
 }
 
 function approvalRow(r: ApprovalRequestView): Row {

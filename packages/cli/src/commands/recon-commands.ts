@@ -12,7 +12,7 @@ import {
   type StatementRunReport,
 } from '@payout/db';
 import { formatRupees } from '@payout/domain';
-import { planStatementApplication, requestApproval, type Person } from '@payout/operator-actions';
+import { approvalJson, planStatementApplication, requestApproval, type Person } from '@payout/operator-actions';
 import {
   acceptStatementFile,
   detectLayout,
@@ -23,7 +23,6 @@ import {
 } from '@payout/recon';
 import type { CommandContext } from '../context.js';
 import { personNamed } from '../console-person.js';
-import { approvalJson } from './approval-commands.js';
 import { show } from '../output.js';
 import { CommandFailure, UsageError } from '../usage-error.js';
 
