@@ -1,4 +1,5 @@
 import { formatRupees, type Paise } from '@payout/domain';
+import { splitFields } from './formats/csv-fields.js';
 
 /**
  * The canonical bank statement (docs/reconciliation.md): a CSV file with the header
@@ -42,7 +43,7 @@ export function parseStatement(text: string): ParsedStatement {
   while (rows.length > 0 && rows[rows.length - 1]!.trim() === '') rows.pop();
   if (rows.length === 0) return { ok: false, lineNumber: 1, message: 'the file is empty: expected the header line' };
 
-  const header = splitCsvLine(rows[0]!);
+  const header = splitFields(rows[0]!, ',');
   if (!header.ok || header.fields.map((f) => f.trim().toLowerCase()).join(',') !== STATEMENT_HEADER.join(',')) {
     return { ok: false, lineNumber: 1, message: `the header must be exactly "${STATEMENT_HEADER.join(',')}"` };
   }
@@ -63,7 +64,7 @@ function parseLine(
   lineNumber: number,
 ): { ok: true; line: StatementLine } | { ok: false; message: string } {
   if (row.trim() === '') return { ok: false, message: 'blank line inside the statement' };
-  const split = splitCsvLine(row);
+  const split = splitFields(row, ',');
   if (!split.ok) return { ok: false, message: split.message };
   const fields = split.fields.map((f) => f.trim());
   if (fields.length !== STATEMENT_HEADER.length) {
@@ -87,46 +88,6 @@ function isCalendarDate(text: string): boolean {
   const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
   const date = new Date(Date.UTC(year, month - 1, day));
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
-
-/** RFC 4180 fields of one line: plain, or double-quoted with "" for a quote inside. */
-function splitCsvLine(row: string): { ok: true; fields: string[] } | { ok: false; message: string } {
-  const fields: string[] = [];
-  let i = 0;
-  for (;;) {
-    if (row[i] === '"') {
-      let value = '';
-      i++;
-      for (;;) {
-        if (i >= row.length) return { ok: false, message: 'a quoted field is not closed' };
-        if (row[i] === '"') {
-          if (row[i + 1] === '"') {
-            value += '"';
-            i += 2;
-            continue;
-          }
-          i++;
-          break;
-        }
-        value += row.charAt(i);
-        i++;
-      }
-      if (i < row.length && row[i] !== ',') return { ok: false, message: 'text after a closing quote' };
-      fields.push(value);
-    } else {
-      const end = row.indexOf(',', i);
-      const value = end < 0 ? row.slice(i) : row.slice(i, end);
-      if (value.includes('"')) return { ok: false, message: 'a quote inside an unquoted field' };
-      fields.push(value);
-      i = end < 0 ? row.length : end;
-    }
-    if (i >= row.length) return { ok: true, fields };
-    i++; // the comma
-    if (i === row.length) {
-      fields.push('');
-      return { ok: true, fields };
-    }
-  }
 }
 
 /** Writes statement lines as the canonical CSV (what rail-sim exports), header first, LF line ends. */
