@@ -11,7 +11,7 @@ COPY packages/config/package.json packages/config/
 COPY packages/db/package.json packages/db/
 COPY packages/domain/package.json packages/domain/
 COPY packages/queue/package.json packages/queue/
-COPY packages/operator-actions/package.json packages/operator-actions/
+COPY packages/use-cases/package.json packages/use-cases/
 COPY packages/rails/package.json packages/rails/
 COPY packages/recon/package.json packages/recon/
 COPY packages/telemetry/package.json packages/telemetry/

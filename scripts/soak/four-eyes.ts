@@ -1,6 +1,6 @@
 import { createConsoleUser, type PrismaClient } from '@payout/db';
 import { hashPassword, newPassword } from '@payout/domain';
-import { approveRequest, planWalletCredit, requestApproval, type Person } from '@payout/operator-actions';
+import { approveRequest, planWalletCredit, requestApproval, type Person } from '@payout/use-cases';
 
 /**
  * The soak's operators, as a payout company staffs them: one who asks for money actions and one who

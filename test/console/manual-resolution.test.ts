@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findWallet, listOperatorActions, transitionPayout, type PayoutSummary, type PrismaClient } from '@payout/db';
-import { approveRequest, planManualResolution, requestApproval, type Person } from '@payout/operator-actions';
+import { approveRequest, planManualResolution, requestApproval, type Person } from '@payout/use-cases';
 import { createConsoleUser } from '@payout/db';
 import { hashPassword, type ResolutionRequest } from '@payout/domain';
 import { createHttpRailAdapter, type RailAdapter } from '@payout/rails';

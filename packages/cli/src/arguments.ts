@@ -72,7 +72,7 @@ export function audited(command: Command, doing: string): Command {
     );
 }
 
-/** Who asked and why, as the use cases of @payout/operator-actions take them, from {@link audited}'s options. */
+/** Who asked and why, as the use cases of @payout/use-cases take them, from {@link audited}'s options. */
 export function requestedBy(opts: AuditedOptions, defaultReason: string) {
   // The audit log's actor is "cli:<name>": the console's are "console:<username>".
   const operator = opts.operator ?? userInfo().username;

@@ -1,5 +1,5 @@
 import { findConsoleUser, type PrismaClient } from '@payout/db';
-import type { Person } from '@payout/operator-actions';
+import type { Person } from '@payout/use-cases';
 import { CommandFailure } from './usage-error.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { PrismaClient } from '@payout/db';
 import type { WebhookDestinationPolicy } from '@payout/domain';
-import type { ApprovalSettings } from '@payout/operator-actions';
+import type { ApprovalSettings } from '@payout/use-cases';
 import type { RailAdapter } from '@payout/rails';
 import type { Output } from './output.js';
 

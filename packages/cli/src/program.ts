@@ -15,7 +15,7 @@ import { CommandFailure, UsageError } from './usage-error.js';
 import type { Queue } from 'bullmq';
 import type { PrismaClient } from '@payout/db';
 import type { WebhookDestinationPolicy } from '@payout/domain';
-import type { ApprovalSettings } from '@payout/operator-actions';
+import type { ApprovalSettings } from '@payout/use-cases';
 import type { RailAdapter } from '@payout/rails';
 import { registerConsoleCommands } from './commands/console-commands.js';
 import { registerApprovalCommands } from './commands/approval-commands.js';

@@ -3,7 +3,7 @@ import helmet from 'helmet';
 import type { Queue } from 'bullmq';
 import type { RedisConnection } from '@payout/queue';
 import type { PrismaClient } from '@payout/db';
-import type { ApprovalSettings } from '@payout/operator-actions';
+import type { ApprovalSettings } from '@payout/use-cases';
 import type { RailAdapter } from '@payout/rails';
 import type { Logger, ServiceMetrics } from '@payout/telemetry';
 import { errorHandler, notFound } from '../http/error-handler.js';

@@ -10,7 +10,7 @@ import {
   type ApprovalDeps,
   type DecideOutcome,
   type Person,
-} from '@payout/operator-actions';
+} from '@payout/use-cases';
 import { findPayoutJobs } from '@payout/queue';
 import { methodNotAllowed } from '../http/error-handler.js';
 import { sendJson } from '../http/send-json.js';

@@ -10,7 +10,7 @@ import {
   type DecideOutcome,
   type PlannedRequest,
   type Person,
-} from '@payout/operator-actions';
+} from '@payout/use-cases';
 import { nonEmptyArgument } from '../arguments.js';
 import type { CommandContext } from '../context.js';
 import { show, type Output, type Row } from '../output.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { listDiscrepancies, RESOLUTIONS, type DiscrepancyView } from '@payout/db';
-import { resolveDiscrepancyAction } from '@payout/operator-actions';
+import { resolveDiscrepancyAction } from '@payout/use-cases';
 import { personNamed } from '../console-person.js';
 import { requestFromCli } from './approval-commands.js';
 import { formatRupees } from '@payout/domain';

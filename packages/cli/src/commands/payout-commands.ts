@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { findPayoutStory, type PayoutStory } from '@payout/db';
-import { planManualResolution } from '@payout/operator-actions';
+import { planManualResolution } from '@payout/use-cases';
 import { FAILURE_REASON_TEXT, formatRupees, type FailureReason } from '@payout/domain';
 import { findPayoutJobs, type PayoutJobView } from '@payout/queue';
 import { nonEmptyArgument, payoutCommand, requestedMoneyAction } from '../arguments.js';

@@ -12,7 +12,7 @@ import {
   type StatementRunReport,
 } from '@payout/db';
 import { formatRupees } from '@payout/domain';
-import { approvalJson, planStatementApplication, requestApproval, type Person } from '@payout/operator-actions';
+import { approvalJson, planStatementApplication, requestApproval, type Person } from '@payout/use-cases';
 import {
   acceptStatementFile,
   detectLayout,

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { listTokens, type MerchantToken } from '@payout/db';
-import { planTokenIssue, revokeToken } from '@payout/operator-actions';
+import { planTokenIssue, revokeToken } from '@payout/use-cases';
 import { audited, merchantCommand, positiveIntegerArgument, requestedBy, requestedMoneyAction } from '../arguments.js';
 import { personNamed } from '../console-person.js';
 import { requestFromCli } from './approval-commands.js';

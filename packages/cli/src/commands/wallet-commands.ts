@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { findWallet, ledgerBalances } from '@payout/db';
 import { formatRupees, type Paise } from '@payout/domain';
-import { planWalletCredit } from '@payout/operator-actions';
+import { planWalletCredit } from '@payout/use-cases';
 import { amountArgument, merchantCommand, nonEmptyArgument, requestedMoneyAction } from '../arguments.js';
 import { personNamed } from '../console-person.js';
 import { requestFromCli } from './approval-commands.js';

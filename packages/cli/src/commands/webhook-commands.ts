@@ -19,7 +19,7 @@ import {
   type WebhookDestinationPolicy,
 } from '@payout/domain';
 import { WEBHOOK_QUEUE } from '@payout/queue';
-import { enableWebhookEndpointAction, replayWebhook } from '@payout/operator-actions';
+import { enableWebhookEndpointAction, replayWebhook } from '@payout/use-cases';
 import { audited, merchantCommand, payoutCommand, requestedBy } from '../arguments.js';
 import type { CommandContext } from '../context.js';
 import { merchantByMid } from '../merchant-by-mid.js';

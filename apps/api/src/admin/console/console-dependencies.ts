@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { PrismaClient } from '@payout/db';
-import type { ApprovalSettings } from '@payout/operator-actions';
+import type { ApprovalSettings } from '@payout/use-cases';
 import type { RailAdapter } from '@payout/rails';
 import type { SignInLimiter } from './sign-in-limiter.js';
 

@@ -11,6 +11,7 @@ import { findRoutes } from './find-routes.js';
 import { merchantRoutes } from './merchant-routes.js';
 import { renderPage } from './render.js';
 import { signInRoutes } from './sign-in-routes.js';
+import { statementBreakRoutes } from './statement-break-routes.js';
 import { todayRoutes } from './today-routes.js';
 import { MessagePage } from './views/layout.js';
 
@@ -41,6 +42,7 @@ export function consoleRoutes(deps: ConsoleDependencies) {
   router.use(signInRoutes(deps));
   router.use('/console', requireViewer, requireCsrfOnPost);
   router.use(findRoutes(deps));
+  router.use(statementBreakRoutes(deps));
   router.use(todayRoutes(deps, allow));
   router.use(merchantRoutes(deps));
   router.use(actionRoutes({ deps, allow }));

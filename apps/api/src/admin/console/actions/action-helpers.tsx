@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { findPayoutStoryByAckNo, type PayoutStory } from '@payout/db';
-import { requestApproval, type PlannedRequest, type Person } from '@payout/operator-actions';
+import { requestApproval, type PlannedRequest, type Person } from '@payout/use-cases';
 import type { consoleAuthorization } from '../console-authorization.js';
 import type { ConsoleDependencies } from '../console-dependencies.js';
 import { formField, type Viewer } from '../console-session.js';

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import { findApprovalRequest, listApprovalRequests, type ApprovalRequestView } from '@payout/db';
-import { approveRequest, cancelRequest, rejectRequest, type DecideOutcome } from '@payout/operator-actions';
+import { approveRequest, cancelRequest, rejectRequest, type DecideOutcome } from '@payout/use-cases';
 import { exactRouter } from '../console-authorization.js';
 import { formField, type Viewer } from '../console-session.js';
 import { notFound } from '../find-routes.js';

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import { formatRupees, parseRupees } from '@payout/domain';
-import { planWalletCredit } from '@payout/operator-actions';
+import { planWalletCredit } from '@payout/use-cases';
 import { exactRouter } from '../console-authorization.js';
 import { formField, type Viewer } from '../console-session.js';
 import { merchantNotFound, merchantOr404 } from '../find-routes.js';

@@ -1,4 +1,4 @@
-import { enableWebhookEndpointAction, planTokenIssue, revokeToken } from '@payout/operator-actions';
+import { enableWebhookEndpointAction, planTokenIssue, revokeToken } from '@payout/use-cases';
 import { exactRouter } from '../console-authorization.js';
 import { formField } from '../console-session.js';
 import { merchantNotFound, merchantOr404, notFound } from '../find-routes.js';

@@ -1,4 +1,4 @@
-import { replayWebhook, requeueInquiry } from '@payout/operator-actions';
+import { replayWebhook, requeueInquiry } from '@payout/use-cases';
 import { exactRouter } from '../console-authorization.js';
 import { confirmPayoutAction, payoutActionPost, type ActionContext } from './action-helpers.js';
 

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { PayoutStory } from '@payout/db';
 import { FAILURE_REASON_TEXT, type FailureReason } from '@payout/domain';
-import { planManualResolution } from '@payout/operator-actions';
+import { planManualResolution } from '@payout/use-cases';
 import { exactRouter } from '../console-authorization.js';
 import { formField, type Viewer } from '../console-session.js';
 import { renderPage } from '../render.js';

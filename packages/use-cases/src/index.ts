@@ -1,4 +1,4 @@
-// The operator's use cases, shared by the support console, the admin JSON API and the CLI: each checks,
+// The use cases, shared by the support console, the admin JSON API and the CLI: each checks,
 // acts and writes its audit log entry (docs/operations.md, "Support console"). The money actions are
 // planned by one person and run on a second person's approval ("Approvals").
 export type { PayoutKey } from './payout-key.js';
