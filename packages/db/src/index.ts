@@ -37,14 +37,13 @@ export * from './repositories/console-user-repository.js';
 export * from './repositories/operator-action-repository.js';
 export * from './repositories/approval-repository.js';
 export * from './repositories/console-queries.js';
+export * from './repositories/statement-breaks.js';
 export {
   applyStatementActions,
   findPayoutsForStatement,
-  listStatementBreaks,
   reconcileStatement,
   type StatementApplyOutcome,
   type StatementApplyRequest,
-  type StatementBreakRow,
   type StatementRunReport,
   type StatementRunRequest,
 } from './statement-reconciliation.js';
