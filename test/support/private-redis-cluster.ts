@@ -11,6 +11,8 @@ const execFile = promisify(execFileCallback);
 // A node that stops answering for this long is failed: its replica is promoted about a second after a
 // master dies, which keeps a failover inside a test's patience while still being a real election.
 const NODE_TIMEOUT_MS = 1_000;
+// How long a node may take to start, answer or exit before the test fails instead of waiting on.
+const NODE_START_DEADLINE_MS = 15_000;
 
 // A test process that dies without its afterAll (a failed import, Ctrl-C) must not leave nodes behind.
 const running = new Set<ChildProcess>();
@@ -46,16 +48,13 @@ export class PrivateRedisCluster {
     );
     const cluster = new PrivateRedisCluster(nodes, dir);
     try {
-      await Promise.all(nodes.map((node) => cluster.startNode(node)));
+      await Promise.all(nodes.map((node) => cluster.startFreshNode(node)));
       // The first `masters` addresses become masters; each of the rest replicates one of them.
-      await execFile('redis-cli', [
-        '--cluster',
-        'create',
-        ...nodes.map((n) => `127.0.0.1:${n.port}`),
-        '--cluster-replicas',
-        '1',
-        '--cluster-yes',
-      ]);
+      await execFile(
+        'redis-cli',
+        ['--cluster', 'create', ...nodes.map((n) => `127.0.0.1:${n.port}`), '--cluster-replicas', '1', '--cluster-yes'],
+        { timeout: NODE_START_DEADLINE_MS * 2 },
+      );
       await cluster.waitUntilHealthy();
     } catch (error) {
       await cluster.destroy();
@@ -108,31 +107,7 @@ export class PrivateRedisCluster {
   }
 
   private async startNode(node: ClusterNode): Promise<void> {
-    node.process = spawn(
-      'redis-server',
-      [
-        '--port',
-        String(node.port),
-        '--bind',
-        '127.0.0.1',
-        '--dir',
-        node.dir,
-        '--save',
-        '',
-        '--appendonly',
-        'no',
-        '--cluster-enabled',
-        'yes',
-        '--cluster-config-file',
-        'nodes.conf',
-        '--cluster-node-timeout',
-        String(NODE_TIMEOUT_MS),
-        // A replica is promoted however long it was out of touch: a short test must fail over every time.
-        '--cluster-replica-validity-factor',
-        '0',
-      ],
-      { stdio: 'ignore' },
-    );
+    node.process = spawn('redis-server', nodeArguments(node), { stdio: 'ignore' });
     const child = node.process;
     running.add(child);
     child.once('exit', () => running.delete(child));
@@ -143,11 +118,41 @@ export class PrivateRedisCluster {
       maxRetriesPerRequest: null,
     });
     probe.on('error', () => undefined);
+    // A node that never answers fails the test at once instead of stalling the run: a server that exited
+    // (its port taken between freePort and the bind) or one that is still silent after the deadline.
+    const exited = new Promise<never>((_, reject) =>
+      child.once('exit', (code, signal) =>
+        reject(new Error(`redis-server on port ${node.port} exited (${signal ?? `code ${code}`}) before it answered`)),
+      ),
+    );
     try {
-      await probe.connect().catch(() => undefined);
-      await probe.ping();
+      await withDeadline(
+        Promise.race([
+          probe
+            .connect()
+            .catch(() => undefined)
+            .then(() => probe.ping()),
+          exited,
+        ]),
+        NODE_START_DEADLINE_MS,
+        `redis-server on port ${node.port} did not answer`,
+      );
+    } catch (error) {
+      await stopProcess(child);
+      throw error;
     } finally {
+      exited.catch(() => undefined);
       probe.disconnect();
+    }
+  }
+
+  /** A new node: when its port was taken since freePort chose it, it starts once more on another. */
+  private async startFreshNode(node: ClusterNode): Promise<void> {
+    try {
+      await this.startNode(node);
+    } catch {
+      node.port = await freePort();
+      await this.startNode(node);
     }
   }
 
@@ -184,7 +189,13 @@ export class PrivateRedisCluster {
   }
 
   private async command(node: ClusterNode, run: (redis: Redis) => Promise<string>): Promise<string> {
-    const redis = new Redis({ port: node.port, lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1_000 });
+    const redis = new Redis({
+      port: node.port,
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      connectTimeout: 1_000,
+      commandTimeout: 2_000,
+    });
     redis.on('error', () => undefined);
     try {
       await redis.connect();
@@ -203,5 +214,42 @@ async function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGKILL');
-  await exited;
+  await withDeadline(exited, NODE_START_DEADLINE_MS, `redis-server ${child.pid} did not exit after SIGKILL`);
+}
+
+function nodeArguments(node: ClusterNode): string[] {
+  return [
+    '--port',
+    String(node.port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    node.dir,
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--cluster-enabled',
+    'yes',
+    '--cluster-config-file',
+    'nodes.conf',
+    '--cluster-node-timeout',
+    String(NODE_TIMEOUT_MS),
+    // A replica is promoted however long it was out of touch: a short test must fail over every time.
+    '--cluster-replica-validity-factor',
+    '0',
+  ];
+}
+
+/** Every wait on a node has an end, so a node that hangs fails its test with the reason, never the run. */
+async function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
