@@ -49,6 +49,10 @@ const enums = dmmf.datamodel.enums;
  * fails if one disappears, and an unexpected extra one must be added here on purpose.
  */
 const DATABASE_ONLY_CHECKS = [
+  'statement_break_decisions_position_positive',
+  'statement_break_decisions_note_given',
+  'statement_break_decisions_payout_when_matched',
+  'statement_break_decisions_approval_only_for_match',
   'merchants_mid_format',
   'merchants_limits_positive',
   'wallets_available_non_negative',

@@ -10,6 +10,7 @@ export const APPROVAL_ACTIONS = [
   'discrepancy.resolve',
   'statement.apply',
   'token.issue',
+  'statement.match',
 ] as const;
 export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
 

@@ -14,6 +14,7 @@ export interface OperatorActionInput {
 /** Every kind of operator action the audit log records. */
 export type OperatorActionName =
   | 'payout.resolve'
+  | 'statement.decide-break'
   | 'payout.resolve-refused'
   | 'webhook.replay'
   | 'webhook.enable'

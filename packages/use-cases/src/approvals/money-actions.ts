@@ -4,6 +4,7 @@ import { tokenIssue } from '../merchant-tokens.js';
 import { discrepancyResolution } from '../resolve-discrepancy.js';
 import { manualResolution } from '../resolve-manual-review.js';
 import { statementApplication } from '../apply-statement.js';
+import { statementLineMatch } from '../match-statement-line.js';
 import type { MoneyAction } from './money-action.js';
 
 // Every money action, by the name its requests carry: an action missing here, or filed under another
@@ -14,6 +15,7 @@ const MONEY_ACTIONS = {
   'discrepancy.resolve': discrepancyResolution,
   'statement.apply': statementApplication,
   'token.issue': tokenIssue,
+  'statement.match': statementLineMatch,
 } satisfies { [A in ApprovalAction]: MoneyAction<unknown> & { action: A } };
 
 export function moneyActionOf(action: ApprovalAction): MoneyAction<unknown> {
