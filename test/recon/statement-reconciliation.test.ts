@@ -113,6 +113,7 @@ describe('pnpm cli recon statement', () => {
       matched: 2,
       paid_but_failed_here: 1,
       success_here_missing_at_bank: 1,
+      reversed_here_missing_at_bank: 0,
       pending_here_paid_at_bank: 1,
       amount_mismatch: 1,
       unknown_reference: 1,

@@ -2,3 +2,15 @@ export { createRailSim, type RailSim, type RailSimOptions, type RailSimServer } 
 export type { BankStats } from './bank-ledger.js';
 export type { BankPayout, BankStatus } from './bank-payout.js';
 export { StateFileError } from './state-journal.js';
+export {
+  bankStatementFor,
+  istDate,
+  renderStatement,
+  SETTLEMENT_ACCOUNT,
+  statementFile,
+  STATEMENT_FORMATS,
+  type BookedPayout,
+  type StatementExport,
+  type StatementExportFormat,
+} from './statement-export.js';
+export { isBookedInBulk } from './magic-values.js';

@@ -12,8 +12,8 @@ export type Scenario =
   /** PENDING for RAIL_SIM_DEEMED_SUCCESS_MS, then SUCCESS (NPCI's deemed success). */
   | { kind: 'deemed-success' }
   /**
-   * The bank of issue 10: pays, loses the reply, its status API says NOT_FOUND for RAIL_SIM_STATUS_LAG_MS,
-   * and a resubmit is refused with 400 DUPLICATE_REFERENCE.
+   * The bank that loses a paid payout's reply: pays, loses the reply, its status API says NOT_FOUND for
+   * RAIL_SIM_STATUS_LAG_MS, and a resubmit is refused with 400 DUPLICATE_REFERENCE.
    */
   | { kind: 'lost-reply-lagging-status' }
   /** SUCCESS, then REVERSED RAIL_SIM_REVERSE_AFTER_MS after the payment (the credit bounced). */
@@ -24,6 +24,18 @@ export type Scenario =
 /** The garbled replies a bank's front end sends now and then. */
 export const GARBAGE = ['html-502', 'truncated-json', 'long-utr', 'nul-in-json'] as const;
 export type Garbage = (typeof GARBAGE)[number];
+
+/**
+ * The paise of a payout the bank books in bulk: it is paid like any other, but the day's statement has one
+ * DEBIT for the total of every such payout paid that day, narrated "BULK …", in place of a line each — as a
+ * bank that pays a merchant's bulk file in one debit does (docs/rail-sim.md, docs/reconciliation.md,
+ * "Matching beyond the reference"). The instruction carries nothing that names a batch, so the amount does.
+ */
+export const BOOKED_IN_BULK_PAISE = 83n;
+
+export function isBookedInBulk(amountPaise: bigint): boolean {
+  return amountPaise % 100n === BOOKED_IN_BULK_PAISE;
+}
 
 /** How many submits of a `.44` reference are answered 503 before one is accepted. */
 export const UNAVAILABLE_SUBMITS = 2;

@@ -1,12 +1,13 @@
-import express, { type ErrorRequestHandler, type Express, type Response } from 'express';
+import express, { Router, type ErrorRequestHandler, type Express, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
+import type { PayoutInstruction } from '@payout/rails';
 import { createRegistry } from '@payout/telemetry';
 import type { BankLedger } from './bank-ledger.js';
 import type { BankPayout } from './bank-payout.js';
 import { parseInstruction } from './instruction-schema.js';
 import type { Garbage } from './magic-values.js';
 import type { ReplyScheduler } from './reply-scheduler.js';
-import { statementHandler } from './statement-export.js';
+import { statementHandler } from './statement-route.js';
 import { validationRoutes } from './validation-routes.js';
 
 export interface RailSimAppDeps {
@@ -17,13 +18,26 @@ export interface RailSimAppDeps {
 }
 
 /** The simulated bank's HTTP API; docs/rail-sim.md describes it. */
-export function createRailSimApp({ ledger, replies, lostReplyMs, logger }: RailSimAppDeps): Express {
+export function createRailSimApp(deps: RailSimAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(express.json({ limit: '16kb' }));
 
-  app.post('/v1/payouts', (req, res) => {
+  app.use(payoutRoutes(deps));
+  app.get('/v1/statement', statementHandler(deps.ledger));
+  app.use(validationRoutes(deps));
+  app.use(serviceRoutes(deps.ledger, deps.replies));
+  app.use(unknownRoute(deps.replies));
+  app.use(errorAnswer(deps));
+  return app;
+}
+
+/** The bank's payout API: submit a payout, and ask what became of a reference. */
+function payoutRoutes(deps: RailSimAppDeps): Router {
+  const { ledger, replies, logger } = deps;
+  const routes = Router();
+  routes.post('/v1/payouts', (req, res) => {
     const parsed = parseInstruction(req.body as unknown);
     if (!parsed.ok) {
       logger.warn({ problems: parsed.problems }, 'malformed payout instruction refused');
@@ -34,69 +48,86 @@ export function createRailSimApp({ ledger, replies, lostReplyMs, logger }: RailS
       });
       return;
     }
-    const { instruction } = parsed;
-    const outcome = ledger.submit(instruction);
-    const context = { reference: instruction.reference, mode: instruction.mode };
-    // A refusal of a reference the bank has already received names that reference.
-    const refuseReference = (status: number, error: string, message: string) =>
-      replies.answer(res, status, { error, reference: instruction.reference, message });
-    switch (outcome.kind) {
-      case 'unavailable':
-        logger.info(context, 'submit answered 503 (.44: rail unavailable)');
-        replies.answer(res, 503, { error: 'UNAVAILABLE', message: 'rail temporarily unavailable; nothing was paid' });
-        return;
-      case 'conflict':
-        logger.warn(context, 'reference reused with a different mode, amount or account');
-        refuseReference(409, 'CONFLICT', 'reference already used with a different mode, amount or account');
-        return;
-      case 'duplicate-refused':
-        logger.info(context, 'known reference submitted again: refused as a duplicate (strict bank)');
-        refuseReference(400, 'DUPLICATE_REFERENCE', 'reference already received');
-        return;
-      case 'accepted': {
-        const { payout } = outcome;
-        if (outcome.duplicate) logger.debug({ ...context, status: payout.status }, 'duplicate submit');
-        else logger.info({ ...context, amountPaise: payout.amountPaise.toString(), status: payout.status }, 'payout');
-        switch (outcome.reply) {
-          case 'normal':
-            replies.answer(res, 200, payoutBody(payout));
-            return;
-          case 'lose':
-            replies.holdBack(res, 200, payoutBody(payout), lostReplyMs);
-            return;
-          default:
-            logger.info({ ...context, garbage: outcome.reply }, 'paid, but the reply is garbled');
-            answerGarbled(replies, res, outcome.reply, payout);
-            return;
-        }
-      }
-    }
+    answerSubmit(deps, res, parsed.instruction);
   });
 
-  app.get('/v1/payouts/:reference', (req, res) => {
+  routes.get('/v1/payouts/:reference', (req, res) => {
     const { reference } = req.params;
     const payout = ledger.statusOf(reference);
     if (!payout) replies.answer(res, 404, { reference, status: 'NOT_FOUND' });
     else replies.answer(res, 200, payoutBody(payout));
   });
+  return routes;
+}
 
-  app.get('/v1/statement', statementHandler(ledger));
-  app.use(validationRoutes({ replies, lostReplyMs, logger }));
+/** What the bank answers a well-formed submit: its ledger decides, the magic values shape the reply. */
+function answerSubmit(
+  { ledger, replies, lostReplyMs, logger }: RailSimAppDeps,
+  res: Response,
+  instruction: PayoutInstruction,
+): void {
+  const outcome = ledger.submit(instruction);
+  const context = { reference: instruction.reference, mode: instruction.mode };
+  // A refusal of a reference the bank has already received names that reference.
+  const refuseReference = (status: number, error: string, message: string) =>
+    replies.answer(res, status, { error, reference: instruction.reference, message });
+  switch (outcome.kind) {
+    case 'unavailable':
+      logger.info(context, 'submit answered 503 (.44: rail unavailable)');
+      replies.answer(res, 503, { error: 'UNAVAILABLE', message: 'rail temporarily unavailable; nothing was paid' });
+      return;
+    case 'conflict':
+      logger.warn(context, 'reference reused with a different mode, amount or account');
+      refuseReference(409, 'CONFLICT', 'reference already used with a different mode, amount or account');
+      return;
+    case 'duplicate-refused':
+      logger.info(context, 'known reference submitted again: refused as a duplicate (strict bank)');
+      refuseReference(400, 'DUPLICATE_REFERENCE', 'reference already received');
+      return;
+    case 'accepted': {
+      const { payout } = outcome;
+      if (outcome.duplicate) logger.debug({ ...context, status: payout.status }, 'duplicate submit');
+      else logger.info({ ...context, amountPaise: payout.amountPaise.toString(), status: payout.status }, 'payout');
+      switch (outcome.reply) {
+        case 'normal':
+          replies.answer(res, 200, payoutBody(payout));
+          return;
+        case 'lose':
+          replies.holdBack(res, 200, payoutBody(payout), lostReplyMs);
+          return;
+        default:
+          logger.info({ ...context, garbage: outcome.reply }, 'paid, but the reply is garbled');
+          answerGarbled(replies, res, outcome.reply, payout);
+          return;
+      }
+    }
+  }
+}
 
-  app.get('/v1/stats', (_req, res) => replies.now(res, 200, ledger.stats()));
-  app.get('/health', (_req, res) => replies.now(res, 200, { status: 'ok' }));
+/** Not part of a bank's API, so answered without the added latency: stats, health and metrics. */
+function serviceRoutes(ledger: BankLedger, replies: ReplyScheduler): Router {
+  const routes = Router();
+  routes.get('/v1/stats', (_req, res) => replies.now(res, 200, ledger.stats()));
+  routes.get('/health', (_req, res) => replies.now(res, 200, { status: 'ok' }));
   // Prometheus: the process's own metrics only, so a scrape says whether the simulator is up (`up`).
   let registry: ReturnType<typeof createRegistry> | undefined;
-  app.get('/metrics', async (_req, res) => {
+  routes.get('/metrics', async (_req, res) => {
     registry ??= createRegistry('rail-sim');
     res.type(registry.contentType).send(await registry.metrics());
   });
+  return routes;
+}
 
-  app.use((req, res) => {
+/** A route the bank does not have: 404. */
+function unknownRoute(replies: ReplyScheduler): RequestHandler {
+  return (req, res) => {
     replies.now(res, 404, { error: 'NOT_FOUND', message: `no route for ${req.method} ${req.path}` });
-  });
+  };
+}
 
-  const onError: ErrorRequestHandler = (error: unknown, _req, res, _next) => {
+/** A body the parser refused is the client's fault (4xx); anything else is the simulator's (500). */
+function errorAnswer({ replies, logger }: RailSimAppDeps): ErrorRequestHandler {
+  return (error: unknown, _req, res, _next) => {
     const status = httpStatusOf(error);
     if (status !== undefined && status < 500) {
       // body-parser's refusals (bad JSON, too large, wrong charset) are the client's fault.
@@ -106,8 +137,6 @@ export function createRailSimApp({ ledger, replies, lostReplyMs, logger }: RailS
     logger.error({ err: error }, 'simulator failed to answer');
     replies.now(res, 500, { error: 'INTERNAL', message: 'simulator error' });
   };
-  app.use(onError);
-  return app;
 }
 
 function payoutBody(payout: BankPayout): Record<string, unknown> {

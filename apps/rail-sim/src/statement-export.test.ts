@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acceptStatementFile, parseStatement } from '@payout/recon';
+import { acceptStatementFile, matchStatement, parseStatement, type BookPayout } from '@payout/recon';
 import { createRailSim } from './rail-sim.js';
 import { SETTLEMENT_ACCOUNT, statementFile, statementNumber, type BookedPayout } from './statement-export.js';
 
@@ -128,6 +128,68 @@ describe('the narration rail-sim writes', () => {
       '01KAKX3T5QH4Z8M2N6PC DEBIT',
       '01KAKX3T5QH4Z8M2N6PC RETURN',
     ]);
+  });
+});
+
+// A day on which the bank pays three `.83` payouts — booked in bulk — and one other (docs/rail-sim.md).
+const BULK_DAY = '2026-11-27';
+const BULK_BOOK: BookedPayout[] = [
+  ['01KAKX3T5QH4Z8M2N6Q1', 10_083n, 'IMPS'],
+  ['01KAKX3T5QH4Z8M2N6Q2', 250_083n, 'UPI'],
+  ['01KAKX3T5QH4Z8M2N6Q3', 7_083n, 'IMPS'],
+  ['01KAKX3T5QH4Z8M2N6Q4', 10_050n, 'IMPS'],
+].map(([reference, amountPaise, mode], i) => ({
+  reference: reference as string,
+  amountPaise: amountPaise as bigint,
+  status: 'SUCCESS',
+  utr: `91280747140${i}`,
+  mode: mode as string,
+  beneficiaryName: 'Ravi Kumar',
+  acceptedAt: at(`${BULK_DAY}T1${i}:00:00`),
+}));
+const BULK_TOTAL = 10_083n + 250_083n + 7_083n;
+
+/** Our books of the bulk day: the three `.83` payouts came in one bulk batch, sent that day. */
+function booksOfBulkDay(): BookPayout[] {
+  return BULK_BOOK.map((payout, i) => ({
+    id: BigInt(i + 1),
+    ackNo: payout.reference,
+    state: 'SUCCESS',
+    amountPaise: payout.amountPaise,
+    bankReference: payout.utr!,
+    settledOn: BULK_DAY,
+    sentOn: BULK_DAY,
+    batch: payout.amountPaise % 100n === 83n ? { key: 'merchant-1:B-77', batchId: 'B-77', payouts: 3 } : null,
+  }));
+}
+
+describe.each(['csv', 'mt940', 'camt053'] as const)('the %s statement of a day with `.83` payouts', (format) => {
+  it('when it is read and matched, then the bulk-booked payouts are one debit of their total that pays the batch', () => {
+    const read = acceptStatementFile(statementFile(BULK_BOOK, BULK_DAY, format).text, options);
+
+    expect(read).toMatchObject({ ok: true });
+    if (!read.ok) return;
+    expect(read.lines.map(({ reference, amountPaise, type }) => ({ reference, amountPaise, type }))).toEqual([
+      { reference: '01KAKX3T5QH4Z8M2N6Q4', amountPaise: 10_050n, type: 'DEBIT' },
+      { reference: 'BULK261127', amountPaise: BULK_TOTAL, type: 'DEBIT' },
+    ]);
+    const items = matchStatement(read.lines, read.valueDates, booksOfBulkDay(), { today: BULK_DAY });
+    expect(items.map((item) => `${item.reference} ${item.class} ${item.resolved}`).sort()).toEqual([
+      '01KAKX3T5QH4Z8M2N6Q1 matched true',
+      '01KAKX3T5QH4Z8M2N6Q2 matched true',
+      '01KAKX3T5QH4Z8M2N6Q3 matched true',
+      '01KAKX3T5QH4Z8M2N6Q4 matched true',
+    ]);
+  });
+});
+
+describe('the bulk debit rail-sim writes', () => {
+  it('when the day is exported as MT940, then the bulk debit is narrated BULK with the count and names no payout', () => {
+    const { text } = statementFile(BULK_BOOK, BULK_DAY, 'mt940');
+
+    expect(text).toContain(`:61:261127D${BULK_TOTAL / 100n},${BULK_TOTAL % 100n}NTRFNONREF//BULK261127\r\n`);
+    expect(text).toContain(':86:BULK/3 PAYOUTS/27-11-2026\r\n');
+    expect(text).not.toContain('01KAKX3T5QH4Z8M2N6Q1');
   });
 });
 

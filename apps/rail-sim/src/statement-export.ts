@@ -1,4 +1,3 @@
-import type { RequestHandler } from 'express';
 import {
   formatStatement,
   renderCamt053,
@@ -6,6 +5,7 @@ import {
   type RenderableStatement,
   type StatementLine,
 } from '@payout/recon';
+import { isBookedInBulk } from './magic-values.js';
 
 /**
  * What the statement needs of one reference in the bank's book. The simulator's BankPayout has these
@@ -75,19 +75,24 @@ function movementsOf(payout: BookedPayout): Movement[] {
 }
 
 /**
- * The bank's statement for one (IST) day, as real banks send it every morning (docs/reconciliation.md):
- * a DEBIT line for every payout the bank paid that day — a payout later reversed was still paid — and a
- * RETURN line for every payout whose money came back that day. Pending and failed references move no
- * money and are not on it.
+ * The bank's statement for one (IST) day as canonical lines (docs/reconciliation.md): our payouts'
+ * movements of the day (dayEntries), each named by our reference, or — a bulk debit, which has none — by
+ * the bank's own reference. The day's charge is not a movement of ours and is left out.
  */
 export function statementFor(book: readonly BookedPayout[], date: string): Omit<StatementLine, 'lineNumber'>[] {
-  return movementsOn(book, date).map(({ reference, utr, amountPaise, type, valueDate }) => ({
-    reference,
-    utr,
-    amountPaise,
-    type,
-    valueDate,
-  }));
+  return canonicalLines(dayEntries(book, date));
+}
+
+function canonicalLines(entries: RenderableStatement['entries']): Omit<StatementLine, 'lineNumber'>[] {
+  return entries
+    .filter((entry) => entry.class !== 'bank_charge')
+    .map((entry) => ({
+      reference: entry.reference ?? entry.bankReference ?? '',
+      utr: entry.utr ?? entry.bankReference ?? '',
+      amountPaise: entry.amountPaise,
+      type: entry.type === 'RETURN' ? 'RETURN' : 'DEBIT',
+      valueDate: entry.valueDate,
+    }));
 }
 
 function movementsOn(book: readonly BookedPayout[], date: string): Movement[] {
@@ -95,6 +100,45 @@ function movementsOn(book: readonly BookedPayout[], date: string): Movement[] {
     .flatMap(movementsOf)
     .filter((movement) => movement.valueDate === date)
     .sort((a, b) => a.reference.localeCompare(b.reference) || a.type.localeCompare(b.type));
+}
+
+/**
+ * Every movement of our payouts on the day as the bank books it: a line each, except the debits of payouts
+ * it books in bulk (`.83`, docs/rail-sim.md), which are one DEBIT of their total after the others.
+ */
+function dayEntries(book: readonly BookedPayout[], date: string): RenderableStatement['entries'] {
+  const movements = movementsOn(book, date);
+  const inBulk = (movement: Movement) => movement.type === 'DEBIT' && isBookedInBulk(movement.amountPaise);
+  const bulk = movements.filter(inBulk);
+  return [
+    ...movements.filter((movement) => !inBulk(movement)).map(entryOf),
+    ...(bulk.length === 0 ? [] : [bulkEntryOf(bulk, date)]),
+  ];
+}
+
+/**
+ * The one debit of the day's bulk-booked payouts. A bulk debit carries none of our references and no
+ * payout's UTR (a UTR names one payment), only the bank's own reference, `BULK` and the day, which is
+ * shaped neither like our reference nor like a UTR: recon matches it to a batch by its total
+ * (docs/reconciliation.md, "Matching beyond the reference").
+ */
+function bulkEntryOf(debits: readonly Movement[], date: string): RenderableStatement['entries'][number] {
+  return {
+    valueDate: date,
+    type: 'DEBIT',
+    amountPaise: debits.reduce((sum, debit) => sum + debit.amountPaise, 0n),
+    bankReference: `BULK${yymmdd(date)}`,
+    narration: `BULK/${debits.length} PAYOUTS/${ddmmyyyy(date)}`,
+    class: 'payout',
+  };
+}
+
+function yymmdd(date: string): string {
+  return date.slice(2).replaceAll('-', '');
+}
+
+function ddmmyyyy(date: string): string {
+  return date.split('-').reverse().join('-');
 }
 
 /**
@@ -134,13 +178,13 @@ export function bankStatementFor(book: readonly BookedPayout[], date: string): R
     .reduce((sum, movement) => sum + signed(movement), 0n);
   const openingBalancePaise = SETTLEMENT_ACCOUNT.floatPaise - earlierCharges + earlierMovements;
   const entries: RenderableStatement['entries'] = [
-    ...movementsOn(book, date).map(entryOf),
+    ...dayEntries(book, date),
     {
       valueDate: date,
       type: 'DEBIT',
       amountPaise: SETTLEMENT_ACCOUNT.dailyChargePaise,
       bankReference: `CHG${date.replaceAll('-', '')}`,
-      narration: `IMPS CHARGES INCL GST ${date.split('-').reverse().join('-')}`,
+      narration: `IMPS CHARGES INCL GST ${ddmmyyyy(date)}`,
       class: 'bank_charge',
     },
   ];
@@ -214,78 +258,40 @@ export function statementFile(
   book: readonly BookedPayout[],
   date: string,
   format: StatementExportFormat,
-): { text: string; contentType: string; fileName: string } {
+): StatementExport {
+  return renderStatement(bankStatementFor(book, date), format);
+}
+
+export interface StatementExport {
+  text: string;
+  contentType: string;
+  fileName: string;
+}
+
+/**
+ * A day's statement written in one layout. The canonical CSV has our movements only (no account, balances
+ * or charge); MT940 writes the branch's IFSC before the account number in `:25:`, as Indian banks do.
+ */
+export function renderStatement(statement: RenderableStatement, format: StatementExportFormat): StatementExport {
+  const date = statement.statementDate;
   switch (format) {
     case 'csv':
       return {
-        text: formatStatement(statementFor(book, date)),
+        text: formatStatement(canonicalLines(statement.entries)),
         contentType: 'text/csv',
         fileName: `statement-${date}.csv`,
       };
     case 'mt940':
       return {
-        text: renderMt940({
-          ...bankStatementFor(book, date),
-          account: `${SETTLEMENT_ACCOUNT.ifsc}/${SETTLEMENT_ACCOUNT.number}`,
-        }),
+        text: renderMt940({ ...statement, account: `${SETTLEMENT_ACCOUNT.ifsc}/${statement.account}` }),
         contentType: 'text/plain',
         fileName: `statement-${date}.mt940`,
       };
     case 'camt053':
       return {
-        text: renderCamt053(bankStatementFor(book, date), '08'),
+        text: renderCamt053(statement, '08'),
         contentType: 'application/xml',
         fileName: `statement-${date}.camt053.xml`,
       };
   }
-}
-
-const DATE = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/;
-
-/** YYYY-MM-DD of a day the calendar has (not 2026-02-30), so the statement's dates are real ones. */
-function isCalendarDate(date: string): boolean {
-  const ms = Date.parse(`${date}T00:00:00Z`);
-  return DATE.test(date) && !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === date;
-}
-
-/** The book with every change that has fallen due applied (the simulator applies them when asked). */
-function refreshed(book: { all(): readonly BookedPayout[]; lookup(reference: string): unknown }): BookedPayout[] {
-  for (const payout of book.all()) book.lookup(payout.reference);
-  return [...book.all()];
-}
-
-function isFormat(value: unknown): value is StatementExportFormat {
-  return STATEMENT_FORMATS.includes(value as StatementExportFormat);
-}
-
-/**
- * `GET /v1/statement?date=YYYY-MM-DD&format=csv|mt940|camt053` (today in IST, the canonical CSV that
- * `pnpm cli recon statement` reads, without them): the day's statement as a file.
- */
-export function statementHandler(book: {
-  all(): readonly BookedPayout[];
-  lookup(reference: string): unknown;
-}): RequestHandler {
-  return (req, res) => {
-    const date = typeof req.query.date === 'string' ? req.query.date : istDate(Date.now());
-    const format = req.query.format ?? 'csv';
-    if (!isCalendarDate(date)) {
-      res.status(400).json({ error: 'BAD_REQUEST', message: 'date must be YYYY-MM-DD' });
-      return;
-    }
-    if (date < SETTLEMENT_ACCOUNT.openedOn) {
-      res.status(400).json({ error: 'BAD_REQUEST', message: `the account opened on ${SETTLEMENT_ACCOUNT.openedOn}` });
-      return;
-    }
-    if (!isFormat(format)) {
-      res.status(400).json({ error: 'BAD_REQUEST', message: `format must be one of ${STATEMENT_FORMATS.join(', ')}` });
-      return;
-    }
-    const file = statementFile(refreshed(book), date, format);
-    res
-      .status(200)
-      .type(file.contentType)
-      .set('Content-Disposition', `attachment; filename="${file.fileName}"`)
-      .send(file.text);
-  };
 }

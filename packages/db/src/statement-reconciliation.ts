@@ -3,9 +3,12 @@ import {
   breakOf,
   countItems,
   inApplyingOrder,
+  linePlace,
   matchStatement,
+  narrationTokens,
   planActions,
   type BookPayout,
+  type MatchableLine,
   type PlannedStatementAction,
   type ReconBreak,
   type ReconCounts,
@@ -15,16 +18,19 @@ import {
 import type { PrismaClient, PrismaClientOrTransaction } from './client.js';
 import type { Prisma } from './generated/prisma/client.js';
 import { recordDiscrepancy } from './repositories/discrepancy-repository.js';
+import { resolveBreaksBookedNextDay, type BookedLater } from './repositories/statement-breaks.js';
 import { reversePayout, settleSuccess } from './repositories/payout-transitions.js';
 
 /** The business day of a statement is India's: value dates and our settlement dates are both IST. */
 const BANK_TIME_ZONE = 'Asia/Kolkata';
 
 export interface StatementRunRequest {
-  lines: readonly StatementLine[];
+  /** Every line of the run; in a run of several files each line names its file (`file`, 1-based). */
+  lines: readonly MatchableLine[];
   valueDates: readonly string[];
-  /** Hex SHA-256 of the file as read. */
+  /** Hex SHA-256 of the file as read (of a run of several files: of their digests, in order). */
   fileDigest: string;
+  /** The file's name (of a run of several: their names, in order, joined with ", "). */
   fileName: string;
   /** "operator:<name>". */
   actor: string;
@@ -65,6 +71,7 @@ export async function reconcileStatement(db: PrismaClient, request: StatementRun
   const payouts = await findPayoutsForStatement(db, references, request.valueDates, {
     utrs: [...new Set(request.lines.map((l) => l.utr))],
     amounts: [...new Set(request.lines.map((l) => l.amountPaise))],
+    batchIds: [...new Set(request.lines.flatMap((l) => (l.withoutOurReference ? narrationTokens(l.narration) : [])))],
   });
   const items = matchStatement(request.lines, request.valueDates, payouts, {
     today: request.today ?? indiaDate(startedAt),
@@ -100,6 +107,7 @@ export async function reconcileStatement(db: PrismaClient, request: StatementRun
     select: { id: true },
   });
   if (request.recordDiscrepancies) await recordStatementDiscrepancies(db, run.id, items);
+  await resolveBreaksBookedNextDay(db, run.id, bookedLater(items));
 
   return {
     runId: run.id,
@@ -113,6 +121,21 @@ export async function reconcileStatement(db: PrismaClient, request: StatementRun
   };
 }
 
+/** The payouts this run found the bank's movement of: each answers an earlier run's break of a missing one. */
+function bookedLater(items: readonly ReconItem[]): BookedLater[] {
+  return items.flatMap(({ class: kind, line, payout }) =>
+    (kind === 'matched' || kind === 'return') && line && payout
+      ? [
+          {
+            ackNo: payout.ackNo,
+            lineNumber: line.lineNumber,
+            breakKind: line.type === 'DEBIT' ? 'success_here_missing_at_bank' : 'reversed_here_missing_at_bank',
+          } as const,
+        ]
+      : [],
+  );
+}
+
 /** A payment the bank made of a payout we settled FAILED, money back for one not paid: for a person. */
 async function recordStatementDiscrepancies(db: PrismaClient, runId: bigint, items: readonly ReconItem[]) {
   for (const { action, line } of items) {
@@ -122,7 +145,7 @@ async function recordStatementDiscrepancies(db: PrismaClient, runId: bigint, ite
       kind: action.discrepancy,
       source: 'statement',
       railAnswer: provenance(runId, line),
-      note: `statement run ${runId} line ${line.lineNumber}`,
+      note: `statement run ${runId} ${linePlace(line)}`,
     });
   }
 }
@@ -168,7 +191,7 @@ export async function applyStatementActions(
   const planned = new Set(run.planned_actions.map(planKey));
   const unplanned = request.actions.find((a) => !planned.has(planKey(a)));
   if (unplanned) {
-    throw new Error(`statement run ${request.runId} planned no such action for line ${unplanned.lineNumber}`);
+    throw new Error(`statement run ${request.runId} planned no such action for ${linePlace(unplanned)}`);
   }
 
   const actions = inApplyingOrder(request.actions);
@@ -182,14 +205,15 @@ export async function applyStatementActions(
     // Under the row lock, in the state it was planned from: a guarded statement that still refuses means
     // the plan does not fit the payout, and the caller's transaction must not commit half of it.
     if (!changed) {
-      throw new Error(`statement run ${request.runId} line ${action.lineNumber}: ${action.ackNo} did not move`);
+      throw new Error(`statement run ${request.runId} ${linePlace(action)}: ${action.ackNo} did not move`);
     }
     if (action.kind === 'settle-success') settled++;
     else reversed++;
   }
 
-  const appliedLines = new Set(actions.map((a) => a.lineNumber));
-  const breaks = run.break_list.filter((b) => b.bank === null || !appliedLines.has(b.bank.line));
+  // A break is its line's, in its file: line 7 of one day's file is not line 7 of the next day's.
+  const appliedLines = new Set(actions.map(linePlace));
+  const breaks = run.break_list.filter((b) => b.bank === null || !appliedLines.has(linePlace(b.bank)));
   const counts = { ...run.counts, applied: settled + reversed };
   await tx.$executeRaw`
     UPDATE statement_runs
@@ -220,13 +244,14 @@ async function applyAction(
 ): Promise<boolean> {
   const line = {
     lineNumber: action.lineNumber,
+    ...(action.file !== undefined && { file: action.file }),
     reference: action.ackNo,
     utr: action.utr,
     amountPaise: action.amountPaise,
     type: action.kind === 'settle-success' ? ('DEBIT' as const) : ('RETURN' as const),
     valueDate: action.valueDate,
   };
-  const from = `statement run ${runId} line ${action.lineNumber}`;
+  const from = `statement run ${runId} ${linePlace(action)}`;
   switch (action.kind) {
     case 'settle-success': {
       const note = {
@@ -247,22 +272,27 @@ async function applyAction(
   }
 }
 
-/** A planned action as the run keeps it in JSON: its bigints as decimal text. */
-type StoredAction = Record<keyof PlannedStatementAction, string | number>;
+/** A planned action as the run keeps it in JSON: its bigints as decimal text (no `file` in a run of one file). */
+type StoredAction = Record<Exclude<keyof PlannedStatementAction, 'file'>, string | number> & { file?: number };
 
-/** Every field of a planned action, as one text: an action given back is applied only if the run planned it. */
+/**
+ * Every field of a planned action, as one text: an action given back is applied only if the run planned it.
+ * An action of a run of one file has no `file`, as those stored before runs could read several.
+ */
 function planKey(a: PlannedStatementAction | StoredAction): string {
-  return [a.kind, a.payoutId, a.ackNo, a.utr, a.amountPaise, a.lineNumber, a.valueDate, a.expectedState].join(' ');
+  const { kind, payoutId, ackNo, utr, amountPaise, lineNumber, valueDate, expectedState } = a;
+  return [kind, payoutId, ackNo, utr, amountPaise, a.file ?? '', lineNumber, valueDate, expectedState].join(' ');
 }
 
 /** What a payout's event or discrepancy keeps of the statement: the run, the line, and what the line said. */
 function provenance(
   runId: bigint,
-  line: Pick<StatementLine, 'lineNumber' | 'reference' | 'utr' | 'amountPaise' | 'type' | 'valueDate'>,
+  line: Pick<StatementLine, 'lineNumber' | 'file' | 'reference' | 'utr' | 'amountPaise' | 'type' | 'valueDate'>,
 ) {
   return {
     statementRunId: runId.toString(),
     lineNumber: line.lineNumber,
+    ...(line.file !== undefined && { file: line.file }),
     reference: line.reference,
     utr: line.utr,
     amountPaise: line.amountPaise.toString(),
@@ -280,16 +310,18 @@ function indiaDate(at: Date): string {
  * one of its dates, each with the (IST) day it was first sent to the rail — its first move to SUBMITTING,
  * or its acceptance if it never was sent — before which none of its money can have come back. For matching
  * beyond the reference (docs/reconciliation.md), also every payout of a line's amount settled or accepted
- * within a day of the statement's dates, and every payout of a bulk batch a line names or that was
- * recorded on those dates, with its beneficiary's name and its batch.
+ * within a day of the statement's dates, and every payout of a bulk batch a line names (as its reference or
+ * a word of its narration) or that was recorded on those dates, with its beneficiary's name and its batch.
  */
 export async function findPayoutsForStatement(
   db: PrismaClientOrTransaction,
   references: readonly string[],
   valueDates: readonly string[],
-  beyond: { utrs?: readonly string[]; amounts?: readonly bigint[] } = {},
+  beyond: { utrs?: readonly string[]; amounts?: readonly bigint[]; batchIds?: readonly string[] } = {},
 ): Promise<BookPayout[]> {
   const utrs = [...(beyond.utrs ?? [])];
+  // A bulk debit may name its batch as its reference or in its narration.
+  const batchIds = [...new Set([...references, ...(beyond.batchIds ?? [])])];
   const amounts = (beyond.amounts ?? []).map((a) => a.toString());
   const rows = await db.$queryRaw<
     {
@@ -299,6 +331,7 @@ export async function findPayoutsForStatement(
       amount_paise: bigint;
       bank_reference: string | null;
       settled_on: string | null;
+      reversed_on: string | null;
       sent_on: string;
       beneficiary_name: string;
       batch_key: bigint | null;
@@ -318,6 +351,9 @@ export async function findPayoutsForStatement(
       SELECT p.id FROM days JOIN payouts p ON p.settled_at >= days.day_start AND p.settled_at < days.day_end
        WHERE p.state IN ('SUCCESS', 'REVERSED')
       UNION
+      SELECT e.payout_id FROM days JOIN payout_events e
+          ON e.to_state = 'REVERSED' AND e.created_at >= days.day_start AND e.created_at < days.day_end
+      UNION
       SELECT p.id FROM days JOIN payouts p
           ON (p.settled_at >= days.day_start - interval '1 day' AND p.settled_at < days.day_end + interval '1 day')
           OR (p.created_at >= days.day_start - interval '2 days' AND p.created_at < days.day_end + interval '1 day')
@@ -325,12 +361,13 @@ export async function findPayoutsForStatement(
       UNION
       SELECT i.payout_id FROM bulk_batches b JOIN bulk_batch_items i ON i.batch_id = b.id
        WHERE i.payout_id IS NOT NULL
-         AND (b.batch_id = ANY(${[...references]}::text[])
+         AND (b.batch_id = ANY(${batchIds}::text[])
               OR EXISTS (SELECT 1 FROM days
                           WHERE b.created_at >= days.day_start - interval '1 day' AND b.created_at < days.day_end))
     )
     SELECT p.id, p.ack_no, p.state::text AS state, p.amount_paise, p.bank_reference, p.beneficiary_name,
            to_char(p.settled_at AT TIME ZONE ${BANK_TIME_ZONE}, 'YYYY-MM-DD') AS settled_on,
+           to_char(reversed.at AT TIME ZONE ${BANK_TIME_ZONE}, 'YYYY-MM-DD') AS reversed_on,
            to_char(coalesce(sent.at, p.created_at) AT TIME ZONE ${BANK_TIME_ZONE}, 'YYYY-MM-DD') AS sent_on,
            b.id AS batch_key, b.batch_id,
            (SELECT count(*)::int FROM bulk_batch_items m WHERE m.batch_id = b.id AND m.payout_id IS NOT NULL)
@@ -340,7 +377,12 @@ export async function findPayoutsForStatement(
       LEFT JOIN bulk_batches b ON b.id = bi.batch_id
       LEFT JOIN LATERAL (
         SELECT min(e.created_at) AS at FROM payout_events e WHERE e.payout_id = p.id AND e.to_state = 'SUBMITTING'
-      ) sent ON true`;
+      ) sent ON true
+      LEFT JOIN LATERAL (
+        -- A reversal a statement line made is proven already; one on the rail's or a person's word is not.
+        SELECT min(e.created_at) AS at FROM payout_events e
+         WHERE e.payout_id = p.id AND e.to_state = 'REVERSED' AND NOT coalesce(e.rail_answer ? 'statementRunId', false)
+      ) reversed ON true`;
   return rows.map((r) => ({
     id: r.id,
     ackNo: r.ack_no,
@@ -348,6 +390,7 @@ export async function findPayoutsForStatement(
     amountPaise: r.amount_paise,
     bankReference: r.bank_reference,
     settledOn: r.settled_on,
+    reversedOn: r.reversed_on,
     sentOn: r.sent_on,
     beneficiaryName: r.beneficiary_name,
     batch:

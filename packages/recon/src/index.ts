@@ -7,22 +7,26 @@ export {
   type StatementLineType,
 } from './statement-csv.js';
 export {
-  breakOf,
-  countItems,
-  inApplyingOrder,
   matchStatement,
   MAX_SUGGESTIONS,
-  planActions,
+  narrationTokens,
   RECON_CLASSES,
   type BookPayout,
   type MatchableLine,
-  type PlannedStatementAction,
   type ReconAction,
-  type ReconBreak,
   type ReconClass,
-  type ReconCounts,
   type ReconItem,
 } from './statement-matcher.js';
+export {
+  breakOf,
+  countItems,
+  inApplyingOrder,
+  linePlace,
+  planActions,
+  type PlannedStatementAction,
+  type ReconBreak,
+  type ReconCounts,
+} from './statement-run.js';
 export {
   acceptStatementFile,
   checkStatementFile,
@@ -39,6 +43,8 @@ export {
   type StatementFileOptions,
   type StatementFormat,
 } from './statement-file.js';
+export { acceptStatementFiles, type StatementFiles, type StatementText } from './statement-files.js';
+export { daysBetween, statementFilesOfDays } from './statement-days.js';
 export { BankCsvProfile, parseBankProfile } from './formats/bank-csv.js';
 export { detectLayout, type StatementLayout } from './formats/detect.js';
 export { renderCamt053 } from './formats/render-camt053.js';

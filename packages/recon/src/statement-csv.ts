@@ -13,8 +13,18 @@ export type StatementLineType = 'DEBIT' | 'RETURN';
 export interface StatementLine {
   /** 1-based line number in the file (the header is line 1). */
   lineNumber: number;
-  /** Our reference, the payout's Ack_no. */
+  /**
+   * Which file of a run of several the line is in, 1-based, in the run's order (docs/reconciliation.md,
+   * "Several days in one run"); absent when the run reads one file, as every run did before.
+   */
+  file?: number;
+  /**
+   * Our reference, the payout's Ack_no. A bank line without one is named by what the bank gave it
+   * (docs/reconciliation-formats.md): its own reference, else its UTR, else its place (`line 7`).
+   */
   reference: string;
+  /** True when the bank line carries no reference of ours: `reference` is only the bank's name for it. */
+  withoutOurReference?: true;
   /** The bank's reference of the movement. */
   utr: string;
   amountPaise: Paise;

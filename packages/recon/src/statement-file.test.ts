@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseBankProfile, type BankCsvProfile } from './formats/bank-csv.js';
-import type { BankStatement } from './formats/bank-statement.js';
+import type { BankEntry, BankStatement } from './formats/bank-statement.js';
 import { acceptStatementFile, checkStatementFile, toStatementLines } from './statement-file.js';
 import { matchStatement, type BookPayout } from './statement-matcher.js';
 
@@ -224,7 +224,16 @@ describe('toStatementLines and the matcher', () => {
     ]);
   });
 
-  it('when a payout entry has no UTR in its narration, then the bank reference stands in; a return without our reference is set aside', () => {
+  it("when a payout entry has no UTR in its narration, then the bank reference stands in; a debit or return without our reference goes to the matcher under the bank's name for it, unless the bank gave it none", () => {
+    const entry = (lineNumber: number, over: Partial<BankEntry>): BankEntry => ({
+      lineNumber,
+      valueDate: '2026-11-24',
+      type: 'DEBIT',
+      amountPaise: 100n,
+      narration: '',
+      class: 'unknown',
+      ...over,
+    });
     const statement: BankStatement = {
       format: 'camt.053.001.08',
       id: 'S1',
@@ -235,24 +244,16 @@ describe('toStatementLines and the matcher', () => {
       closingBalancePaise: null,
       currency: 'INR',
       entries: [
-        {
-          lineNumber: 9,
-          valueDate: '2026-11-24',
-          type: 'DEBIT',
-          amountPaise: 100n,
+        entry(9, {
           reference: '01MCC5RM007QX2KD9F4T',
           bankReference: 'HDFC2611240000001',
           narration: 'PAYOUT 01MCC5RM007QX2KD9F4T',
           class: 'payout',
-        },
-        {
-          lineNumber: 20,
-          valueDate: '2026-11-24',
-          type: 'RETURN',
-          amountPaise: 100n,
-          narration: 'RETURN',
-          class: 'return',
-        },
+        }),
+        entry(14, { bankReference: 'HDFC2611240000002', utr: '912807471309', narration: 'IMPS/912807471309' }),
+        entry(17, { utr: '912807471310', narration: 'IMPS/912807471310' }),
+        entry(20, { type: 'RETURN', narration: 'RETURN', class: 'return' }),
+        entry(23, {}),
       ],
     };
     expect(toStatementLines([statement])).toEqual({
@@ -264,11 +265,37 @@ describe('toStatementLines and the matcher', () => {
           amountPaise: 100n,
           type: 'DEBIT',
           valueDate: '2026-11-24',
+          narration: 'PAYOUT 01MCC5RM007QX2KD9F4T',
         },
+        ...[
+          [14, 'HDFC2611240000002', '912807471309', 'DEBIT', 'IMPS/912807471309'],
+          [17, '912807471310', '912807471310', 'DEBIT', 'IMPS/912807471310'],
+          [20, 'line 20', '', 'RETURN', 'RETURN'],
+        ].map(([lineNumber, reference, utr, type, narration]) => ({
+          lineNumber,
+          reference,
+          withoutOurReference: true,
+          utr,
+          amountPaise: 100n,
+          type,
+          valueDate: '2026-11-24',
+          narration,
+        })),
       ],
       // The statement's own date counts too: a payout of ours settled that day and absent is a break.
       valueDates: ['2026-11-24', '2026-11-25'],
-      setAside: [{ entry: statement.entries[1], why: 'money came back without a reference of ours' }],
+      setAside: [
+        { entry: statement.entries[4], why: 'a debit without our reference, a UTR, a bank reference or a narration' },
+      ],
     });
+    // In a run of several files, each line and entry set aside names its file, and so does a line's place.
+    const second = toStatementLines([statement], 2);
+    expect(second.lines.map((l) => [l.file, l.reference])).toEqual([
+      [2, '01MCC5RM007QX2KD9F4T'],
+      [2, 'HDFC2611240000002'],
+      [2, '912807471310'],
+      [2, 'file 2 line 20'],
+    ]);
+    expect(second.setAside.map((s) => s.file)).toEqual([2]);
   });
 });

@@ -1,5 +1,7 @@
 import { formatRupees, type Paise } from '@payout/domain';
-import { parseStatement, type StatementLine } from './statement-csv.js';
+import { parseStatement } from './statement-csv.js';
+import type { MatchableLine } from './statement-matcher.js';
+import { linePlace } from './statement-run.js';
 import { readBankCsv, type BankCsvProfile } from './formats/bank-csv.js';
 import { signedAmount, type BankEntry, type BankStatement, type ReadResult } from './formats/bank-statement.js';
 import { readCamt053 } from './formats/camt053.js';
@@ -34,8 +36,8 @@ export type StatementFile =
   | {
       ok: true;
       statements: BankStatement[];
-      /** The movements of our payouts, for the matcher. */
-      lines: StatementLine[];
+      /** The movements of our payouts, and the debits and returns that may be, for the matcher. */
+      lines: MatchableLine[];
       /** The dates the statements cover, for the matcher. */
       valueDates: string[];
       /** Entries that are not movements of our payouts, each with why (charges, top-ups, unkeyed lines). */
@@ -47,6 +49,8 @@ export type StatementFile =
 
 export interface SetAside {
   entry: BankEntry;
+  /** The file of a run of several the entry is in (1-based); absent for a run of one file. */
+  file?: number;
   why: string;
 }
 
@@ -191,7 +195,7 @@ function checkAccount(statement: BankStatement, name: string, settlementAccount:
  * Banks write the account as the number alone or prefixed with their code (MT940 `:25:` "HDFC0000123/
  * 50200012345678", an IFSC or BIC before a slash): either matches the settlement account's number.
  */
-function sameAccount(written: string, settlementAccount: string): boolean {
+export function sameAccount(written: string, settlementAccount: string): boolean {
   const plain = (account: string) => account.replace(/\s+/g, '').toUpperCase();
   const account = plain(written);
   const expected = plain(settlementAccount);
@@ -236,17 +240,22 @@ function nameOf(statement: BankStatement): string {
 }
 
 /**
- * The canonical lines of our payouts' movements: a payout debit becomes a DEBIT line, money that came back
- * a RETURN line, each under our reference and the UTR (or, without one, the bank's own reference). The
- * rest is set aside with why, for the report: charges, money in that is not a return, and movements
- * without a reference of ours, which no payout can be matched to.
+ * The canonical lines for the matcher (docs/reconciliation-formats.md): a debit becomes a DEBIT line and
+ * money that came back a RETURN line, each with the bank's narration. One that carries our reference is
+ * named by it; one without is named by the bank's reference, else its UTR, else its place in the file, and
+ * goes to the matcher's rules beyond the reference (a UTR, a bulk batch, a suggestion). The rest is set
+ * aside with why, for the report: charges, money in that is not a return, and a movement the bank gave
+ * nothing to know it by. `file` is the file's place in a run of several.
  */
-export function toStatementLines(statements: readonly BankStatement[]): {
-  lines: StatementLine[];
+export function toStatementLines(
+  statements: readonly BankStatement[],
+  file?: number,
+): {
+  lines: MatchableLine[];
   valueDates: string[];
   setAside: SetAside[];
 } {
-  const lines: StatementLine[] = [];
+  const lines: MatchableLine[] = [];
   const setAside: SetAside[] = [];
   const dates = new Set<string>();
   for (const statement of statements) {
@@ -254,29 +263,39 @@ export function toStatementLines(statements: readonly BankStatement[]): {
     for (const entry of statement.entries) {
       dates.add(entry.valueDate);
       const why = whyNotALine(entry);
-      if (why !== undefined) {
-        setAside.push({ entry, why });
-        continue;
-      }
-      lines.push({
-        lineNumber: entry.lineNumber,
-        reference: entry.reference!,
-        utr: (entry.utr ?? entry.bankReference)!,
-        amountPaise: entry.amountPaise,
-        type: entry.type === 'RETURN' ? 'RETURN' : 'DEBIT',
-        valueDate: entry.valueDate,
-      });
+      if (why === undefined) lines.push(lineOf(entry, file));
+      else setAside.push({ entry, ...(file !== undefined && { file }), why });
     }
   }
   return { lines, valueDates: [...dates].sort(), setAside };
 }
 
+function lineOf(entry: BankEntry, file: number | undefined): MatchableLine {
+  const place = { lineNumber: entry.lineNumber, ...(file !== undefined && { file }) };
+  const named =
+    entry.reference !== undefined
+      ? { reference: entry.reference }
+      : { reference: entry.bankReference ?? entry.utr ?? linePlace(place), withoutOurReference: true as const };
+  return {
+    ...place,
+    ...named,
+    utr: entry.utr ?? entry.bankReference ?? '',
+    amountPaise: entry.amountPaise,
+    type: entry.type === 'RETURN' ? 'RETURN' : 'DEBIT',
+    valueDate: entry.valueDate,
+    ...(entry.narration !== '' && { narration: entry.narration }),
+  };
+}
+
 function whyNotALine(entry: BankEntry): string | undefined {
   if (entry.class === 'bank_charge') return 'a bank charge';
-  if (entry.class === 'unknown') {
-    return entry.type === 'CREDIT' ? 'money in that is not a return' : 'a debit without a reference of ours';
+  if (entry.type === 'CREDIT') return 'money in that is not a return';
+  const movement = entry.type === 'DEBIT' ? 'a debit' : 'money that came back';
+  if (entry.reference !== undefined) {
+    return entry.utr === undefined && entry.bankReference === undefined
+      ? `${movement} without a UTR or bank reference`
+      : undefined;
   }
-  if (entry.reference === undefined) return 'money came back without a reference of ours';
-  if (entry.utr === undefined && entry.bankReference === undefined) return 'no UTR or bank reference';
-  return undefined;
+  const known = entry.utr ?? entry.bankReference ?? (entry.narration.trim() || undefined);
+  return known === undefined ? `${movement} without our reference, a UTR, a bank reference or a narration` : undefined;
 }

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StatementLine } from './statement-csv.js';
-import {
-  breakOf,
-  countItems,
-  matchStatement,
-  planActions,
-  RECON_CLASSES,
-  type BookPayout,
-} from './statement-matcher.js';
+import { matchStatement, RECON_CLASSES, type BookPayout } from './statement-matcher.js';
+import { breakOf, countItems, linePlace, planActions } from './statement-run.js';
 
 const DAY = '2026-11-23';
 const calendar = { today: DAY };
@@ -85,6 +79,7 @@ describe('matchStatement', () => {
       matched: 3,
       paid_but_failed_here: 1,
       success_here_missing_at_bank: 1,
+      reversed_here_missing_at_bank: 0,
       pending_here_paid_at_bank: 2,
       amount_mismatch: 1,
       unknown_reference: 1,
@@ -101,6 +96,22 @@ describe('matchStatement', () => {
   it('when a payout was settled on another day, then its absence from this statement is no break', () => {
     const items = matchStatement([], [DAY], [payout(1, 'SUCCESS', { settledOn: '2026-11-22' })], calendar);
     expect(items).toEqual([]);
+  });
+
+  it('when a payout was reversed here on one of the dates and no line brings its money back, then it is a reversed_here_missing_at_bank break', () => {
+    const reversed = [
+      payout(1, 'REVERSED', { settledOn: '2026-11-22', reversedOn: DAY }),
+      payout(2, 'REVERSED', { settledOn: '2026-11-22', reversedOn: DAY }),
+      payout(3, 'REVERSED', { settledOn: '2026-11-22', reversedOn: '2026-11-22' }),
+      // Reversed by a statement's own line: its return is proven already.
+      payout(4, 'REVERSED', { settledOn: '2026-11-22', reversedOn: null }),
+    ];
+    const items = matchStatement([line('P2', 'RETURN')], [DAY], reversed, calendar);
+    expect(items.map((i) => [i.reference, i.class, i.resolved])).toEqual([
+      ['P2', 'return', true],
+      ['P1', 'reversed_here_missing_at_bank', false],
+    ]);
+    expect(planActions(items)).toEqual([]);
   });
 
   it('when money comes back for a payout that failed here, then it is a return kept for a person', () => {
@@ -200,6 +211,25 @@ describe('matchStatement beyond the reference', () => {
     expect(items.map((i) => [i.reference, i.class, i.resolved])).toEqual([['P1', 'matched', true]]);
   });
 
+  it('when a debit without our reference carries the UTR of a payout still pending here, then it is paid at the bank but nothing is planned to settle it', () => {
+    const pending = payout(3, 'AWAITING_RAIL', { bankReference: 'RAILUTR3' });
+    const items = matchStatement([line('BANKREF9', 'DEBIT', 10100n, 'RAILUTR3')], [DAY], [pending], calendar);
+
+    expect(items.map((i) => [i.reference, i.class, i.action ?? null])).toEqual([
+      ['P3', 'pending_here_paid_at_bank', null],
+    ]);
+    expect(planActions(items)).toEqual([]);
+  });
+
+  it('when a bank line without our reference is named by a bank reference that is an Ack_no of ours, then it is not read as our reference', () => {
+    const bankNamed = { ...line('P1', 'DEBIT', 10100n, 'NOUTR'), withoutOurReference: true as const };
+    const items = matchStatement([bankNamed], [DAY], [payout(1, 'AWAITING_RAIL', { sentOn: '2026-11-19' })], calendar);
+
+    expect(items.map((i) => [i.reference, i.class, i.payout?.ackNo ?? null])).toEqual([
+      ['P1', 'unknown_reference', null],
+    ]);
+  });
+
   it('when two lines of other references carry the same UTR of one payout, then the second is a duplicate_line', () => {
     const items = matchStatement(
       [line('NARR1', 'RETURN', 10100n, 'UP1'), line('NARR2', 'RETURN', 10100n, 'UP1')],
@@ -262,6 +292,27 @@ describe('matchStatement beyond the reference', () => {
     expect(unnamed.map((i) => i.class)).toEqual(['unknown_reference']);
   });
 
+  it('when a debit names a bulk batch only in its narration, then it pays that batch', () => {
+    const books = [
+      payout(1, 'SUCCESS', { amountPaise: 10000n, sentOn: '2026-11-22', ...batchOf('7', 'B7781', 2) }),
+      payout(2, 'SUCCESS', { amountPaise: 25000n, sentOn: '2026-11-22', ...batchOf('7', 'B7781', 2) }),
+    ];
+    const narrated = { ...line('BANKREF7', 'DEBIT', 35000n, 'BULKUTR'), narration: 'BULK/B7781/ACME TRADING' };
+
+    const items = matchStatement([narrated], [DAY], books, calendar);
+    const unnamed = matchStatement([{ ...narrated, narration: 'BULK/ACME TRADING' }], [DAY], books, calendar);
+
+    expect(items.map((i) => [i.reference, i.class])).toEqual([
+      ['P1', 'matched'],
+      ['P2', 'matched'],
+    ]);
+    expect(unnamed.map((i) => i.class)).toEqual([
+      'unknown_reference',
+      'success_here_missing_at_bank',
+      'success_here_missing_at_bank',
+    ]);
+  });
+
   it('when a debit names a bulk batch and pays its total, then every payout of the batch is paid by that line, and none is settled with its UTR', () => {
     const books = [
       payout(1, 'AWAITING_RAIL', { amountPaise: 10000n, ...batchOf('7', '20261123', 2) }),
@@ -316,5 +367,35 @@ describe('matchStatement beyond the reference', () => {
     const items = matchStatement([line('NARR', 'DEBIT', 20000n, 'BULKUTR')], [DAY], books, calendar);
 
     expect(items.map((i) => i.class)).toEqual(['unknown_reference']);
+  });
+});
+
+describe('lines of a run of several files', () => {
+  it('when two files each have a line 2, then each item, break and planned action keeps its file, and actions apply file by file', () => {
+    const inFile = (file: number, reference: string) => ({ ...line(reference, 'DEBIT'), lineNumber: 2, file });
+    const items = matchStatement(
+      [inFile(2, 'P1'), inFile(1, 'P2')],
+      [DAY],
+      [payout(1, 'AWAITING_RAIL'), payout(2, 'AWAITING_RAIL')],
+      calendar,
+    );
+
+    expect(items.map((i) => breakOf(i).bank)).toEqual([
+      expect.objectContaining({ file: 2, line: 2 }),
+      expect.objectContaining({ file: 1, line: 2 }),
+    ]);
+    expect(planActions(items).map((a) => [a.ackNo, a.file, a.lineNumber])).toEqual([
+      ['P2', 1, 2],
+      ['P1', 2, 2],
+    ]);
+    expect(planActions(items).map(linePlace)).toEqual(['file 1 line 2', 'file 2 line 2']);
+  });
+
+  it('when a run reads one file, then its lines, breaks and actions name no file, as runs stored before', () => {
+    const items = matchStatement([line('P1', 'DEBIT')], [DAY], [payout(1, 'AWAITING_RAIL')], calendar);
+
+    expect(breakOf(items[0]!).bank).not.toHaveProperty('file');
+    expect(planActions(items)[0]).not.toHaveProperty('file');
+    expect(linePlace(planActions(items)[0]!)).toBe(`line ${items[0]!.line!.lineNumber}`);
   });
 });

@@ -1,4 +1,4 @@
-import { formatRupees, IN_FLIGHT_STATES, type Paise, type PayoutState } from '@payout/domain';
+import { IN_FLIGHT_STATES, type Paise, type PayoutState } from '@payout/domain';
 import type { StatementLine } from './statement-csv.js';
 
 /**
@@ -6,6 +6,8 @@ import type { StatementLine } from './statement-csv.js';
  * - matched: the bank and our books agree;
  * - paid_but_failed_here: the bank paid a payout we settled FAILED (and refunded) — money lost, for a person;
  * - success_here_missing_at_bank: SUCCESS here, settled on one of the statement's dates, and no DEBIT line;
+ * - reversed_here_missing_at_bank: reversed here (on the rail's or a person's word) on one of the
+ *   statement's dates, and no RETURN line brings its money back;
  * - pending_here_paid_at_bank: still PENDING here and the bank paid it — `--apply` settles it SUCCESS;
  * - amount_mismatch: the line's amount is not the payout's;
  * - unknown_reference: no payout of ours has the line's reference;
@@ -21,6 +23,7 @@ export const RECON_CLASSES = [
   'matched',
   'paid_but_failed_here',
   'success_here_missing_at_bank',
+  'reversed_here_missing_at_bank',
   'pending_here_paid_at_bank',
   'amount_mismatch',
   'unknown_reference',
@@ -41,6 +44,11 @@ export interface BookPayout {
   bankReference: string | null;
   /** The (IST) date the payout was settled, YYYY-MM-DD; null while pending. */
   settledOn: string | null;
+  /**
+   * The (IST) date the payout was reversed here on another word than a statement's (the rail's, an
+   * operator's); null or absent when it was not, or when a statement line already proved the return.
+   */
+  reversedOn?: string | null;
   /**
    * The (IST) date the payout was first sent to the rail (its first move to SUBMITTING), or the date it
    * was accepted if it never was: no money of it can come back before.
@@ -103,7 +111,8 @@ export function matchStatement(
 
   for (const line of lines) {
     const key = `${line.type}:${line.reference}`;
-    const payout = books.byReference(line);
+    // A bank line without our reference is named by the bank's reference: never read as an Ack_no.
+    const payout = line.withoutOurReference ? undefined : books.byReference(line);
     if (seen.has(key)) {
       items.push({
         class: 'duplicate_line',
@@ -140,7 +149,29 @@ export function matchStatement(
     if (payout.settledOn === null || !dates.has(payout.settledOn)) continue;
     items.push({ class: 'success_here_missing_at_bank', reference: payout.ackNo, payout, resolved: false });
   }
+  items.push(...reversalsWithoutReturn(items, dates, payouts));
   return items;
+}
+
+/**
+ * Payouts reversed here on one of the statement's dates on the rail's or a person's word, whose money no
+ * line brings back: the merchant was credited, and the bank has not returned the money (yet). Money lost
+ * unless the return is booked on a later day, so a break (docs/reconciliation.md).
+ */
+function reversalsWithoutReturn(
+  items: readonly ReconItem[],
+  dates: ReadonlySet<string>,
+  payouts: readonly BookPayout[],
+): ReconItem[] {
+  const returned = new Set(items.filter((i) => i.line?.type === 'RETURN' && i.payout).map((i) => i.payout!.ackNo));
+  return payouts
+    .filter((p) => p.state === 'REVERSED' && dates.has(p.reversedOn ?? '') && !returned.has(p.ackNo))
+    .map((payout): ReconItem => ({
+      class: 'reversed_here_missing_at_bank',
+      reference: payout.ackNo,
+      payout,
+      resolved: false,
+    }));
 }
 
 /** A line and the one payout it names, by our reference or by the payout's UTR. */
@@ -157,9 +188,10 @@ function classifyNamed(line: StatementLine, payout: BookPayout): ReconItem {
 
 /**
  * A line without our reference (docs/reconciliation.md, "Matching beyond the reference"), in this order: a
- * debit naming a bulk batch pays each of its payouts; the UTR of one payout names it as our reference
- * would; a debit of exactly one batch's total pays that batch; otherwise a few payouts of its amount and
- * dates are suggested to an operator, never applied; with none, or too many, it is an unknown reference.
+ * debit naming a bulk batch (as its reference or in its narration) pays each of its payouts; the UTR of one
+ * payout names it as our reference would; a debit of exactly one batch's total pays that batch; otherwise a
+ * few payouts of its amount and dates are suggested to an operator, never applied; with none, or too many,
+ * it is an unknown reference. None of these settles a payout: only our reference is proof enough to.
  */
 function matchWithoutKey(line: MatchableLine, books: Books, debited: Set<string>, seen: Set<string>): ReconItem[] {
   // A second line for the same payout or batch, under another reference, is a duplicate all the same.
@@ -174,7 +206,7 @@ function matchWithoutKey(line: MatchableLine, books: Books, debited: Set<string>
   if (payout) {
     return once(`${line.type}:${payout.ackNo}`, () => {
       if (line.type === 'DEBIT') debited.add(payout.ackNo);
-      return [classifyNamed(line, payout)];
+      return [withoutSettlement(classifyNamed(line, payout))];
     });
   }
   const totalled = line.type === 'DEBIT' ? books.batchTotalling(line) : undefined;
@@ -197,10 +229,16 @@ function payBatch(line: StatementLine, batch: readonly BookPayout[], debited: Se
     return [{ class: 'amount_mismatch', reference: line.reference, line, resolved: false }];
   }
   for (const payout of batch) debited.add(payout.ackNo);
-  return batch.map((payout) => {
-    const { action, ...item } = classifyDebit(line, payout);
-    return action?.kind === 'settle-success' ? item : { ...item, ...(action && { action }) };
-  });
+  return batch.map((payout) => withoutSettlement(classifyDebit(line, payout)));
+}
+
+/**
+ * A pending payout paid by a line that does not carry our reference stays a break for a person: the UTR a
+ * bank narrates, or a batch's debit, is not the proof of this payout's payment that settling needs.
+ */
+function withoutSettlement(item: ReconItem): ReconItem {
+  const { action, ...rest } = item;
+  return action?.kind === 'settle-success' ? rest : item;
 }
 
 interface Books {
@@ -208,8 +246,8 @@ interface Books {
   byReference(line: StatementLine): BookPayout | undefined;
   /** The payout whose bank reference is the line's UTR, when exactly one has it. */
   byUtr(line: StatementLine): BookPayout | undefined;
-  /** The payouts of the one bulk batch whose merchant's batch id is the line's reference. */
-  batchNamed(line: StatementLine): BookPayout[] | undefined;
+  /** The payouts of the one bulk batch whose merchant's batch id is the line's reference or in its narration. */
+  batchNamed(line: MatchableLine): BookPayout[] | undefined;
   /** The payouts of the one batch all sent on the line's value date that total exactly its amount. */
   batchTotalling(line: StatementLine): BookPayout[] | undefined;
   /** Payouts of the line's amount settled or sent within a day of its value date (and of the narration's name). */
@@ -227,7 +265,10 @@ function indexBooks(payouts: readonly BookPayout[]): Books {
   return {
     byReference: (line) => byAckNo.get(line.reference),
     byUtr: (line) => only(byUtr.get(line.utr) ?? []),
-    batchNamed: (line) => only(batches.filter((members) => members[0]!.batch!.batchId === line.reference)),
+    batchNamed: (line) => {
+      const names = new Set([line.reference, ...narrationTokens(line.narration)]);
+      return only(batches.filter((members) => names.has(members[0]!.batch!.batchId)));
+    },
     batchTotalling: (line) =>
       only(
         batches.filter(
@@ -247,6 +288,14 @@ function indexBooks(payouts: readonly BookPayout[]): Books {
       return named.length > 0 ? named : near;
     },
   };
+}
+
+/**
+ * The words of a narration a key may be: runs of letters and digits, as the readers search it for a UTR
+ * (docs/reconciliation-formats.md, "Keys in the narration").
+ */
+export function narrationTokens(narration: string | undefined): string[] {
+  return (narration ?? '').split(/[^A-Za-z0-9]+/).filter((token) => token !== '');
 }
 
 function groupBy<T>(values: readonly T[], keyOf: (value: T) => string | null): Map<string, T[]> {
@@ -296,101 +345,5 @@ function classifyReturn(line: StatementLine, payout: BookPayout): ReconItem {
     ...base,
     action: { kind: 'record-discrepancy', payoutId: payout.id, discrepancy: 'REVERSAL_OF_UNPAID' },
     resolved: false,
-  };
-}
-
-/**
- * A settlement or a reversal a run would carry out: money, so it is planned when the statement is matched
- * and carried out later (docs/reconciliation.md, "Planning and applying"), only if the payout is still in
- * the state it was planned from.
- */
-export interface PlannedStatementAction {
-  kind: 'settle-success' | 'reverse';
-  payoutId: bigint;
-  ackNo: string;
-  /** The statement's reference of the movement: the payment's UTR, or the return's. */
-  utr: string;
-  amountPaise: Paise;
-  /** The statement line it comes from (the header is line 1). */
-  lineNumber: number;
-  valueDate: string;
-  /** The payout's state when the statement was matched. */
-  expectedState: PayoutState;
-}
-
-/** The money actions of a run's items, payments before returns (a payout paid and returned is settled first). */
-export function planActions(items: readonly ReconItem[]): PlannedStatementAction[] {
-  const planned: PlannedStatementAction[] = [];
-  for (const { action, line, payout } of items) {
-    if (!action || action.kind === 'record-discrepancy' || !line || !payout) continue;
-    planned.push({
-      kind: action.kind,
-      payoutId: payout.id,
-      ackNo: payout.ackNo,
-      utr: action.utr,
-      // The payout's own amount: a line paying a whole batch pays each payout its part.
-      amountPaise: payout.amountPaise,
-      lineNumber: line.lineNumber,
-      valueDate: line.valueDate,
-      expectedState: payout.state,
-    });
-  }
-  return inApplyingOrder(planned);
-}
-
-/** Payments before returns, then in the statement's order. */
-export function inApplyingOrder(actions: readonly PlannedStatementAction[]): PlannedStatementAction[] {
-  const rank = (a: PlannedStatementAction) => (a.kind === 'settle-success' ? 0 : 1);
-  return [...actions].sort((a, b) => rank(a) - rank(b) || a.lineNumber - b.lineNumber);
-}
-
-/** The counts of a run: one key per class, plus how many actions `--apply` carried out. */
-export type ReconCounts = Record<ReconClass, number> & { applied: number };
-
-export function countItems(items: readonly ReconItem[], applied: number): ReconCounts {
-  const counts = Object.fromEntries(RECON_CLASSES.map((c) => [c, 0])) as Record<ReconClass, number>;
-  for (const item of items) counts[item.class]++;
-  return { ...counts, applied };
-}
-
-/** One unresolved item as the report shows it: its kind, the reference, and what each side says. */
-export interface ReconBreak {
-  kind: ReconClass;
-  reference: string;
-  bank: { line: number; utr: string; amount: string; type: string; value_date: string } | null;
-  books: { state: PayoutState; amount: string; utr: string | null; settled_on: string | null } | null;
-  /** For a `suggested_match`: the payouts the line may be. */
-  candidates?: { ack_no: string; amount: string; beneficiary: string | null; date: string }[];
-}
-
-export function breakOf(item: ReconItem): ReconBreak {
-  return {
-    kind: item.class,
-    reference: item.reference,
-    bank: item.line
-      ? {
-          line: item.line.lineNumber,
-          utr: item.line.utr,
-          amount: formatRupees(item.line.amountPaise),
-          type: item.line.type,
-          value_date: item.line.valueDate,
-        }
-      : null,
-    books: item.payout
-      ? {
-          state: item.payout.state,
-          amount: formatRupees(item.payout.amountPaise),
-          utr: item.payout.bankReference,
-          settled_on: item.payout.settledOn,
-        }
-      : null,
-    ...(item.candidates && {
-      candidates: item.candidates.map((p) => ({
-        ack_no: p.ackNo,
-        amount: formatRupees(p.amountPaise),
-        beneficiary: p.beneficiaryName ?? null,
-        date: p.settledOn ?? p.sentOn,
-      })),
-    }),
   };
 }
