@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { CoalescingAccepter, submitBulkPayout, type SubmitBulkDeps } from '@payout/api';
 import { createPrismaClient, findBulkBatch, findCredentials } from '@payout/db';
 import { AppError } from '@payout/domain';
 import { createPayoutProducer, createProducerConnection } from '@payout/queue';
 import { createLogger, createMetrics } from '@payout/telemetry';
+import { CoalescingAccepter, submitBulkPayout, type SubmitBulkDeps } from '@payout/use-cases';
 import { testPool, testPrisma } from '../support/database.js';
 import { makeMerchant } from '../support/factories.js';
 import { newTransactionId } from '../support/api.js';
@@ -58,7 +58,7 @@ describe('a bulk batch that fails part-way', () => {
     };
     const batchId = newTransactionId();
 
-    await expect(submitBulkPayout(deps, log, merchant, batchId, payouts)).rejects.toMatchObject({
+    await expect(submitBulkPayout(deps, { merchant, batchId, payouts, log })).rejects.toMatchObject({
       code: 'DEPENDENCY_UNAVAILABLE',
     });
 
@@ -74,7 +74,7 @@ describe('a bulk batch that fails part-way', () => {
     ).ackNo;
 
     faultArmed = false;
-    const batch = await submitBulkPayout(deps, log, merchant, batchId, payouts);
+    const batch = await submitBulkPayout(deps, { merchant, batchId, payouts, log });
 
     expect(batch.items).toHaveLength(1_200);
     expect(batch.items.every((i) => 'payout' in i && i.payout.status === 'PENDING')).toBe(true);

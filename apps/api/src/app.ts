@@ -16,7 +16,7 @@ import { requestContext } from './http/request-context.js';
 import { requestMetrics } from './http/request-metrics.js';
 import { apiDocsRoutes } from './openapi/api-docs-routes.js';
 import { healthRoutes } from './operations/health-routes.js';
-import type { PayoutAccepter } from './payouts/payout-accepter.js';
+import type { PayoutAccepter } from '@payout/use-cases';
 import { payoutRoutes } from './payouts/payout-routes.js';
 import { walletRoutes } from './wallet/wallet-routes.js';
 
@@ -57,7 +57,7 @@ export function createApp(deps: ApiDependencies): Express {
   app.use(requestMetrics(deps.metrics));
   app.use(helmet());
   // The payout endpoints first: they carry nearly all the traffic, and every router in front of them costs
-  // each of their requests a pass over its routes (docs/performance.md, "What changed, and why"). No two
+  // each of their requests a pass over its routes (docs/performance.md, "Request context and logging"). No two
   // routers share a path, so the order changes no answer.
   app.use(payoutRoutes(deps));
   app.use(healthRoutes(deps));

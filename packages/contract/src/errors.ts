@@ -89,7 +89,7 @@ function statusText(error: AppError): string {
 }
 
 /** One documented error body: its status, status text and message, and the members it adds. */
-export function errorSchema(
+function errorSchema(
   id: string,
   httpStatus: number,
   status: string,

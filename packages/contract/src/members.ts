@@ -25,9 +25,9 @@ export type OnTheWire<T> = T extends number
       ? { [K in keyof T]: OnTheWire<T[K]> }
       : T;
 
-export const PENDING_MESSAGES = [payoutMessage('PENDING'), QUEUED_MESSAGE] as [string, string];
+const PENDING_MESSAGES = [payoutMessage('PENDING'), QUEUED_MESSAGE] as [string, string];
 export const SUCCESS_MESSAGE = payoutMessage('SUCCESS');
-export const FAILED_MESSAGES = (Object.keys(FAILURE_REASON_TEXT) as FailureReason[]).map((reason) =>
+const FAILED_MESSAGES = (Object.keys(FAILURE_REASON_TEXT) as FailureReason[]).map((reason) =>
   payoutMessage('FAILED', reason),
 ) as [string, ...string[]];
 

@@ -28,7 +28,7 @@ import {
 // UPI address. UPI PENDING and SUCCESS results carry `Amount` and `TransactionID` as JSON numbers.
 
 /** The HTTP status of a payout result by status (docs/api.md, "Payout results"). */
-export const PAYOUT_RESULT_HTTP_STATUS = { PENDING: 202, SUCCESS: 200, FAILED: 400 } as const satisfies Record<
+const PAYOUT_RESULT_HTTP_STATUS = { PENDING: 202, SUCCESS: 200, FAILED: 400 } as const satisfies Record<
   PayoutStatus,
   number
 >;

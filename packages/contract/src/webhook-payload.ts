@@ -3,7 +3,7 @@ import type { PayoutResultSource } from '@payout/domain';
 import { payoutResult, payoutResultSchemas, type PayoutResultBody } from './payout-result.js';
 
 /** The payout's state as a webhook names it: its result, with a reversal told apart from a failure. */
-export const WEBHOOK_EVENTS = ['payout.success', 'payout.failed', 'payout.reversed', 'payout.pending'] as const;
+const WEBHOOK_EVENTS = ['payout.success', 'payout.failed', 'payout.reversed', 'payout.pending'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 export function webhookEvent(p: Pick<PayoutResultSource, 'status' | 'failureReason'>): WebhookEvent {

@@ -25,3 +25,29 @@ export { planWalletCredit, type PlanWalletCreditOutcome } from './credit-wallet.
 export { planTokenIssue, revokeToken, type PlanTokenIssueOutcome, type RevokeTokenOutcome } from './merchant-tokens.js';
 export { resolveDiscrepancyAction, type ResolveDiscrepancyOutcome } from './resolve-discrepancy.js';
 export { planStatementApplication, type PlanStatementApplicationOutcome } from './apply-statement.js';
+export { directAccepter, type PayoutAccepter } from './intake/payout-accepter.js';
+export { CoalescingAccepter, type CoalescingOptions } from './intake/coalescing-accepter.js';
+export {
+  createPayout,
+  type CreatePayoutDeps,
+  type CreatePayoutInput,
+  type IntakeMerchant,
+} from './intake/create-payout.js';
+export {
+  findBulkBatchState,
+  submitBulkPayout,
+  type BulkBatchState,
+  type BulkItemState,
+  type SubmitBulkDeps,
+  type SubmitBulkInput,
+} from './intake/submit-bulk-payout.js';
+export { BULK_CSV_COLUMNS, BulkCsvRefused, bulkCsvBatchId, readBulkCsv } from './intake/bulk-csv.js';
+export { operatorBulkDeps } from './intake/operator-bulk-deps.js';
+export {
+  candidatesOf,
+  decideStatementBreak,
+  matchStatementLine,
+  type DecideBreakOutcome,
+  type MatchLineOutcome,
+  type StatementBreakKey,
+} from './match-statement-line.js';

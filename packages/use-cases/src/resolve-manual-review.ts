@@ -89,7 +89,7 @@ export async function planManualResolution(
       payoutId: payout.id,
       params: { ...params },
       preview: {
-        summary: `Resolve payout ${payout.ackNo} (${formatRupees(payout.amountPaise)} to ${payout.beneficiaryName}) as ${describe(decision)}${override ? ', overriding the rail' : ''}`,
+        summary: `Resolve payout ${payout.ackNo} (${formatRupees(payout.amountPaise)} to ${payout.beneficiaryName}) as ${describeDecision(decision)}${override ? ', overriding the rail' : ''}`,
         mid: payout.mid,
         TransactionID: payout.transactionId,
         ackNo: payout.ackNo,
@@ -126,7 +126,7 @@ export const manualResolution = {
     const payoutId = BigInt(params.payoutId);
     const note = {
       reason:
-        `resolved by hand as ${describe(decision)}${params.override ? ' (override)' : ''}: ${request.makerReason} — requested by ${request.maker}, approved by ${approver.username} (approval ${request.id})`.slice(
+        `resolved by hand as ${describeDecision(decision)}${params.override ? ' (override)' : ''}: ${request.makerReason} — requested by ${request.maker}, approved by ${approver.username} (approval ${request.id})`.slice(
           0,
           500,
         ),
@@ -166,7 +166,7 @@ export const manualResolution = {
   },
 } satisfies MoneyAction<RailAnswer>;
 
-function describe(decision: Exclude<ResolutionDecision, { kind: 'refuse' }>): string {
+function describeDecision(decision: Exclude<ResolutionDecision, { kind: 'refuse' }>): string {
   return decision.kind === 'settle-success'
     ? `success (UTR ${decision.bankReference})`
     : `failed (${FAILURE_REASON_TEXT[decision.reason]})`;

@@ -14,8 +14,7 @@ import {
 import { findPayoutJobs } from '@payout/queue';
 import { methodNotAllowed } from '../http/error-handler.js';
 import { sendJson } from '../http/send-json.js';
-import { transactionIdField } from '../validation/request-fields.js';
-import { validate } from '../validation/validate.js';
+import { transactionIdField, validate } from '@payout/contract';
 import { presentsAdminToken, requireAdmin } from './admin-auth.js';
 import { consoleAuthorization, exactRouter } from './console/console-authorization.js';
 import { csrfHeaderMatches, viewerOf, type Viewer } from './console/console-session.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accountNumberField, ifscField, upiField } from '../validation/request-fields.js';
+import { accountNumberField, ifscField, upiField } from '@payout/contract';
 
 // The two validation requests (docs/api.md, "Beneficiary validation"), with the payout requests' own
 // field rules. Members not listed are ignored.

@@ -1,11 +1,10 @@
 import { Router, type Request, type Response } from 'express';
-import { accountVerdictBody, upiVerdictBody } from '@payout/contract';
+import { accountVerdictBody, upiVerdictBody, validate } from '@payout/contract';
 import { merchantOf } from '../auth/authenticate.js';
 import { merchantAccess, type MerchantAccessDeps } from '../auth/merchant-access.js';
 import { methodNotAllowed } from '../http/error-handler.js';
 import { jsonBody } from '../http/json-body.js';
 import { sendJson } from '../http/send-json.js';
-import { validate } from '../validation/validate.js';
 import { accountValidationRequestSchema, upiValidationRequestSchema } from './beneficiary-request-schemas.js';
 import type { BeneficiaryValidator } from './beneficiary-validator.js';
 

@@ -1,16 +1,21 @@
 import { Router, type Request, type Response } from 'express';
+import {
+  batchQuerySchema,
+  bulkAcceptedBody,
+  bulkPayoutRequestSchema,
+  bulkStatusBody,
+  parseQuery,
+  validate,
+} from '@payout/contract';
 import { AppError, MAX_BULK_ITEMS } from '@payout/domain';
+import { findBulkBatchState, submitBulkPayout } from '@payout/use-cases';
 import { merchantOf } from '../auth/authenticate.js';
 import { merchantAccess } from '../auth/merchant-access.js';
 import { MESSAGES } from '../http/error-responses.js';
 import { methodNotAllowed } from '../http/error-handler.js';
 import { largeJsonBody } from '../http/json-body.js';
 import { sendJson } from '../http/send-json.js';
-import { parseQuery, validate } from '../validation/validate.js';
 import type { PayoutRouteDeps } from '../payouts/payout-routes.js';
-import { batchQuerySchema, bulkPayoutRequestSchema } from './bulk-request-schemas.js';
-import { bulkAcceptedBody, bulkStatusBody } from '@payout/contract';
-import { findBulkBatchState, submitBulkPayout } from './submit-bulk-payout.js';
 
 /**
  * A full batch is up to 5,000 payouts of a few hundred bytes each; the largest items the schemas allow come
@@ -29,7 +34,12 @@ export function bulkPayoutRoutes(deps: PayoutRouteDeps): Router {
       ...largeJsonBody(BULK_BODY_LIMIT_BYTES, `The request body must not exceed 8 MiB (${MAX_BULK_ITEMS} payouts).`),
       async (req: Request, res: Response) => {
         const { BatchID, Payouts } = validate(bulkPayoutRequestSchema, req.body);
-        const batch = await submitBulkPayout(deps, req.log, merchantOf(res), BatchID, Payouts);
+        const batch = await submitBulkPayout(deps, {
+          merchant: merchantOf(res),
+          batchId: BatchID,
+          payouts: Payouts,
+          log: req.log,
+        });
         sendJson(res, 202, bulkAcceptedBody(batch));
       },
     )

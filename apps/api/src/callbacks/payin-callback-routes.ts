@@ -1,9 +1,8 @@
 import { Router } from 'express';
 import type { PrismaClient } from '@payout/db';
-import { collectionStatusBody } from '@payout/contract';
+import { collectionStatusBody, validate } from '@payout/contract';
 import { methodNotAllowed } from '../http/error-handler.js';
 import { sendJson } from '../http/send-json.js';
-import { validate } from '../validation/validate.js';
 import { payinCallbackSchema } from './payin-callback-schema.js';
 import { recordPayin } from './record-payin.js';
 import { signedJsonBody } from './signed-json-body.js';

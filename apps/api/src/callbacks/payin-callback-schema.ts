@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { formatRupees, isJsonNumber, isMid, parseRupees, type Paise } from '@payout/domain';
-import { text, transactionIdField } from '../validation/request-fields.js';
+import { text, transactionIdField } from '@payout/contract';
 
 // The body of the collection provider's pay-in callback (docs/webhooks.md). Its members are named as the
 // pay-in status lookup (docs/api.md, "Response bodies") names them, plus the merchant's MID. Parsed losslessly like every body:

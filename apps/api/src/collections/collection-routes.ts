@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { collectionStatusBody } from '@payout/contract';
+import { collectionStatusBody, transactionQuerySchema, parseQuery } from '@payout/contract';
 import { AppError } from '@payout/domain';
 import { lookUpCollection, type PrismaClient } from '@payout/db';
 import { merchantOf } from '../auth/authenticate.js';
@@ -7,8 +7,6 @@ import { merchantAccess, type MerchantAccessDeps } from '../auth/merchant-access
 import { MESSAGES } from '../http/error-responses.js';
 import { methodNotAllowed } from '../http/error-handler.js';
 import { sendJson } from '../http/send-json.js';
-import { transactionQuerySchema } from '../payouts/payout-request-schemas.js';
-import { parseQuery } from '../validation/validate.js';
 
 /** GET /api/payin/status. */
 export function collectionRoutes(

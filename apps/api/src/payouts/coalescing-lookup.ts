@@ -2,7 +2,7 @@ import {
   findPayoutsByTransactionIds,
   StatementCoalescer,
   type CoalescingLimits,
-  type PayoutKey,
+  type MerchantPayoutKey,
   type PayoutSummary,
   type PrismaClient,
 } from '@payout/db';
@@ -14,11 +14,11 @@ import {
  * Why: a lookup's own work in PostgreSQL is an index probe, but every statement costs the API a query
  * object, a socket write and a result parse, and costs PostgreSQL a parse and a plan (unnamed statements,
  * so that PgBouncer in transaction mode works); those costs were most of a lookup's (docs/performance.md,
- * "What changed, and why"). A lookup reads only committed rows, so sharing a statement changes no answer.
+ * "Accepts: coalescing"). A lookup reads only committed rows, so sharing a statement changes no answer.
  * A failed statement fails the lookups it carried, each with the statement's error, as it would have alone.
  */
 export class CoalescingLookup {
-  private readonly coalescer: StatementCoalescer<PayoutKey, PayoutSummary | null>;
+  private readonly coalescer: StatementCoalescer<MerchantPayoutKey, PayoutSummary | null>;
 
   constructor(
     private readonly db: PrismaClient,

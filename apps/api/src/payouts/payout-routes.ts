@@ -1,64 +1,27 @@
 import { Router, type Request, type Response } from 'express';
-import { AppError, type PayoutMode, type PayoutRequest } from '@payout/domain';
+import {
+  PAYOUT_OPERATIONS,
+  payoutResult,
+  payoutStatusBody,
+  transactionQuerySchema,
+  parseQuery,
+} from '@payout/contract';
+import { AppError, type PayoutRequest } from '@payout/domain';
 import { lookUpPayout, type PrismaClient } from '@payout/db';
+import { createPayout, type CreatePayoutDeps } from '@payout/use-cases';
 import { merchantOf } from '../auth/authenticate.js';
 import { merchantAccess, type MerchantAccessDeps } from '../auth/merchant-access.js';
 import { MESSAGES } from '../http/error-responses.js';
 import { methodNotAllowed } from '../http/error-handler.js';
 import { jsonBody } from '../http/json-body.js';
 import { sendJson } from '../http/send-json.js';
-import { parseQuery, validate } from '../validation/validate.js';
 import { CoalescingLookup } from './coalescing-lookup.js';
-import { createPayout, type CreatePayoutDeps } from './create-payout.js';
-import {
-  impsPayoutRequestSchema,
-  transactionQuerySchema,
-  upiPayoutRequestSchema,
-  type ImpsPayoutRequest,
-  type UpiPayoutRequest,
-} from './payout-request-schemas.js';
-import { payoutResult, payoutStatusBody } from './payout-responses.js';
 
 export interface PayoutRouteDeps extends CreatePayoutDeps, MerchantAccessDeps {
   db: PrismaClient;
   /** The read replica of lookups (READ_DATABASE_URL), if any. */
   readDb?: PrismaClient | undefined;
 }
-
-export const fromImps = (r: ImpsPayoutRequest): PayoutRequest => ({
-  mode: 'IMPS',
-  transactionId: r.TransactionID,
-  amountPaise: r.Amount,
-  account: r.Account,
-  ifsc: r.Ifsc,
-  name: r.Name,
-  bankName: r.BankName ?? null,
-  mobile: r.Mobile ?? null,
-  email: r.Email ?? null,
-  description: r.Description ?? null,
-});
-
-export const fromUpi = (r: UpiPayoutRequest): PayoutRequest => ({
-  mode: 'UPI',
-  transactionId: r.TransactionID,
-  amountPaise: r.Amount,
-  account: r.Upi,
-  ifsc: null,
-  name: r.Name,
-  bankName: null,
-  mobile: r.Mobile ?? null,
-  email: r.Email ?? null,
-  description: r.Description ?? null,
-});
-
-/**
- * Each mode's payout operation: its path, and how its body becomes a payout request (a 422 for a member its
- * schema refuses). The bulk endpoint reads its items with the same functions.
- */
-export const PAYOUT_OPERATIONS: Record<PayoutMode, { path: string; requestOf: (body: unknown) => PayoutRequest }> = {
-  IMPS: { path: '/api/impspayout', requestOf: (body) => fromImps(validate(impsPayoutRequestSchema, body)) },
-  UPI: { path: '/api/payout', requestOf: (body) => fromUpi(validate(upiPayoutRequestSchema, body)) },
-};
 
 // Status lookups: statements in flight at once (each holds a connection; accepts keep theirs) and payouts per
 // statement.
@@ -80,7 +43,7 @@ export function payoutRoutes(deps: PayoutRouteDeps): Router {
     ...merchantAccess(deps, 'FAILED'),
     ...jsonBody,
     async (req: Request, res: Response) => {
-      const payout = await createPayout(deps, req.log, merchantOf(res), requestOf(req.body));
+      const payout = await createPayout(deps, { merchant: merchantOf(res), payout: requestOf(req.body), log: req.log });
       const { httpStatus, body } = payoutResult(payout);
       sendJson(res, httpStatus, body);
     },

@@ -1,19 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import type { Redis } from 'ioredis';
-import {
-  BULK_CSV_COLUMNS,
-  bulkAcceptedBody,
-  BulkCsvRefused,
-  bulkCsvBatchId,
-  CoalescingAccepter,
-  readBulkCsv,
-  submitBulkPayout,
-} from '@payout/api';
+import { bulkAcceptedBody } from '@payout/contract';
 import { findCredentials } from '@payout/db';
 import { isAppError, stringifyJson } from '@payout/domain';
-import { createPayoutProducer } from '@payout/queue';
-import { createLogger, createMetrics } from '@payout/telemetry';
+import { createLogger } from '@payout/telemetry';
+import {
+  BULK_CSV_COLUMNS,
+  BulkCsvRefused,
+  bulkCsvBatchId,
+  operatorBulkDeps,
+  readBulkCsv,
+  submitBulkPayout,
+} from '@payout/use-cases';
 import { merchantCommand } from '../arguments.js';
 import type { CommandContext } from '../context.js';
 import { noMerchant } from '../merchant-by-mid.js';
@@ -43,18 +41,13 @@ export function registerPayoutBulkCommand(program: Command, context: () => Comma
       if (credentials.merchant.status !== 'ACTIVE') throw new CommandFailure(`merchant ${opts.mid} is suspended`);
 
       const batchId = opts.batchId ?? bulkCsvBatchId(bytes);
-      const connection = queue().opts.connection as Redis;
-      const producer = createPayoutProducer({ connection, prefix: queue().opts.prefix ?? 'bull', timeoutMs: 5_000 });
-      const deps = {
-        db: db(),
-        // The API's own accepter: items are coalesced into a few accept_payouts statements, as for a merchant.
-        accepter: new CoalescingAccepter(db(), { maxBatch: 200, maxInFlight: 1, maxWaitMs: 30_000 }),
-        producer,
-        metrics: createMetrics('cli'),
-      };
+      // The API's own accepter: items are coalesced into a few accept_payouts statements, as for a merchant.
+      const deps = operatorBulkDeps(db(), queue(), 'cli');
+      const { producer } = deps;
       let batch;
       try {
-        batch = await submitBulkPayout(deps, createLogger('cli', 'silent'), credentials.merchant, batchId, rows);
+        const log = createLogger('cli', 'silent');
+        batch = await submitBulkPayout(deps, { merchant: credentials.merchant, batchId, payouts: rows, log });
       } catch (error) {
         if (isAppError(error)) throw new CommandFailure(`batch ${batchId} refused: ${error.message}`);
         throw error;
@@ -84,7 +77,7 @@ export function registerPayoutBulkCommand(program: Command, context: () => Comma
     });
 }
 
-/** The file's rows (apps/api/src/bulk/bulk-csv.ts, shared with the console's upload), or why it is refused. */
+/** The file's rows (packages/use-cases/src/intake/bulk-csv.ts, shared with the console's upload), or why it is refused. */
 function readRows(bytes: Buffer): Record<string, string>[] {
   try {
     return readBulkCsv(bytes);

@@ -6,10 +6,9 @@ import {
   type PayoutMode,
   type PayoutRequest,
 } from '@payout/domain';
-import type { PayoutSummary } from '@payout/db';
+import type { MerchantCredentials, PayoutSummary } from '@payout/db';
 import type { PayoutProducer } from '@payout/queue';
 import { maskAccount, type Logger, type ServiceMetrics } from '@payout/telemetry';
-import type { AuthenticatedMerchant } from '../auth/authenticate.js';
 import type { PayoutAccepter } from './payout-accepter.js';
 
 /** Which of the merchant's own limits caps a payout of each mode (set by `pnpm cli merchant create|update`). */
@@ -21,24 +20,29 @@ export interface CreatePayoutDeps {
   metrics: ServiceMetrics;
 }
 
+/** What the accept needs of the merchant paying out: who it is and its own limit per mode. */
+export type IntakeMerchant = Pick<MerchantCredentials['merchant'], 'id' | 'impsMaxPaise' | 'upiMaxPaise'>;
+
+/** One payout to accept: the merchant's request, and the log of the request (or command) carrying it. */
+export interface CreatePayoutInput {
+  merchant: IntakeMerchant;
+  payout: PayoutRequest;
+  log: Logger;
+}
+
 /**
  * Accepts a merchant's payout: check the merchant's own limit, record and reserve it in one database
  * transaction, then queue the job that sends it to the rail. Returns the payout as it now stands:
  * PENDING when accepted, FAILED when the balance was short, or — for a repeat of the same TransactionID
  * and details — whatever state the first request reached. A repeat with other details is a conflict.
  */
-export async function createPayout(
-  deps: CreatePayoutDeps,
-  log: Logger,
-  merchant: AuthenticatedMerchant,
-  payout: PayoutRequest,
-): Promise<PayoutSummary> {
-  const recorded = await recordPayout(deps, log, merchant, payout);
+export async function createPayout(deps: CreatePayoutDeps, input: CreatePayoutInput): Promise<PayoutSummary> {
+  const recorded = await recordPayout(deps, input);
   // The job is queued without holding up the answer: the payout is already safe in PostgreSQL, and if
   // Redis does not take the job the sweeper queues it. A replay of a payout still waiting for its job
   // queues it again: harmless (the job id is the payout's), and it rescues a job lost between commit and
   // queue.
-  if (recorded.state === 'ACCEPTED') queueExecution(deps, log, [recorded]);
+  if (recorded.state === 'ACCEPTED') queueExecution(deps, input.log, [recorded]);
   return recorded;
 }
 
@@ -48,9 +52,7 @@ export async function createPayout(
  */
 export async function recordPayout(
   deps: Pick<CreatePayoutDeps, 'accepter' | 'metrics'>,
-  log: Logger,
-  merchant: AuthenticatedMerchant,
-  payout: PayoutRequest,
+  { merchant, payout, log }: CreatePayoutInput,
 ): Promise<PayoutSummary> {
   const limit = merchant[MERCHANT_LIMIT[payout.mode]];
   if (payout.amountPaise > limit) {
