@@ -2,6 +2,7 @@ import type { Queue } from 'bullmq';
 import type { PrismaClient } from '@payout/db';
 import type { ApprovalSettings } from '@payout/use-cases';
 import type { RailAdapter } from '@payout/rails';
+import type { consoleAuthorization } from './console-authorization.js';
 import type { SignInLimiter } from './sign-in-limiter.js';
 
 /** What the console's routes need, built once by api-server.ts (or a test). */
@@ -15,4 +16,13 @@ export interface ConsoleDependencies {
   sessionTtlMs: number;
   /** How long a money action's request waits, and whether (development only) its maker may approve it. */
   approvals: ApprovalSettings;
+}
+
+/** The one authorization check every page and action is wrapped in (console-authorization.tsx). */
+export type Allow = ReturnType<typeof consoleAuthorization>['allow'];
+
+/** What each page and action module registers its routes with: the console's services and `allow`. */
+export interface ConsoleContext {
+  deps: ConsoleDependencies;
+  allow: Allow;
 }

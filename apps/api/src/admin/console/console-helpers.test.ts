@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { csvLine } from './csv.js';
-import { searchKeys } from './find-routes.js';
+import { searchKeys } from './pages/search.js';
 import { elapsed, ist, istDate, istDayStart, istMidnight } from './views/format.js';
 
 describe('console helpers', () => {

@@ -1,19 +1,31 @@
-import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
-import { isAppError } from '@payout/domain';
-import { isDatabaseUnavailable } from '@payout/db';
-import { actionRoutes } from './actions/action-routes.js';
+import express from 'express';
+import { creditWalletRoutes } from './actions/credit-wallet.js';
+import { decideRequestRoutes } from './actions/decide-request.js';
+import { enableWebhookRoutes } from './actions/enable-webhook.js';
+import { issueTokenRoutes } from './actions/issue-token.js';
+import { replayWebhookRoutes } from './actions/replay-webhook.js';
+import { requeueInquiryRoutes } from './actions/requeue-inquiry.js';
+import { resolvePayoutRoutes } from './actions/resolve-payout.js';
+import { revokeTokenRoutes } from './actions/revoke-token.js';
 import { BULK_UPLOAD_BODY_LIMIT, BULK_UPLOAD_PATH, bulkUploadRoutes } from './bulk-upload-routes.js';
-import { auditRefusal, consoleAuthorization, exactRouter } from './console-authorization.js';
-import type { ConsoleDependencies } from './console-dependencies.js';
-import { consoleSession, csrfMatches, viewerOf } from './console-session.js';
+import { consoleAuthorization, exactRouter } from './console-authorization.js';
+import type { ConsoleContext, ConsoleDependencies } from './console-dependencies.js';
+import { consoleErrors, noSuchPage, requireCsrfOnPost, requireViewer } from './console-gates.js';
+import { consoleSession } from './console-session.js';
 import { CONSOLE_STYLESHEET } from './console-stylesheet.js';
-import { findRoutes } from './find-routes.js';
-import { merchantRoutes } from './merchant-routes.js';
-import { renderPage } from './render.js';
+import { approvalsRoutes } from './pages/approvals.js';
+import { auditLogRoutes } from './pages/audit-log.js';
+import { discrepanciesRoutes } from './pages/lists/discrepancies.js';
+import { failedWebhooksRoutes } from './pages/lists/failed-webhooks.js';
+import { waitingPayoutsRoutes } from './pages/lists/waiting-payouts.js';
+import { merchantPayoutsRoutes } from './pages/merchant/merchant-payouts.js';
+import { merchantRoutes } from './pages/merchant/merchant-route.js';
+import { merchantStatementRoutes } from './pages/merchant/merchant-statement.js';
+import { payoutRoutes } from './pages/payout/payout-route.js';
+import { searchRoutes } from './pages/search.js';
+import { todayRoutes } from './pages/today/today-route.js';
 import { signInRoutes } from './sign-in-routes.js';
 import { statementBreakRoutes } from './statement-break-routes.js';
-import { todayRoutes } from './today-routes.js';
-import { MessagePage } from './views/layout.js';
 
 export type { ConsoleDependencies } from './console-dependencies.js';
 
@@ -41,85 +53,35 @@ export function consoleRoutes(deps: ConsoleDependencies) {
   router.use('/console', express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 }));
   router.use(signInRoutes(deps));
   router.use('/console', requireViewer, requireCsrfOnPost);
-  router.use(findRoutes(deps));
-  router.use(statementBreakRoutes(deps));
-  router.use(todayRoutes(deps, allow));
-  router.use(merchantRoutes(deps));
-  router.use(actionRoutes({ deps, allow }));
+  const context: ConsoleContext = { deps, allow };
+  // The pages: anyone signed in may read them.
+  router.use(searchRoutes(context));
+  router.use(payoutRoutes(context));
+  router.use(waitingPayoutsRoutes(context));
+  router.use(failedWebhooksRoutes(context));
+  router.use(discrepanciesRoutes(context));
+  router.use(statementBreakRoutes(deps, allow));
+  router.use(auditLogRoutes(context));
+  router.use(todayRoutes(context));
+  router.use(merchantRoutes(context));
+  router.use(merchantPayoutsRoutes(context));
+  router.use(merchantStatementRoutes(context));
+  router.use(approvalsRoutes(context));
+  // The actions, one module each: those that move no money are done alone, a money action becomes a
+  // request, and deciding a request is a second person's (docs/operations.md, "Roles" and "Approvals").
+  router.use(replayWebhookRoutes(context));
+  router.use(requeueInquiryRoutes(context));
+  router.use(revokeTokenRoutes(context));
+  router.use(enableWebhookRoutes(context));
   router.use(bulkUploadRoutes(deps, allow));
-  router.use('/console', async (req, res) => {
-    const viewer = viewerOf(res);
-    // A post to no action is someone trying a path by hand: it goes to the audit log like a refusal.
-    if (viewer && req.method === 'POST') await auditRefusal(deps.db, req, viewer, 'no such console action');
-    renderPage(
-      res,
-      404,
-      <MessagePage title="Not found" viewer={viewer}>
-        <p>There is no such console page.</p>
-      </MessagePage>,
-    );
-  });
+  router.use(resolvePayoutRoutes(context));
+  router.use(creditWalletRoutes(context));
+  router.use(issueTokenRoutes(context));
+  router.use(decideRequestRoutes(context));
+  router.use('/console', noSuchPage(deps.db));
   router.use('/console', consoleErrors);
   return router;
 }
 
 /** Loads the session (used by the console and the queue dashboard). */
 export { consoleSession };
-
-// Pages need a signed-in person: a browser is sent to sign in, anything else is told so.
-const requireViewer: RequestHandler = (req, res, next) => {
-  if (viewerOf(res)) {
-    next();
-    return;
-  }
-  if (req.method === 'GET' || req.method === 'HEAD') {
-    res.redirect(303, '/console/login');
-    return;
-  }
-  renderPage(
-    res,
-    401,
-    <MessagePage title="Signed out">
-      <p>
-        Your session has ended. <a href="/console/login">Sign in</a> again.
-      </p>
-    </MessagePage>,
-  );
-};
-
-// Every form of the console carries the session's CSRF token; a post without it (another site's form,
-// a replayed request) is refused before anything reads it.
-const requireCsrfOnPost: RequestHandler = (req, res, next) => {
-  const viewer = viewerOf(res)!;
-  if (req.method !== 'POST' || csrfMatches(req, viewer)) {
-    next();
-    return;
-  }
-  req.log.warn({ consoleUser: viewer.user.username, path: req.path }, 'console post without a valid CSRF token');
-  renderPage(
-    res,
-    403,
-    <MessagePage title="Refused" viewer={viewer}>
-      <p>This form was not sent by the console (its CSRF token is missing or wrong). Nothing changed.</p>
-    </MessagePage>,
-  );
-};
-
-const consoleErrors: ErrorRequestHandler = (error: unknown, req, res, _next) => {
-  const unavailable = isDatabaseUnavailable(error);
-  const status = isAppError(error) ? error.httpStatus : unavailable ? 503 : 500;
-  if (status >= 500) req.log.error({ err: error }, 'console page failed');
-  else req.log.warn({ err: error }, 'console request refused');
-  if (res.headersSent) return res.destroy();
-  renderPage(
-    res,
-    status,
-    <MessagePage title={unavailable ? 'Database unavailable' : 'Something went wrong'} viewer={viewerOf(res)}>
-      <p>
-        {unavailable
-          ? 'PostgreSQL did not answer. Try again in a moment.'
-          : 'The page could not be shown; the details are in the log.'}
-      </p>
-    </MessagePage>,
-  );
-};

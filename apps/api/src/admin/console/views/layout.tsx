@@ -141,7 +141,10 @@ export interface ListPageProps<Row> {
   pages?: ComponentChildren;
 }
 
-/** A page of rows with optional filters above it: every list of the console (and issue 10's, to come). */
+/**
+ * A page of rows with optional filters above it and, for a list too long to load whole, links to its other
+ * pages: every list of the console is one, so a new list is one route and one query (docs/operations.md, "Find").
+ */
 export function ListPage<Row>(props: ListPageProps<Row>) {
   return (
     <Page title={props.title} viewer={props.viewer}>

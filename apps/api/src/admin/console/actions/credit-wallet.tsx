@@ -2,17 +2,18 @@ import type { Response } from 'express';
 import { formatRupees, parseRupees } from '@payout/domain';
 import { planWalletCredit } from '@payout/use-cases';
 import { exactRouter } from '../console-authorization.js';
+import type { ConsoleContext } from '../console-dependencies.js';
+import { merchantNotFound, merchantOr404, reasonOf, showMessage } from '../console-guards.js';
 import { formField, type Viewer } from '../console-session.js';
-import { merchantNotFound, merchantOr404 } from '../find-routes.js';
 import { renderPage } from '../render.js';
 import { ActionPage } from '../views/action-page.js';
-import { done, reasonOf, requestAndShow, type ActionContext } from './action-helpers.js';
+import { requestAndShow } from './action-helpers.js';
 
 /**
  * Credit a merchant's main wallet (a bank transfer the merchant made to us): the credit becomes a request
  * that another approver approves, once per reference (docs/operations.md, "Approvals").
  */
-export function creditAction(context: ActionContext) {
+export function creditWalletRoutes(context: ConsoleContext) {
   const { allow, deps } = context;
   const router = exactRouter();
   router
@@ -28,6 +29,7 @@ export function creditAction(context: ActionContext) {
         const mid = String(req.params.mid);
         const amount = parseRupees(formField(req, 'amount')?.trim() ?? '');
         const reference = formField(req, 'reference')?.trim() ?? '';
+        // The reason is checked with the other fields, so the form comes back with one message for all.
         const why = reasonOf(formField(req, 'why'));
         if (amount === undefined || amount <= 0n || !reference || reference.length > 100 || !why) {
           creditPage(res, viewer, mid, 422, 'Give a positive amount (at most two decimals), a reference and a reason.');
@@ -39,7 +41,13 @@ export function creditAction(context: ActionContext) {
             await requestAndShow(context, res, viewer, plan.planned, why);
             return;
           case 'already-credited':
-            done(res, viewer, 200, 'Already credited', `Reference ${reference} was credited before; nothing changed.`);
+            showMessage(
+              res,
+              viewer,
+              200,
+              'Already credited',
+              `Reference ${reference} was credited before; nothing changed.`,
+            );
             return;
           case 'reference-conflict':
             creditPage(

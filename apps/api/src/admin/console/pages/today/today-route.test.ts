@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
-import { hoursOf, queueDepths } from './today-routes.js';
+import { queueDepths } from './queue-depths.js';
+import { hoursOf } from './today-route.js';
 
 describe('the window of the day page', () => {
   it('when no hours are given, then it is the last 24', () => {

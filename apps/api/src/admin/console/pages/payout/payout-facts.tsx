@@ -1,0 +1,47 @@
+import type { PayoutStory } from '@payout/db';
+import { payoutMessage, type FailureReason, type PayoutStatus } from '@payout/domain';
+import { elapsed, ist, rupees } from '../../views/format.js';
+import { StatusBadge } from '../../views/layout.js';
+
+export type Payout = PayoutStory['payout'];
+
+/** What the merchant sees of the payout (its lookup answer) next to what we know inside. */
+export function PayoutFacts({ payout: p }: { payout: Payout }) {
+  const status = p.status as PayoutStatus;
+  const lookupStatus = status.charAt(0) + status.slice(1).toLowerCase();
+  return (
+    <dl class="facts">
+      <dt>Merchant</dt>
+      <dd>
+        <a href={`/console/merchants/${encodeURIComponent(p.mid)}`}>{p.mid}</a> · {p.merchantName}
+      </dd>
+      <dt>TransactionID</dt>
+      <dd>{p.transactionId}</dd>
+      <dt>Amount</dt>
+      <dd>
+        {rupees(p.amountPaise)} by {p.mode}
+      </dd>
+      <dt>Merchant sees</dt>
+      <dd>
+        <StatusBadge status={p.status} /> “{lookupStatus}” ·{' '}
+        {payoutMessage(status, p.failureReason as FailureReason | null)}
+      </dd>
+      <dt>Bankriff (UTR)</dt>
+      <dd>{p.bankReference ?? '—'}</dd>
+      <dt>State inside</dt>
+      <dd>
+        {p.state} · {p.submitAttempts} submit(s), {p.inquiryAttempts} inquiry(ies)
+        {p.nextCheckAt && ` · next step due ${ist(p.nextCheckAt)}`}
+      </dd>
+      <dt>Beneficiary</dt>
+      <dd>
+        {p.beneficiaryName} · {p.beneficiaryAccount}
+        {p.beneficiaryIfsc && ` · ${p.beneficiaryIfsc}`}
+      </dd>
+      <dt>Accepted</dt>
+      <dd>{ist(p.createdAt)}</dd>
+      <dt>Settled</dt>
+      <dd>{p.settledAt ? `${ist(p.settledAt)} (${elapsed(p.createdAt, p.settledAt)} after accept)` : '—'}</dd>
+    </dl>
+  );
+}
