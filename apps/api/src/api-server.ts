@@ -2,11 +2,17 @@ import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { ApiConfig } from '@payout/config';
-import { createPrismaClient } from '@payout/db';
+import { createPrismaClient, type PrismaClient } from '@payout/db';
 import { Queue } from 'bullmq';
-import { createHttpRailAdapter } from '@payout/rails';
-import { createPayoutProducer, createProducerConnection, WEBHOOK_QUEUE } from '@payout/queue';
-import { createLogger, createMetrics, type Logger } from '@payout/telemetry';
+import { createHttpRailAdapter, type RailAdapter } from '@payout/rails';
+import {
+  createPayoutProducer,
+  createProducerConnection,
+  WEBHOOK_QUEUE,
+  type PayoutProducer,
+  type RedisConnection,
+} from '@payout/queue';
+import { createLogger, createMetrics, type Logger, type ServiceMetrics } from '@payout/telemetry';
 import { createAdminApp, type AdminDependencies } from './admin/admin-app.js';
 import { signInLimiter } from './admin/console/sign-in-limiter.js';
 import { createApp, type ApiDependencies } from './app.js';
@@ -15,8 +21,7 @@ import { CredentialStore } from './auth/credential-store.js';
 import { BeneficiaryValidator } from './beneficiaries/beneficiary-validator.js';
 import { validationQuota } from './beneficiaries/validation-quota.js';
 import { merchantRateLimit } from './auth/rate-limit.js';
-import { CoalescingAccepter } from './payouts/coalescing-accepter.js';
-import { directAccepter } from './payouts/payout-accepter.js';
+import { CoalescingAccepter, directAccepter } from '@payout/use-cases';
 
 export interface RunningApi {
   url: string;
@@ -35,6 +40,51 @@ export async function startApi(
   config: ApiConfig,
   logger: Logger = createLogger('api', config.LOG_LEVEL),
 ): Promise<RunningApi> {
+  const shared = openSharedResources(config, logger);
+  const deps = merchantApiDependencies(config, shared);
+  const adminDeps = adminDependencies(config, shared);
+
+  const app = createApp(deps);
+  // Who the client is (req.ip, what the per-address limit counts): the socket's peer, or — behind that many
+  // proxies — the address they report in X-Forwarded-For.
+  app.set('trust proxy', config.TRUST_PROXY_HOPS);
+  const server = await listen(app.listen(config.PORT, config.HOST));
+  const adminServer = await listen(createAdminApp(adminDeps).listen(config.ADMIN_PORT, config.ADMIN_HOST));
+  const { port } = server.address() as AddressInfo;
+  const { port: adminPort } = adminServer.address() as AddressInfo;
+  logger.info({ port, adminPort, adminHost: config.ADMIN_HOST }, 'api listening');
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    adminUrl: `http://127.0.0.1:${adminPort}`,
+    adminPort,
+    deps,
+    adminDeps,
+    async close() {
+      await Promise.all([stop(server), stop(adminServer)]);
+      await shared.producer.close();
+      await adminDeps.webhookQueue.close();
+      await adminDeps.rail.close();
+      shared.redis.disconnect();
+      await shared.db.$disconnect();
+      await shared.readDb?.$disconnect();
+    },
+  };
+}
+
+/** What both listeners share: PostgreSQL (and its lookup replica), Redis, the payouts queue, the rail. */
+interface SharedResources {
+  db: PrismaClient;
+  readDb: PrismaClient | undefined;
+  redis: RedisConnection;
+  producer: PayoutProducer;
+  rail: RailAdapter;
+  metrics: ServiceMetrics;
+  logger: Logger;
+}
+
+function openSharedResources(config: ApiConfig, logger: Logger): SharedResources {
   const db = createPrismaClient({
     url: config.DATABASE_URL,
     poolSize: config.DATABASE_POOL_SIZE,
@@ -64,14 +114,6 @@ export async function startApi(
     gatherMs: config.ENQUEUE_GATHER_MS,
     onError: (error) => logger.warn({ err: error.message }, 'queue error'),
   });
-  const metrics = createMetrics('api');
-  // Queues the API only shows in the support console and the admin listener acts on; their errors are
-  // Redis's, already logged above.
-  const dashboardQueue = (name: string) => {
-    const queue = new Queue(name, { connection: redis, prefix: config.QUEUE_PREFIX });
-    queue.on('error', () => undefined);
-    return queue;
-  };
   // The API asks the rail only for beneficiary validation (docs/api.md) and, from the console's manual
   // resolution, a payout's status; it never submits a payout (the worker does).
   const rail = createHttpRailAdapter({
@@ -79,7 +121,13 @@ export async function startApi(
     connectTimeoutMs: config.RAIL_CONNECT_TIMEOUT_MS,
     responseTimeoutMs: config.RAIL_RESPONSE_TIMEOUT_MS,
   });
-  const deps: ApiDependencies = {
+  return { db, readDb, redis, producer, rail, metrics: createMetrics('api'), logger };
+}
+
+/** The merchant API's dependencies: acceptance, credentials, rate limits and beneficiary validation. */
+function merchantApiDependencies(config: ApiConfig, shared: SharedResources): ApiDependencies {
+  const { db, readDb, redis, producer, rail, metrics, logger } = shared;
+  return {
     db,
     readDb,
     redis,
@@ -99,23 +147,7 @@ export async function startApi(
       : directAccepter(db),
     logger,
     metrics,
-    rateLimit: config.RATE_LIMIT_ENABLED
-      ? merchantRateLimit({
-          redis,
-          prefix: config.QUEUE_PREFIX,
-          points: config.RATE_LIMIT_POINTS,
-          windowMs: config.RATE_LIMIT_WINDOW_MS,
-          onFallback: (error) =>
-            logger.warn({ err: (error as Error).message }, 'rate limiter: Redis did not answer; counting in memory'),
-        })
-      : null,
-    authFailures: config.RATE_LIMIT_ENABLED
-      ? new AuthFailureLimit({
-          limit: config.AUTH_FAILURE_LIMIT,
-          windowMs: config.AUTH_FAILURE_WINDOW_MS,
-          onRefused: () => metrics.authThrottled.inc({ reason: 'address_limited' }),
-        })
-      : null,
+    ...merchantLimits(config, shared),
     payinCallbackSecret: config.PAYIN_CALLBACK_SECRET,
     beneficiaryValidator: new BeneficiaryValidator(rail, {
       cacheTtlMs: config.VALIDATION_CACHE_TTL_MS,
@@ -128,14 +160,42 @@ export async function startApi(
       }),
     }),
   };
-  const adminDeps: AdminDependencies = {
+}
+
+/** The per-merchant rate limit and the per-address limit on failed sign-ins, unless rate limiting is off. */
+function merchantLimits(
+  config: ApiConfig,
+  { redis, metrics, logger }: SharedResources,
+): Pick<ApiDependencies, 'rateLimit' | 'authFailures'> {
+  if (!config.RATE_LIMIT_ENABLED) return { rateLimit: null, authFailures: null };
+  return {
+    rateLimit: merchantRateLimit({
+      redis,
+      prefix: config.QUEUE_PREFIX,
+      points: config.RATE_LIMIT_POINTS,
+      windowMs: config.RATE_LIMIT_WINDOW_MS,
+      onFallback: (error) =>
+        logger.warn({ err: (error as Error).message }, 'rate limiter: Redis did not answer; counting in memory'),
+    }),
+    authFailures: new AuthFailureLimit({
+      limit: config.AUTH_FAILURE_LIMIT,
+      windowMs: config.AUTH_FAILURE_WINDOW_MS,
+      onRefused: () => metrics.authThrottled.inc({ reason: 'address_limited' }),
+    }),
+  };
+}
+
+/** The admin listener's dependencies: the console, its sign-in limits and approvals, the queue dashboard. */
+function adminDependencies(config: ApiConfig, shared: SharedResources): AdminDependencies {
+  const { db, redis, producer, rail, metrics, logger } = shared;
+  return {
     db,
     redis,
     logger,
     metrics,
     adminToken: config.ADMIN_TOKEN,
     payoutQueue: producer.queue,
-    webhookQueue: dashboardQueue(WEBHOOK_QUEUE),
+    webhookQueue: dashboardQueue(WEBHOOK_QUEUE, redis, config.QUEUE_PREFIX),
     rail,
     signIn: signInLimiter({
       redis,
@@ -149,34 +209,14 @@ export async function startApi(
     approvals: { ttlMs: config.APPROVAL_TTL_MS, selfApproval: config.APPROVALS_ALLOW_SELF_APPROVAL },
     ...(config.ADMIN_TRUST_PROXY !== undefined && { trustProxy: trustProxySetting(config.ADMIN_TRUST_PROXY) }),
   };
+}
 
-  const app = createApp(deps);
-  // Who the client is (req.ip, what the per-address limit counts): the socket's peer, or — behind that many
-  // proxies — the address they report in X-Forwarded-For.
-  app.set('trust proxy', config.TRUST_PROXY_HOPS);
-  const server = await listen(app.listen(config.PORT, config.HOST));
-  const adminServer = await listen(createAdminApp(adminDeps).listen(config.ADMIN_PORT, config.ADMIN_HOST));
-  const { port } = server.address() as AddressInfo;
-  const { port: adminPort } = adminServer.address() as AddressInfo;
-  logger.info({ port, adminPort, adminHost: config.ADMIN_HOST }, 'api listening');
-
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    adminUrl: `http://127.0.0.1:${adminPort}`,
-    adminPort,
-    deps,
-    adminDeps,
-    async close() {
-      await Promise.all([stop(server), stop(adminServer)]);
-      await producer.close();
-      await adminDeps.webhookQueue.close();
-      await adminDeps.rail.close();
-      redis.disconnect();
-      await db.$disconnect();
-      await readDb?.$disconnect();
-    },
-  };
+// A queue the API only shows in the support console and the admin listener acts on; its errors are Redis's,
+// already logged where the connection is opened.
+function dashboardQueue(name: string, redis: RedisConnection, prefix: string): Queue {
+  const queue = new Queue(name, { connection: redis, prefix });
+  queue.on('error', () => undefined);
+  return queue;
 }
 
 // "2" means two hops; anything else ("loopback", an address list) is Express's own notation.

@@ -6,7 +6,7 @@ import type { PrismaClient } from '@payout/db';
 import { probeDependency, type Logger, type ServiceMetrics } from '@payout/telemetry';
 import type { OperationsWatch } from './operations-watch.js';
 
-export interface HealthServer {
+interface HealthServer {
   port: number;
   close(): Promise<void>;
 }

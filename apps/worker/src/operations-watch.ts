@@ -1,15 +1,15 @@
-import { PENDING_AGE_BANDS, readOperationsGauges, reconcile, type PrismaClient } from '@payout/db';
+import { PENDING_AGE_BANDS, readOperationsGauges, checkInvariants, type PrismaClient } from '@payout/db';
 import { inquiryDelayMs, type InquirySchedule, type InquirySchedules, type PayoutMode } from '@payout/domain';
 import type { Logger, OperationsMetrics } from '@payout/telemetry';
 
-export interface OperationsWatchOptions {
+interface OperationsWatchOptions {
   db: PrismaClient;
   metrics: OperationsMetrics;
   logger: Logger;
   schedules: InquirySchedules;
   /** How often the money invariants are checked. */
   reconcileIntervalMs: number;
-  /** A pending payout whose next step is overdue by more than this is stuck (reconcile's no-stuck-payouts). */
+  /** A pending payout whose next step is overdue by more than this is stuck (checkInvariants' no-stuck-payouts). */
   stuckAfterMs: number;
 }
 
@@ -24,17 +24,17 @@ export class OperationsWatch {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
 
-  constructor(private readonly o: OperationsWatchOptions) {
+  constructor(private readonly options: OperationsWatchOptions) {
     this.scheduleEndsAfterMs = {
-      UPI: scheduleEndsAfterMs(o.schedules.UPI),
-      IMPS: scheduleEndsAfterMs(o.schedules.IMPS),
+      UPI: scheduleEndsAfterMs(options.schedules.UPI),
+      IMPS: scheduleEndsAfterMs(options.schedules.IMPS),
     };
   }
 
   /** Reads the backlog gauges now (on each scrape). Every mode and age band is set, to 0 if it holds none. */
   async refresh(): Promise<void> {
-    const reading = await readOperationsGauges(this.o.db, { scheduleEndsAfterMs: this.scheduleEndsAfterMs });
-    const { metrics } = this.o;
+    const reading = await readOperationsGauges(this.options.db, { scheduleEndsAfterMs: this.scheduleEndsAfterMs });
+    const { metrics } = this.options;
     for (const mode of Object.keys(this.scheduleEndsAfterMs) as PayoutMode[]) {
       metrics.payoutsPendingPastSchedule.set({ mode }, reading.pastSchedule.find((p) => p.mode === mode)?.payouts ?? 0);
       for (const { age } of PENDING_AGE_BANDS) {
@@ -54,7 +54,7 @@ export class OperationsWatch {
   start(): void {
     const next = () => {
       if (this.stopped) return;
-      this.timer = setTimeout(() => void this.checkInvariants().finally(next), this.o.reconcileIntervalMs);
+      this.timer = setTimeout(() => void this.checkInvariants().finally(next), this.options.reconcileIntervalMs);
       this.timer.unref();
     };
     void this.checkInvariants().finally(next);
@@ -68,14 +68,16 @@ export class OperationsWatch {
 
   private async checkInvariants(): Promise<void> {
     try {
-      const report = await reconcile(this.o.db, { stuckAfterMs: this.o.stuckAfterMs, sampleSize: 0 });
-      for (const check of report.checks) this.o.metrics.reconcileBreaches.set({ check: check.name }, check.breaches);
-      this.o.metrics.reconcileLastSuccess.set(report.checkedAt.getTime() / 1000);
+      const report = await checkInvariants(this.options.db, { stuckAfterMs: this.options.stuckAfterMs, sampleSize: 0 });
+      for (const check of report.checks)
+        this.options.metrics.reconcileBreaches.set({ check: check.name }, check.breaches);
+      this.options.metrics.reconcileLastSuccess.set(report.checkedAt.getTime() / 1000);
       const broken = report.checks.filter((c) => c.breaches > 0).map((c) => ({ check: c.name, breaches: c.breaches }));
-      if (broken.length) this.o.logger.error({ broken }, 'money invariants broken: run `pnpm cli reconcile`');
+      if (broken.length) this.options.logger.error({ broken }, 'money invariants broken: run `pnpm cli reconcile`');
     } catch (error) {
       // The timestamp stays where it was: "no successful check recently" pages if this goes on.
-      if (!this.stopped) this.o.logger.warn({ err: (error as Error).message }, 'could not check the money invariants');
+      if (!this.stopped)
+        this.options.logger.warn({ err: (error as Error).message }, 'could not check the money invariants');
     }
   }
 }
@@ -84,7 +86,7 @@ export class OperationsWatch {
  * How long after acceptance a mode's inquiry schedule has certainly run out: the first delay and every
  * spacing after it, each at its longest (full jitter, as the driver draws them: domain's inquiryDelayMs).
  */
-export function scheduleEndsAfterMs(schedule: InquirySchedule): number {
+function scheduleEndsAfterMs(schedule: InquirySchedule): number {
   const longest = () => 1;
   return (
     inquiryDelayMs('submit', schedule, longest) +

@@ -71,9 +71,9 @@ export class PayoutDriver {
   private readonly now: () => number;
   private readonly settle: Settle;
 
-  constructor(private readonly o: PayoutDriverOptions) {
-    this.now = o.now ?? Date.now;
-    this.settle = o.settle ?? ((request) => settlePayout(o.db, request));
+  constructor(private readonly options: PayoutDriverOptions) {
+    this.now = options.now ?? Date.now;
+    this.settle = options.settle ?? ((request) => settlePayout(options.db, request));
   }
 
   /**
@@ -83,7 +83,7 @@ export class PayoutDriver {
    */
   async execute(payoutId: bigint): Promise<string> {
     const claim = await transitionPayout(
-      this.o.db,
+      this.options.db,
       payoutId,
       'SUBMITTING',
       { onlyFrom: ['ACCEPTED'], incrementSubmitAttempts: true, nextCheckAt: this.checkAfterRailCall() },
@@ -96,7 +96,7 @@ export class PayoutDriver {
     if (claim.moved) return this.submit(payout);
     if (isTerminal(payout.state)) return `already ${payout.state}`;
     // Another worker has it (or had it and died): the inquiry due at next_check_at finds out what happened.
-    await this.o.inquiries.scheduleInquiry(payout.id, payout.inquiryAttempts + 1, this.msUntilCheck(payout));
+    await this.options.inquiries.scheduleInquiry(payout.id, payout.inquiryAttempts + 1, this.msUntilCheck(payout));
     return `already ${payout.state}; inquiry ${payout.inquiryAttempts + 1} scheduled`;
   }
 
@@ -106,7 +106,7 @@ export class PayoutDriver {
     if (isTerminal(payout.state) || payout.state === 'MANUAL_REVIEW') return `nothing to ask: ${payout.state}`;
     if (payout.state === 'ACCEPTED') return 'not sent yet: the execute job sends it';
     if (payout.inquiryAttempts !== attempt - 1) return `inquiry ${attempt} is stale (${payout.inquiryAttempts} made)`;
-    const { maxChecks } = this.o.schedules[payout.mode];
+    const { maxChecks } = this.options.schedules[payout.mode];
     if (attempt > maxChecks) {
       // Only a lost step can get here (the last check's answer hands the payout over itself).
       return this.handOver(payout, `all ${maxChecks} status checks the ${payout.mode} rules allow are made`, {
@@ -117,23 +117,23 @@ export class PayoutDriver {
 
     // Claiming the inquiry number makes a duplicate delivery of this job a no-op.
     const claim = await transitionPayout(
-      this.o.db,
+      this.options.db,
       payout.id,
       payout.state,
       { claimInquiry: attempt, nextCheckAt: this.checkAfterRailCall() },
       this.note(`asking the rail (inquiry ${attempt} of at most ${maxChecks})`, payout.submitAttempts),
     );
     if (!claim.moved) return `inquiry ${attempt} claimed elsewhere`;
-    const answer = await this.o.rail.status(payout.ackNo);
+    const answer = await this.options.rail.status(payout.ackNo);
     return this.apply({ ...payout, inquiryAttempts: attempt }, answer, { by: 'inquiry', label: `inquiry ${attempt}` });
   }
 
   private async submit(payout: PayoutForWork): Promise<string> {
-    this.o.logger.info(
+    this.options.logger.info(
       { ackNo: payout.ackNo, mode: payout.mode, account: maskAccount(payout.account), attempt: payout.submitAttempts },
       'submitting payout to the rail',
     );
-    const answer = await this.o.rail.submit(instructionOf(payout));
+    const answer = await this.options.rail.submit(instructionOf(payout));
     return this.apply(payout, answer, { by: 'submit', label: `submit ${payout.submitAttempts}` });
   }
 
@@ -151,14 +151,14 @@ export class PayoutDriver {
       case 'settle-success': {
         const note = this.note(`rail: SUCCESS (${asked.label})`, attempt, answer);
         const result = await this.settle(successOf(payout.id, step.bankReference, note, { onlyFrom }));
-        this.o.logger.info({ ...log, settled: result.moved }, 'payout settled SUCCESS');
+        this.options.logger.info({ ...log, settled: result.moved }, 'payout settled SUCCESS');
         if (result.moved) return this.settled(payout, 'SUCCESS', result);
         return this.compare(payout, result, answer, asked);
       }
       case 'settle-failure': {
         const note = this.note(`rail: FAILED ${step.reason} (${asked.label})`, attempt, answer);
         const result = await this.settle(failureOf(payout.id, step.reason, note, { onlyFrom }));
-        this.o.logger.info({ ...log, reason: step.reason, settled: result.moved }, 'payout settled FAILED');
+        this.options.logger.info({ ...log, reason: step.reason, settled: result.moved }, 'payout settled FAILED');
         if (result.moved) return this.settled(payout, 'FAILED', result, step.reason);
         return this.compare(payout, result, answer, asked);
       }
@@ -169,36 +169,36 @@ export class PayoutDriver {
         // After a submit (a resubmit included) the schedule starts again from the mode's first delay; after a
         // status check, its spacing (domain's inquiryDelayMs, docs/bank-boundary.md).
         const after = asked.by === 'submit' ? 'submit' : 'status-check';
-        const delay = inquiryDelayMs(after, this.o.schedules[payout.mode]);
+        const delay = inquiryDelayMs(after, this.options.schedules[payout.mode]);
         const moved = await transitionPayout(
-          this.o.db,
+          this.options.db,
           payout.id,
           step.state,
           { nextCheckAt: new Date(this.now() + delay), onlyFrom },
           this.note(
-            `rail: ${describe(answer)} (${asked.label}); status check ${check} in ${delay} ms`,
+            `rail: ${describeRailAnswer(answer)} (${asked.label}); status check ${check} in ${delay} ms`,
             attempt,
             answer,
           ),
         );
         if (!moved.moved) return `moved elsewhere (was ${moved.from})`;
-        await this.o.inquiries.scheduleInquiry(payout.id, check, delay);
-        this.o.logger.info({ ...log, inquiry: check, delay }, 'payout undecided: inquiry scheduled');
+        await this.options.inquiries.scheduleInquiry(payout.id, check, delay);
+        this.options.logger.info({ ...log, inquiry: check, delay }, 'payout undecided: inquiry scheduled');
         return `${step.state}; inquiry ${check} scheduled`;
       }
       case 'manual-review':
         return this.handOver(
           payout,
           step.why === 'deadline'
-            ? `still undecided after the ${Math.round(this.o.deadlineMs / 1000)} s deadline (${asked.label}: ${describe(answer)})`
-            : `still undecided after all ${this.o.schedules[payout.mode].maxChecks} status checks the ${payout.mode} rules allow (${asked.label}: ${describe(answer)})`,
+            ? `still undecided after the ${Math.round(this.options.deadlineMs / 1000)} s deadline (${asked.label}: ${describeRailAnswer(answer)})`
+            : `still undecided after all ${this.options.schedules[payout.mode].maxChecks} status checks the ${payout.mode} rules allow (${asked.label}: ${describeRailAnswer(answer)})`,
           asked,
           answer,
         );
       case 'resubmit': {
         if (asked.by === 'submit') throw new Error('unexpected NOT_FOUND in answer to a submit');
         const resubmit = await transitionPayout(
-          this.o.db,
+          this.options.db,
           payout.id,
           'SUBMITTING',
           { incrementSubmitAttempts: true, nextCheckAt: this.checkAfterRailCall() },
@@ -230,14 +230,14 @@ export class PayoutDriver {
       successOf(payout.id, bankReference, note, { onlyFrom: asked.by === 'submit' ? SUBMITTING_ONLY : undefined }),
     );
     if (paid.moved) this.settled(payout, 'SUCCESS', paid);
-    const result = await reversePayout(this.o.db, payout.id, { source: 'rail', bankReference, note });
-    this.o.logger.info(
+    const result = await reversePayout(this.options.db, payout.id, { source: 'rail', bankReference, note });
+    this.options.logger.info(
       { ackNo: payout.ackNo, asked: asked.label, outcome: 'REVERSED', reversed: result.moved },
       'payout reversed: the amount is back in the main wallet',
     );
     if (result.moved) {
-      this.o.metrics?.payoutsSettled.inc({ mode: payout.mode, outcome: 'REVERSED' });
-      this.o.onSettled?.(payout.id, result.webhookDeliveryId);
+      this.options.metrics?.payoutsSettled.inc({ mode: payout.mode, outcome: 'REVERSED' });
+      this.options.onSettled?.(payout.id, result.webhookDeliveryId);
       return 'REVERSED';
     }
     return this.compare(payout, result, answer, asked);
@@ -257,15 +257,15 @@ export class PayoutDriver {
     const here = result.from;
     const kind = contradiction(answer, here);
     if (kind) {
-      const recorded = await recordDiscrepancy(this.o.db, {
+      const recorded = await recordDiscrepancy(this.options.db, {
         payoutId: payout.id,
         kind,
         source: 'rail',
         railAnswer: answer,
         note: `${asked.label}: the rail said ${answer.outcome} of a payout that is ${here} here`,
       });
-      this.o.metrics?.railDiscrepancies.inc({ kind });
-      this.o.logger.error(
+      this.options.metrics?.railDiscrepancies.inc({ kind });
+      this.options.logger.error(
         {
           ackNo: payout.ackNo,
           asked: asked.label,
@@ -280,7 +280,10 @@ export class PayoutDriver {
     }
     if (here !== null && !isTerminal(here)) {
       // A late submit answer for a payout an inquiry has taken over: that inquiry asks the rail itself.
-      this.o.logger.info({ ackNo: payout.ackNo, asked: asked.label, here }, 'rail answer for a payout that moved on');
+      this.options.logger.info(
+        { ackNo: payout.ackNo, asked: asked.label, here },
+        'rail answer for a payout that moved on',
+      );
       return `moved on (${here}); left to its inquiry`;
     }
     return `already settled (${here})`;
@@ -289,13 +292,13 @@ export class PayoutDriver {
   /** Hands an undecided payout to the statement or an operator: MANUAL_REVIEW, still PENDING outside. */
   private async handOver(payout: PayoutForWork, why: string, asked: Asked, answer?: RailAnswer): Promise<string> {
     const moved = await transitionPayout(
-      this.o.db,
+      this.options.db,
       payout.id,
       'MANUAL_REVIEW',
       { nextCheckAt: null, onlyFrom: asked.by === 'submit' ? SUBMITTING_ONLY : undefined },
       this.note(`${why}; the daily statement or an operator must resolve it`, payout.submitAttempts, answer),
     );
-    this.o.logger.warn({ ackNo: payout.ackNo, asked: asked.label, why }, 'payout flagged for manual review');
+    this.options.logger.warn({ ackNo: payout.ackNo, asked: asked.label, why }, 'payout flagged for manual review');
     return moved.moved ? 'MANUAL_REVIEW' : `moved elsewhere (was ${moved.from})`;
   }
 
@@ -306,9 +309,9 @@ export class PayoutDriver {
     reason?: string,
   ): string {
     const labels = { mode: payout.mode, outcome };
-    this.o.metrics?.payoutsSettled.inc(labels);
-    this.o.metrics?.acceptToSettle.observe(labels, (this.now() - payout.createdAt.getTime()) / 1000);
-    this.o.onSettled?.(payout.id, result.webhookDeliveryId);
+    this.options.metrics?.payoutsSettled.inc(labels);
+    this.options.metrics?.acceptToSettle.observe(labels, (this.now() - payout.createdAt.getTime()) / 1000);
+    this.options.onSettled?.(payout.id, result.webhookDeliveryId);
     return reason ? `${outcome} ${reason}` : outcome;
   }
 
@@ -316,28 +319,28 @@ export class PayoutDriver {
   private async circumstances(payout: PayoutForWork, answer: RailAnswer): Promise<Circumstances> {
     let refused: Circumstances['refused'] = 'never';
     if (answer.outcome === 'NOT_FOUND') {
-      const at = await firstRefusalAt(this.o.db, payout.id);
-      if (at) refused = this.now() - at.getTime() >= this.o.notFoundTrustedAfterMs ? 'long-ago' : 'recently';
+      const at = await firstRefusalAt(this.options.db, payout.id);
+      if (at) refused = this.now() - at.getTime() >= this.options.notFoundTrustedAfterMs ? 'long-ago' : 'recently';
     }
     return {
-      deadlinePassed: this.now() - payout.createdAt.getTime() > this.o.deadlineMs,
-      checksLeft: this.o.schedules[payout.mode].maxChecks - payout.inquiryAttempts,
+      deadlinePassed: this.now() - payout.createdAt.getTime() > this.options.deadlineMs,
+      checksLeft: this.options.schedules[payout.mode].maxChecks - payout.inquiryAttempts,
       refused,
     };
   }
 
   private async load(payoutId: bigint): Promise<PayoutForWork> {
-    const payout = await findPayoutForWork(this.o.db, payoutId);
+    const payout = await findPayoutForWork(this.options.db, payoutId);
     if (!payout) throw new UnrecoverableError(`payout ${payoutId} does not exist`);
     return payout;
   }
 
   private note(reason: string, attempt: number, answer?: RailAnswer): TransitionNote {
-    return { reason, actor: this.o.actor, attempt, railAnswer: answer };
+    return { reason, actor: this.options.actor, attempt, railAnswer: answer };
   }
 
   private checkAfterRailCall(): Date {
-    return new Date(this.now() + this.o.railWindowMs);
+    return new Date(this.now() + this.options.railWindowMs);
   }
 
   private msUntilCheck(payout: PayoutForWork): number {
@@ -354,7 +357,8 @@ function contradiction(answer: RailAnswer, here: PayoutState | null): PayoutDisc
   return null;
 }
 
-function describe(answer: RailAnswer): string {
+/** How a rail answer reads in a payout event note: the outcome, and the rail's detail when it gave one. */
+function describeRailAnswer(answer: RailAnswer): string {
   return answer.outcome === 'UNKNOWN' || answer.outcome === 'REFUSED'
     ? `${answer.outcome}: ${answer.detail}`
     : answer.outcome;

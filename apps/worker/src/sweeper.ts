@@ -42,7 +42,7 @@ export interface SweepPlan<Row> {
   logLevel: 'info' | 'warn';
 }
 
-export interface SweeperDeps {
+interface SweeperDeps {
   db: PrismaClient;
   queue: Queue;
   logger: Logger;

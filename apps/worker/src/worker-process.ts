@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { Queue, type Worker } from 'bullmq';
 import type { WorkerConfig } from '@payout/config';
-import { createPrismaClient, type OverduePayout } from '@payout/db';
+import { createPrismaClient, type OverduePayout, type PrismaClient } from '@payout/db';
 import type { InquirySchedules } from '@payout/domain';
 import { createProducerConnection, createWorkerConnection, PAYOUT_QUEUE } from '@payout/queue';
 import { createHttpRailAdapter, type RailAdapter } from '@payout/rails';
@@ -47,60 +47,16 @@ export interface WorkerOverrides {
 /** Starts a worker process's parts: the BullMQ worker on the payouts queue and the sweeper's timer. */
 export async function startWorker(config: WorkerConfig, overrides: WorkerOverrides = {}): Promise<RunningWorker> {
   const logger = overrides.logger ?? createLogger('worker', config.LOG_LEVEL);
-  const db = createPrismaClient({
-    url: config.DATABASE_URL,
-    poolSize: config.DATABASE_POOL_SIZE,
-    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
-    applicationName: 'payout-gateway-worker',
-  });
-  const producerRedis = createProducerConnection(config);
-  const workerRedis = createWorkerConnection(config);
-  for (const connection of [producerRedis, workerRedis]) {
-    connection.on('error', (error: Error) => logger.warn({ err: error.message }, 'redis connection error'));
-  }
-  const queue = new Queue(PAYOUT_QUEUE, { connection: producerRedis, prefix: config.QUEUE_PREFIX });
-  queue.on('error', (error) => logger.warn({ err: error.message }, 'queue error'));
-
+  const { db, producerRedis, workerRedis, queue } = openConnections(config, logger);
   const metrics = createMetrics('worker');
-  const rail = instrumentedRail(
-    overrides.rail ??
-      createHttpRailAdapter({
-        baseUrl: config.RAIL_BASE_URL,
-        connectTimeoutMs: config.RAIL_CONNECT_TIMEOUT_MS,
-        responseTimeoutMs: config.RAIL_RESPONSE_TIMEOUT_MS,
-        maxConnections: config.WORKER_CONCURRENCY,
-      }),
-    metrics,
-  );
+  const rail = instrumentedRail(overrides.rail ?? railFor(config), metrics);
   const webhooks = await startWebhookWorker(config, {
     db,
     connection: producerRedis,
     workerConnection: workerRedis,
     logger,
   });
-  const driver = new PayoutDriver({
-    db,
-    rail,
-    inquiries: queueInquiryScheduler(queue, (error) =>
-      logger.warn({ err: error.message }, 'could not queue an inquiry; the sweeper will'),
-    ),
-    logger,
-    actor: `worker:${hostname()}:${process.pid}`,
-    schedules: inquirySchedulesOf(config),
-    deadlineMs: config.INQUIRY_DEADLINE_MS,
-    notFoundTrustedAfterMs: config.RAIL_NOT_FOUND_TRUSTED_AFTER_MS,
-    railWindowMs: config.RAIL_CONNECT_TIMEOUT_MS + config.RAIL_RESPONSE_TIMEOUT_MS + 5_000,
-    metrics,
-    ...(config.SETTLE_COALESCING && {
-      settle: new CoalescingSettler(db, {
-        maxBatch: config.SETTLE_MAX_BATCH,
-        maxInFlight: config.SETTLE_MAX_IN_FLIGHT,
-      }).settle,
-    }),
-    onSettled: (_payoutId, webhookDeliveryId) => {
-      if (webhookDeliveryId !== null) webhooks.deliverSoon(webhookDeliveryId);
-    },
-  });
+  const driver = payoutDriverFor(config, { db, rail, queue, logger, metrics, webhooks });
 
   const sweeper = new JobSweeper(payoutSweepPlan, { db, queue, logger, graceMs: config.SWEEP_GRACE_MS, metrics });
   const payouts = await startQueueWorker({
@@ -124,7 +80,7 @@ export async function startWorker(config: WorkerConfig, overrides: WorkerOverrid
     logger,
     schedules: inquirySchedulesOf(config),
     reconcileIntervalMs: config.RECONCILE_INTERVAL_MS,
-    // Overdue by a whole sweep past the sweeper's own grace: the sweeper has had its chance (reconcile.ts).
+    // Overdue by a whole sweep past the sweeper's own grace: the sweeper has had its chance (packages/db/src/invariant-check.ts).
     stuckAfterMs: 2 * config.SWEEP_INTERVAL_MS + config.SWEEP_GRACE_MS,
   });
   operations.start();
@@ -161,6 +117,69 @@ export async function startWorker(config: WorkerConfig, overrides: WorkerOverrid
       logger.info('worker stopped');
     },
   };
+}
+
+/** PostgreSQL, Redis (one connection to produce, one for the blocking worker) and the payouts queue. */
+function openConnections(config: WorkerConfig, logger: Logger) {
+  const db = createPrismaClient({
+    url: config.DATABASE_URL,
+    poolSize: config.DATABASE_POOL_SIZE,
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+    applicationName: 'payout-gateway-worker',
+  });
+  const producerRedis = createProducerConnection(config);
+  const workerRedis = createWorkerConnection(config);
+  for (const connection of [producerRedis, workerRedis]) {
+    connection.on('error', (error: Error) => logger.warn({ err: error.message }, 'redis connection error'));
+  }
+  const queue = new Queue(PAYOUT_QUEUE, { connection: producerRedis, prefix: config.QUEUE_PREFIX });
+  queue.on('error', (error) => logger.warn({ err: error.message }, 'queue error'));
+  return { db, producerRedis, workerRedis, queue };
+}
+
+function railFor(config: WorkerConfig): RailAdapter {
+  return createHttpRailAdapter({
+    baseUrl: config.RAIL_BASE_URL,
+    connectTimeoutMs: config.RAIL_CONNECT_TIMEOUT_MS,
+    responseTimeoutMs: config.RAIL_RESPONSE_TIMEOUT_MS,
+    maxConnections: config.WORKER_CONCURRENCY,
+  });
+}
+
+interface DriverParts {
+  db: PrismaClient;
+  rail: RailAdapter;
+  queue: Queue;
+  logger: Logger;
+  metrics: ServiceMetrics;
+  webhooks: RunningWebhookWorker;
+}
+
+/** The payout driver, its timings from the configuration; a settlement's webhook is delivered at once. */
+function payoutDriverFor(config: WorkerConfig, { db, rail, queue, logger, metrics, webhooks }: DriverParts) {
+  return new PayoutDriver({
+    db,
+    rail,
+    inquiries: queueInquiryScheduler(queue, (error) =>
+      logger.warn({ err: error.message }, 'could not queue an inquiry; the sweeper will'),
+    ),
+    logger,
+    actor: `worker:${hostname()}:${process.pid}`,
+    schedules: inquirySchedulesOf(config),
+    deadlineMs: config.INQUIRY_DEADLINE_MS,
+    notFoundTrustedAfterMs: config.RAIL_NOT_FOUND_TRUSTED_AFTER_MS,
+    railWindowMs: config.RAIL_CONNECT_TIMEOUT_MS + config.RAIL_RESPONSE_TIMEOUT_MS + 5_000,
+    metrics,
+    ...(config.SETTLE_COALESCING && {
+      settle: new CoalescingSettler(db, {
+        maxBatch: config.SETTLE_MAX_BATCH,
+        maxInFlight: config.SETTLE_MAX_IN_FLIGHT,
+      }).settle,
+    }),
+    onSettled: (_payoutId, webhookDeliveryId) => {
+      if (webhookDeliveryId !== null) webhooks.deliverSoon(webhookDeliveryId);
+    },
+  });
 }
 
 /** Each mode's status-check schedule, from the configuration (defaults: docs/bank-boundary.md). */

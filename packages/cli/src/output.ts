@@ -30,7 +30,7 @@ export function showResult(out: Output, result: Row, notes: (string | false | nu
 }
 
 /** Renders rows as an aligned text table with a header line. */
-export function renderTable(rows: Row[]): string {
+function renderTable(rows: Row[]): string {
   if (rows.length === 0) return '(none)';
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
   const cell = (v: Row[string] | undefined) => (v === null || v === undefined ? '' : String(v));

@@ -19,7 +19,7 @@ import type {
   PayinStatusOutcome,
   PayoutOutcome,
   PayoutResult,
-  PayoutStatus,
+  PayoutStatusBody,
   PayoutStatusOutcome,
   UpiValidation,
   ValidationOutcome,
@@ -68,7 +68,7 @@ export function payoutStatusOutcome(answer: ApiAnswer, what: string): PayoutStat
   rejectCredentials(answer, what);
   if (status === 200) {
     const answered = answeredBy(answer);
-    const payout = body as unknown as PayoutStatus;
+    const payout = body as unknown as PayoutStatusBody;
     switch (payout.status) {
       case 'Pending':
         return { kind: 'pending', payout: { ...payout, status: 'Pending' }, ...answered };

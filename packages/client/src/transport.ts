@@ -31,7 +31,7 @@ export interface Transport {
   retry: RetryPolicy;
 }
 
-export interface ApiRequest {
+interface ApiRequest {
   method: 'GET' | 'POST';
   path: string;
   query?: Record<string, string>;
@@ -89,7 +89,7 @@ export async function send(transport: Transport, request: ApiRequest): Promise<A
       if (error instanceof PayoutClientError) throw error;
       // The caller's own abort ends the call; anything else (time-out, reset, refused) is "not now".
       if (request.signal?.aborted) throw request.signal.reason;
-      notNow = { why: describe(error), retryAfterMs: 0, cause: error };
+      notNow = { why: describeTransportError(error), retryAfterMs: 0, cause: error };
     }
 
     const wait = Math.max(backoffMs(retry, attempt), notNow.retryAfterMs);
@@ -122,7 +122,7 @@ export function backoffMs(retry: Pick<RetryPolicy, 'firstDelayMs' | 'maxDelayMs'
 }
 
 /** Retry-After in milliseconds: delta-seconds or an HTTP date; 0 when absent or unreadable. */
-export function retryAfterMs(header: string | null): number {
+function retryAfterMs(header: string | null): number {
   if (header === null) return 0;
   const trimmed = header.trim();
   if (/^[0-9]+$/.test(trimmed)) return Number(trimmed) * 1000;
@@ -149,7 +149,7 @@ function parseBody(text: string, status: number, requestId: string | undefined, 
   );
 }
 
-function describe(error: unknown): string {
+function describeTransportError(error: unknown): string {
   if (error instanceof Error) {
     if (error.name === 'TimeoutError') return 'no answer in time';
     const cause = (error as { cause?: unknown }).cause;

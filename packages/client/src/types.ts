@@ -41,7 +41,10 @@ export type UpiPayoutResult =
 /** A payout result (docs/api.md, "Response bodies"): the answer of both payout operations and the body of a payout webhook. */
 export type PayoutResult = ImpsPayoutResult | UpiPayoutResult;
 
-export type PayoutStatus = Exact<Schemas['PayoutStatus']>;
+/** The body of a payout found by its TransactionID (GET /api/check_payout_status): the payout, its mode and message. */
+export type PayoutStatusBody = Exact<Schemas['PayoutStatus']>;
+/** The earlier name of {@link PayoutStatusBody}, kept because merchants' code imports it. */
+export type PayoutStatus = PayoutStatusBody;
 export type PayinStatus = Exact<Schemas['CollectionStatus']>;
 export type MainWallet = Schemas['MainWallet'];
 export type FieldError = Schemas['ValidationError']['errors'][number];
@@ -89,9 +92,9 @@ export interface NotFound extends Answered {
 
 /** The payout status lookup: the payout's state, or not found. */
 export type PayoutStatusOutcome =
-  | (Answered & { kind: 'pending'; payout: PayoutStatus & { status: 'Pending' } })
-  | (Answered & { kind: 'success'; payout: PayoutStatus & { status: 'Success' } })
-  | (Answered & { kind: 'failed'; payout: PayoutStatus & { status: 'Failed' }; reason: string })
+  | (Answered & { kind: 'pending'; payout: PayoutStatusBody & { status: 'Pending' } })
+  | (Answered & { kind: 'success'; payout: PayoutStatusBody & { status: 'Success' } })
+  | (Answered & { kind: 'failed'; payout: PayoutStatusBody & { status: 'Failed' }; reason: string })
   | NotFound
   | Invalid;
 

@@ -72,9 +72,9 @@ export function sql(strings: TemplateStringsArray, ...values: unknown[]): SqlSta
 /**
  * Runs one statement exactly as `db.$queryRaw` would, and returns its rows. On a client from
  * {@link createPrismaClient} it goes straight over pg on the client's pool: Prisma's request pipeline costs
- * several times the statement's own client-side work (docs/performance.md, "Profiles"), which is most of a
- * lookup. Inside a caller's transaction it goes through Prisma, so it joins that transaction. Over pg the
- * statement is unnamed (no `name:`): PgBouncer in transaction mode (1.18) keeps no prepared statement from
+ * several times the statement's own client-side work, which is most of a lookup (docs/performance.md,
+ * "The hot path's statements over pg"). Inside a caller's transaction it goes through Prisma, so it joins that
+ * transaction. Over pg the statement is unnamed (no `name:`): PgBouncer in transaction mode (1.18) keeps no prepared statement from
  * one transaction to the next, and no session state is set. int8 columns come back as bigint and
  * timestamptz as Date either way.
  */

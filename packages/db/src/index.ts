@@ -27,11 +27,11 @@ export * from './repositories/ledger-posting.js';
 export * from './repositories/discrepancy-repository.js';
 export {
   INVARIANT_NAMES,
-  reconcile,
+  checkInvariants,
   type InvariantCheck,
-  type ReconcileOptions,
-  type ReconcileReport,
-} from './reconcile.js';
+  type InvariantCheckOptions,
+  type InvariantReport,
+} from './invariant-check.js';
 export { findPayoutStory, findPayoutStoryByAckNo, type PayoutStory } from './repositories/payout-story.js';
 export * from './repositories/console-user-repository.js';
 export * from './repositories/operator-action-repository.js';

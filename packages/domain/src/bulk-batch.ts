@@ -6,7 +6,7 @@ export const MAX_BULK_ITEMS = 5_000;
 /** How one item of a batch stands: its payout's status, or refused before a payout existed (422, 409, 400). */
 export type BulkItemStanding = PayoutStatus | 'REJECTED';
 
-export interface BulkCounts {
+interface BulkCounts {
   total: number;
   pending: number;
   success: number;

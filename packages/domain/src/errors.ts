@@ -43,7 +43,7 @@ export interface FieldError {
   message: string;
 }
 
-export interface AppErrorOptions {
+interface AppErrorOptions {
   /** Public detail the response may carry (failing fields, the TransactionID asked for, …). */
   details?: Record<string, unknown>;
   /** Operational errors are expected (bad input, a dependency down) and logged at warn; others are bugs. */

@@ -1,9 +1,9 @@
 import { randomFillSync } from 'node:crypto';
 
 /** A merchant's transaction identifier: 1–30 digits, kept as text so no digit is ever lost. */
-export const TRANSACTION_ID_PATTERN = /^[0-9]{1,30}$/;
+const TRANSACTION_ID_PATTERN = /^[0-9]{1,30}$/;
 /** A merchant identifier (the `MID` header). */
-export const MID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+const MID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 /** Our acknowledgement number: 12–20 upper-case letters and digits. */
 export const ACK_NO_PATTERN = /^[A-Z0-9]{12,20}$/;
 
@@ -31,7 +31,8 @@ function base32(value: number, length: number): string {
 
 // Random bytes are drawn from the kernel 4 KiB at a time and handed out 8 at a time: one randomFillSync per
 // 512 Ack_nos instead of one per payout (it was 1.5 % of the API's CPU on the accept path,
-// docs/performance.md "Profiles"). The bytes are the same CSPRNG's, and none is ever handed out twice.
+// docs/performance.md "The hot path's statements over pg"). The bytes are the same CSPRNG's, and none is
+// ever handed out twice.
 const RANDOM_POOL = Buffer.alloc(4_096);
 let randomOffset = RANDOM_POOL.length;
 

@@ -1,24 +1,14 @@
 export { formatRupees, parseRupees, rupees, type Paise } from './money.js';
-export {
-  ACK_NO_PATTERN,
-  MID_PATTERN,
-  TRANSACTION_ID_PATTERN,
-  isMid,
-  isTransactionId,
-  newAckNo,
-} from './identifiers.js';
+export { ACK_NO_PATTERN, isMid, isTransactionId, newAckNo } from './identifiers.js';
 export { JsonNumber, JsonSyntaxError, isJsonNumber, jsonNumber, parseJson, stringifyJson } from './json.js';
-export { AppError, isAppError, type AppErrorOptions, type ErrorCode, type FieldError } from './errors.js';
+export { AppError, isAppError, type ErrorCode, type FieldError } from './errors.js';
 export {
   FAILURE_REASON_TEXT,
   IN_FLIGHT_STATES,
   isRailFailureReason,
   RAIL_FAILURE_REASONS,
   PAYOUT_STATES,
-  SETTLED_STATES,
-  TERMINAL_STATES,
   canTransition,
-  externalStatus,
   isTerminal,
   payoutMessage,
   QUEUED_MESSAGE,
@@ -29,31 +19,16 @@ export {
   type PayoutStatus,
   type RailFailureReason,
 } from './payout-state.js';
-export {
-  LEDGER_ENTRY_KINDS,
-  ledgerLegs,
-  walletDelta,
-  type LedgerAccount,
-  type LedgerEntryKind,
-  type LedgerLeg,
-} from './ledger.js';
+export { LEDGER_ENTRY_KINDS, ledgerLegs, walletDelta, type LedgerEntryKind } from './ledger.js';
 export { digestMatchesAny, hashToken, newApiToken, tokenDisplayPrefix, tokenMatchesAny } from './credentials.js';
 export { isSameInstruction, MINIMUM_PAYOUT_PAISE, MODE_CEILING_PAISE } from './payout-instruction.js';
-export type {
-  InstructionIdentity,
-  Payout,
-  PayoutForWork,
-  PayoutInstructionRecord,
-  PayoutRequest,
-  PayoutSummary,
-} from './payout.js';
+export type { Payout, PayoutForWork, PayoutInstructionRecord, PayoutRequest, PayoutSummary } from './payout.js';
 export {
   inquiryDelayMs,
   nextStep,
   type Circumstances,
   type InquirySchedule,
   type InquirySchedules,
-  type NextStep,
   type RailAnswer,
 } from './rail-outcome.js';
 export { bankriff, type PayoutResultSource } from './payout-result.js';
@@ -61,9 +36,7 @@ export {
   checkPayinSignature,
   newWebhookSecret,
   PAYIN_SIGNATURE_HEADER,
-  PAYIN_SIGNATURE_TOLERANCE_SECONDS,
   payinSignature,
-  type PayinSignatureCheck,
   WEBHOOK_SIGNATURE_HEADER,
   webhookSecretDisplayPrefix,
   webhookSignature,
@@ -76,21 +49,15 @@ export {
   CONSOLE_USERNAME_PATTERN,
   may,
   mayAct,
-  permissionsOf,
   type ConsolePermission,
   type ConsoleRole,
 } from './console-roles.js';
-export { bulkCounts, MAX_BULK_ITEMS, type BulkCounts, type BulkItemStanding } from './bulk-batch.js';
+export { bulkCounts, MAX_BULK_ITEMS, type BulkItemStanding } from './bulk-batch.js';
 export {
-  APPROVAL_ACTIONS,
-  APPROVAL_STATES,
   DEFAULT_APPROVAL_TTL_MS,
   approvalStateAt,
   decideOnApproval,
   type ApprovalAction,
   type ApprovalDecision,
-  type ApprovalStanding,
   type ApprovalState,
-  type Decider,
-  type DecisionVerdict,
 } from './approvals.js';

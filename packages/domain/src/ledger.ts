@@ -5,7 +5,7 @@ import type { Paise } from './money.js';
  * moves money between the same two of a merchant's accounts, always in the same direction (the database
  * CHECKs the same table).
  */
-export type LedgerAccount = 'FUNDING' | 'MAIN_WALLET' | 'RESERVED' | 'PAID_OUT';
+type LedgerAccount = 'FUNDING' | 'MAIN_WALLET' | 'RESERVED' | 'PAID_OUT';
 export type LedgerEntryKind =
   | 'WALLET_CREDIT'
   | 'COLLECTION_CREDIT'
@@ -15,7 +15,7 @@ export type LedgerEntryKind =
   | 'PAYOUT_REVERSAL'
   | 'PAYOUT_LATE_DEBIT';
 
-export interface LedgerLeg {
+interface LedgerLeg {
   account: LedgerAccount;
   amountPaise: Paise;
 }

@@ -16,6 +16,10 @@ export const PAYOUT_STATES = [
 ] as const;
 export type PayoutState = (typeof PAYOUT_STATES)[number];
 
+/**
+ * The status a merchant is told, of the three (docs/api.md, "Response bodies"); stored as the PayoutStatus enum of
+ * prisma/schema.prisma. Not a body: @payout/client's PayoutStatusBody is the lookup's answer.
+ */
 export type PayoutStatus = 'PENDING' | 'SUCCESS' | 'FAILED';
 export type PayoutMode = 'IMPS' | 'UPI';
 

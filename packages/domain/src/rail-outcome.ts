@@ -115,7 +115,7 @@ export type InquirySchedules = Record<PayoutMode, InquirySchedule>;
  * What a status check comes after: a submit of the payout to the rail (its first, or a resubmit after the
  * rail said it never saw it), or an earlier status check.
  */
-export type CheckAfter = 'submit' | 'status-check';
+type CheckAfter = 'submit' | 'status-check';
 
 /**
  * How long to wait before the next status check: the first delay after a submit, the spacing after a status

@@ -14,7 +14,7 @@ export const PAYIN_SIGNATURE_HEADER = 'X-Payin-Signature';
 export const WEBHOOK_SIGNATURE_HEADER = 'X-Webhook-Signature';
 
 /** How far a pay-in callback's timestamp may be from the service's clock, either way. */
-export const PAYIN_SIGNATURE_TOLERANCE_SECONDS = 5 * 60;
+const PAYIN_SIGNATURE_TOLERANCE_SECONDS = 5 * 60;
 
 const PAYIN_SIGNATURE_PATTERN = /^t=(\d{1,12}),v1=([0-9a-fA-F]{64})$/;
 
@@ -32,7 +32,7 @@ export function payinSignature(secret: string, timestampSeconds: number, rawBody
 }
 
 /** What checking a pay-in signature found: signed by the provider, not (or not these bytes), or too old/new. */
-export type PayinSignatureCheck = 'valid' | 'invalid' | 'outside-window';
+type PayinSignatureCheck = 'valid' | 'invalid' | 'outside-window';
 
 /**
  * Checks `header` against exactly these bytes and the clock. The digests are compared in constant time, so

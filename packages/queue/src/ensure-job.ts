@@ -34,7 +34,7 @@ export async function addJob(queue: Queue, request: JobRequest): Promise<void> {
 }
 
 /** A job added to a queue whose worker does not know it would wait there for ever: refuse it loudly. */
-export function assertSameQueue(queue: Queue, request: JobRequest): void {
+function assertSameQueue(queue: Queue, request: JobRequest): void {
   if (queue.name !== request.queue)
     throw new Error(`job ${request.name} belongs on ${request.queue}, not ${queue.name}`);
 }

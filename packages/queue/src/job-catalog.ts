@@ -68,9 +68,10 @@ const attempt = z.number().int().min(1);
 // A finished job is removed at once. Job ids are made of database row ids (`execute-1`), and BullMQ
 // silently ignores an add whose id it still holds: a finished job kept for a day swallowed the job of the
 // next payout to get that id — the first payouts of a database created afresh while Redis lived on, which
-// then waited for the sweeper (issue 10, "the first payout after a start"). PostgreSQL, not Redis, keeps a
-// payout's history; a failed job is kept for a week as evidence, and the sweeper retries it if a payout
-// reusing its id needs it (payloads carry ids only, so the old job does exactly what a new one would).
+// then waited for the sweeper (docs/bank-boundary.md, "The first payout after a start"). PostgreSQL, not
+// Redis, keeps a payout's history; a failed job is kept for a week as evidence, and the sweeper retries it if
+// a payout reusing its id needs it (payloads carry ids only, so the old job does exactly what a new one
+// would).
 const retryPolicy: JobsOptions = {
   attempts: 10,
   backoff: { type: 'exponential', delay: 1_000, jitter: 0.5 },
@@ -101,9 +102,6 @@ export const payoutJobs = {
   }),
 } as const;
 
-export type ExecutePayoutJob = JobData<typeof payoutJobs.execute>;
-export type InquirePayoutJob = JobData<typeof payoutJobs.inquire>;
-
 /**
  * Merchant webhooks run on a queue of their own: a slow merchant endpoint must never take the rail's
  * rate-limited slots, nor a busy rail delay a notification.
@@ -126,5 +124,3 @@ export const webhookJobs = {
     options: retryPolicy,
   }),
 } as const;
-
-export type DeliverWebhookJob = JobData<typeof webhookJobs.deliver>;

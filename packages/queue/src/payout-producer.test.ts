@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createPayoutProducer } from './payout-producer.js';
 import { createProducerConnection } from './redis-connection.js';
 
-// The producer's gathering window (docs/performance.md, "Issue 13, fourth pass"), against this file's own
+// The producer's gathering window (docs/performance.md, "The enqueue window"), against this file's own
 // queue prefix on the real Redis: payouts accepted close together are queued in one addBulk, the window
 // never loses a job, and a producer closed while payouts are gathering queues them first.
 const redis = createProducerConnection(process.env.REDIS_URL!);

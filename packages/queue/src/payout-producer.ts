@@ -13,7 +13,7 @@ export interface PayoutProducer {
   close(): Promise<void>;
 }
 
-export interface PayoutProducerOptions {
+interface PayoutProducerOptions {
   connection: RedisConnection;
   prefix: string;
   /** Longest wait for Redis before leaving the job to the sweeper. */
@@ -35,7 +35,7 @@ export function createPayoutProducer(options: PayoutProducerOptions): PayoutProd
   // one addBulk: one Redis round trip, one write and one MULTI for the lot instead of one per payout. Under
   // load the accept coalescer already answers many payouts in one turn; between bursts, and at a steady
   // moderate rate where each payout is accepted alone, the window is what groups them (docs/performance.md,
-  // "Issue 13, fourth pass": BullMQ's addBulk of one job was 16 % of the API's busy time at half load).
+  // "The enqueue window": BullMQ's addBulk of one job was 16 % of the API's busy time at half load).
   const gatherMs = options.gatherMs ?? 0;
   let pending: { ids: string[]; done: Promise<boolean>; flushNow: () => void } | undefined;
 

@@ -1,8 +1,8 @@
 import { Pool } from 'undici';
 import { z } from 'zod';
+import { isRailFailureReason } from '@payout/domain';
 import {
   isBankReference,
-  isRailFailureReason,
   type AccountToValidate,
   type BeneficiaryValidation,
   type PayoutInstruction,
@@ -40,7 +40,10 @@ const validationReplySchema = z.object({
   registered_name: z.string().trim().min(1).max(200).optional(),
 });
 
-type Exchange = { ok: true; statusCode: number; text: string } | { ok: false; detail: string };
+/** The rail's reply to one call, or why there was none. */
+type RailReply = { ok: true; statusCode: number; text: string } | { ok: false; detail: string };
+/** One call to the rail: a method, a path under the base URL and, for a POST, its JSON body. */
+type Exchange = (method: 'GET' | 'POST', path: string, payload?: string) => Promise<RailReply>;
 
 /**
  * A {@link RailAdapter} that speaks the rail's JSON-over-HTTP API (`POST /v1/payouts`,
@@ -49,6 +52,19 @@ type Exchange = { ok: true; statusCode: number; text: string } | { ok: false; de
  * with a detail for the logs, and what it returns is always {@link storable}.
  */
 export function createHttpRailAdapter(options: HttpRailAdapterOptions): RailAdapter {
+  const { exchange, close } = railConnection(options);
+  return {
+    submit: async (instruction) => storable(await submitPayout(exchange, instruction)),
+    status: async (reference) => storable(await askStatus(exchange, reference)),
+    validateAccount: ({ account, ifsc }: AccountToValidate) =>
+      validate(exchange, '/v1/validations/account', { account, ifsc }),
+    validateUpi: (upi: string) => validate(exchange, '/v1/validations/upi', { upi }),
+    close,
+  };
+}
+
+/** The keep-alive pool to the rail, the one way calls go over it, and its closing (once). */
+function railConnection(options: HttpRailAdapterOptions): { exchange: Exchange; close: () => Promise<void> } {
   const base = new URL(options.baseUrl);
   const pathPrefix = base.pathname.replace(/\/+$/, '');
   const pool = new Pool(base.origin, {
@@ -57,7 +73,7 @@ export function createHttpRailAdapter(options: HttpRailAdapterOptions): RailAdap
   });
   let closing: Promise<void> | undefined;
 
-  async function exchange(method: 'GET' | 'POST', path: string, payload?: string): Promise<Exchange> {
+  const exchange: Exchange = async (method, path, payload) => {
     try {
       const { statusCode, body } = await pool.request({
         method,
@@ -72,86 +88,74 @@ export function createHttpRailAdapter(options: HttpRailAdapterOptions): RailAdap
     } catch (error) {
       return { ok: false, detail: describeFailure(error, options) };
     }
-  }
-
-  // A validation moves no money, so anything but the rail's clear word (a time-out, a 5xx, an unreadable
-  // reply) is UNKNOWN: the caller answers 503 and the merchant may simply ask again.
-  async function validation(path: string, question: Record<string, string>): Promise<BeneficiaryValidation> {
-    const reply = await exchange('POST', path, JSON.stringify(question));
-    if (!reply.ok) return { outcome: 'UNKNOWN', detail: reply.detail };
-    const { statusCode, text } = reply;
-    if (statusCode < 200 || statusCode >= 300) {
-      return { outcome: 'UNKNOWN', detail: `rail answered HTTP ${statusCode}${snippet(text)}` };
-    }
-    const raw = parseOrText(text);
-    const parsed = validationReplySchema.safeParse(raw);
-    if (!parsed.success)
-      return { outcome: 'UNKNOWN', detail: `unreadable validation reply from the rail${snippet(text)}` };
-    const answer = parsed.data;
-    if (answer.status === 'INVALID') return { outcome: 'INVALID', raw };
-    if (answer.registered_name === undefined) {
-      return { outcome: 'UNKNOWN', detail: 'rail said VALID without the registered name' };
-    }
-    return { outcome: 'VALID', registeredName: answer.registered_name, raw };
-  }
-
-  return {
-    submit: async (instruction) => storable(await submit(instruction)),
-    status: async (reference) => storable(await status(reference)),
-
-    validateAccount({ account, ifsc }: AccountToValidate): Promise<BeneficiaryValidation> {
-      return validation('/v1/validations/account', { account, ifsc });
-    },
-
-    validateUpi(upi: string): Promise<BeneficiaryValidation> {
-      return validation('/v1/validations/upi', { upi });
-    },
-
-    close(): Promise<void> {
-      closing ??= pool.close();
-      return closing;
-    },
   };
+  const close = (): Promise<void> => (closing ??= pool.close());
+  return { exchange, close };
+}
 
-  async function submit(instruction: PayoutInstruction): Promise<RailSubmitAnswer> {
-    const reply = await exchange('POST', '/v1/payouts', wireInstruction(instruction));
-    if (!reply.ok) return { outcome: 'UNKNOWN', detail: reply.detail };
-    const { statusCode, text } = reply;
-    if (statusCode >= 200 && statusCode < 300) return readReply(instruction.reference, text);
-    // The rail turned the submit away. That is not proof that nothing was paid: a bank that already holds
-    // the reference (paid, its reply lost) may refuse the resubmit as a duplicate. Only its status API
-    // can tell, so this settles nothing (docs/bank-boundary.md).
-    if (statusCode === 400 || statusCode === 422) {
-      return {
-        outcome: 'REFUSED',
-        detail: `rail refused the submit with HTTP ${statusCode}${snippet(text)}`,
-        raw: parseOrText(text),
-      };
-    }
-    if (statusCode === 409) {
-      return {
-        outcome: 'UNKNOWN',
-        detail:
-          `rail answered 409: it already holds reference ${instruction.reference} with a different ` +
-          'mode, amount or account; a person must compare the two before anything else is done',
-      };
-    }
+// A validation moves no money, so anything but the rail's clear word (a time-out, a 5xx, an unreadable
+// reply) is UNKNOWN: the caller answers 503 and the merchant may simply ask again.
+async function validate(
+  exchange: Exchange,
+  path: string,
+  question: Record<string, string>,
+): Promise<BeneficiaryValidation> {
+  const reply = await exchange('POST', path, JSON.stringify(question));
+  if (!reply.ok) return { outcome: 'UNKNOWN', detail: reply.detail };
+  const { statusCode, text } = reply;
+  if (statusCode < 200 || statusCode >= 300) {
     return { outcome: 'UNKNOWN', detail: `rail answered HTTP ${statusCode}${snippet(text)}` };
   }
-
-  async function status(reference: string): Promise<RailStatusAnswer> {
-    const reply = await exchange('GET', `/v1/payouts/${encodeURIComponent(reference)}`);
-    if (!reply.ok) return { outcome: 'UNKNOWN', detail: reply.detail };
-    const { statusCode, text } = reply;
-    if (statusCode >= 200 && statusCode < 300) return readReply(reference, text);
-    if (statusCode === 404) {
-      // Only the rail's own "never seen it" counts: a bare 404 from a proxy or a wrong base URL says
-      // nothing about the payout, and taking it for NOT_FOUND could get a paid payout sent again.
-      const raw = parseOrText(text);
-      if (isNotFoundBody(raw, reference)) return { outcome: 'NOT_FOUND', raw };
-    }
-    return { outcome: 'UNKNOWN', detail: `rail answered HTTP ${statusCode}${snippet(text)}` };
+  const raw = parseOrText(text);
+  const parsed = validationReplySchema.safeParse(raw);
+  if (!parsed.success)
+    return { outcome: 'UNKNOWN', detail: `unreadable validation reply from the rail${snippet(text)}` };
+  const answer = parsed.data;
+  if (answer.status === 'INVALID') return { outcome: 'INVALID', raw };
+  if (answer.registered_name === undefined) {
+    return { outcome: 'UNKNOWN', detail: 'rail said VALID without the registered name' };
   }
+  return { outcome: 'VALID', registeredName: answer.registered_name, raw };
+}
+
+async function submitPayout(exchange: Exchange, instruction: PayoutInstruction): Promise<RailSubmitAnswer> {
+  const reply = await exchange('POST', '/v1/payouts', wireInstruction(instruction));
+  if (!reply.ok) return { outcome: 'UNKNOWN', detail: reply.detail };
+  const { statusCode, text } = reply;
+  if (statusCode >= 200 && statusCode < 300) return readReply(instruction.reference, text);
+  // The rail turned the submit away. That is not proof that nothing was paid: a bank that already holds
+  // the reference (paid, its reply lost) may refuse the resubmit as a duplicate. Only its status API
+  // can tell, so this settles nothing (docs/bank-boundary.md).
+  if (statusCode === 400 || statusCode === 422) {
+    return {
+      outcome: 'REFUSED',
+      detail: `rail refused the submit with HTTP ${statusCode}${snippet(text)}`,
+      raw: parseOrText(text),
+    };
+  }
+  if (statusCode === 409) {
+    return {
+      outcome: 'UNKNOWN',
+      detail:
+        `rail answered 409: it already holds reference ${instruction.reference} with a different ` +
+        'mode, amount or account; a person must compare the two before anything else is done',
+    };
+  }
+  return { outcome: 'UNKNOWN', detail: `rail answered HTTP ${statusCode}${snippet(text)}` };
+}
+
+async function askStatus(exchange: Exchange, reference: string): Promise<RailStatusAnswer> {
+  const reply = await exchange('GET', `/v1/payouts/${encodeURIComponent(reference)}`);
+  if (!reply.ok) return { outcome: 'UNKNOWN', detail: reply.detail };
+  const { statusCode, text } = reply;
+  if (statusCode >= 200 && statusCode < 300) return readReply(reference, text);
+  if (statusCode === 404) {
+    // Only the rail's own "never seen it" counts: a bare 404 from a proxy or a wrong base URL says
+    // nothing about the payout, and taking it for NOT_FOUND could get a paid payout sent again.
+    const raw = parseOrText(text);
+    if (isNotFoundBody(raw, reference)) return { outcome: 'NOT_FOUND', raw };
+  }
+  return { outcome: 'UNKNOWN', detail: `rail answered HTTP ${statusCode}${snippet(text)}` };
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };

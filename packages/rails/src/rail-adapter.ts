@@ -2,7 +2,7 @@ import type { Payout, RailAnswer } from '@payout/domain';
 
 // A rail's failure reasons and its answers are the domain's (packages/domain: payout-state.ts and
 // rail-outcome.ts): one list, one union, which the worker decides on as the rail gave them.
-export { isRailFailureReason, RAIL_FAILURE_REASONS, type RailAnswer, type RailFailureReason } from '@payout/domain';
+export { RAIL_FAILURE_REASONS, type RailAnswer, type RailFailureReason } from '@payout/domain';
 
 /**
  * One payout as sent to a rail: the payout's own fields (packages/domain/src/payout.ts), in the rail's

@@ -149,7 +149,7 @@ export interface OperationsMetrics {
   webhookEndpointsDisabled: Gauge;
   /** Webhook deliveries that failed: `retrying` (pending, attempted before) and `held` (endpoint disabled). */
   webhookDeliveriesFailing: Gauge<'state'>;
-  /** Rows breaking each money invariant at the last check (packages/db/src/reconcile.ts). */
+  /** Rows breaking each money invariant at the last check (packages/db/src/invariant-check.ts). */
   reconcileBreaches: Gauge<'check'>;
   reconcileLastSuccess: Gauge;
 }

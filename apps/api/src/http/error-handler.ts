@@ -16,8 +16,10 @@ export const methodNotAllowed: RequestHandler = () => {
 };
 
 /**
- * The only place that builds error bodies. Expected errors are logged at warn; anything unexpected at
- * error, with the detail kept in the log and a generic message in the response.
+ * Answers every error raised while Express handles a request, with the body the wire contract's
+ * `errorBody` builds (packages/contract/src/errors.ts); a request Node cannot parse never gets here and is
+ * answered in api-server.ts. Expected errors are logged at warn; anything unexpected at error, with the
+ * detail kept in the log and a generic message in the response.
  */
 export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, _next) => {
   const appError = toAppError(error);
@@ -33,9 +35,6 @@ export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, _nex
   }
   sendJson(res, appError.httpStatus, errorBody(appError));
 };
-
-// The error body is built by the wire contract; a bulk batch's refused item is answered with it too.
-export { errorBody };
 
 // Errors raised by Express's body reader carry a `type`; PostgreSQL and Redis outages are 503.
 export function toAppError(error: unknown): AppError {

@@ -11,18 +11,20 @@ import {
   bulkStatusSchema,
   railUnavailableSchema,
   upiVerdictSchema,
+  batchQuerySchema,
+  bulkItemSchemas,
+  bulkPayoutRequestSchema,
 } from '@payout/contract';
 import {
   accountValidationRequestSchema,
   upiValidationRequestSchema,
 } from '../beneficiaries/beneficiary-request-schemas.js';
-import { batchQuerySchema, bulkItemSchemas, bulkPayoutRequestSchema } from '../bulk/bulk-request-schemas.js';
 
 // The bulk and beneficiary-validation operations (docs/api.md, "Bulk payouts" and "Beneficiary
 // validation"), their bodies from the wire contract. Registered by openapi-document.ts with its shared
 // outcomes.
 
-export interface SharedOutcomes {
+interface SharedOutcomes {
   response: (description: string, schema: z.ZodType, extra?: Partial<ResponseConfig>) => ResponseConfig;
   common: Record<number, ResponseConfig>;
   postOnly: Record<number, ResponseConfig>;
@@ -45,12 +47,20 @@ const bulkRequestDocument = bulkPayoutRequestSchema
   .meta({ id: 'BulkPayoutRequest', description: 'A batch of payouts.' });
 
 export function registerBulkAndValidationPaths(registry: OpenAPIRegistry, shared: SharedOutcomes): void {
+  registerBulkPaths(registry, shared);
+  registerValidationPaths(registry, shared);
+}
+
+/** A POST's 400: a malformed MID (or a suspended merchant), or a body that is not a JSON object. */
+function refusedBeforeReading({ response, invalidMid }: SharedOutcomes): ResponseConfig {
+  return response(
+    'Malformed MID (or merchant suspended), or the body is not a JSON object.',
+    z.union([invalidMid, badBodySchema]),
+  );
+}
+
+function registerBulkPaths(registry: OpenAPIRegistry, shared: SharedOutcomes): void {
   const { response, common, postOnly, validation, invalidMid, security } = shared;
-  const refusedBeforeReading = () =>
-    response(
-      'Malformed MID (or merchant suspended), or the body is not a JSON object.',
-      z.union([invalidMid, badBodySchema]),
-    );
   registry.registerPath({
     method: 'post',
     path: '/api/bulkpayout',
@@ -66,7 +76,7 @@ export function registerBulkAndValidationPaths(registry: OpenAPIRegistry, shared
     request: { body: { required: true, content: { 'application/json': { schema: bulkRequestDocument } } } },
     responses: {
       202: response('The batch, one result per item.', bulkAcceptedSchema),
-      400: refusedBeforeReading(),
+      400: refusedBeforeReading(shared),
       409: response(
         'The BatchID is already used for a batch with different items. Nothing changed.',
         batchConflictSchema,
@@ -94,9 +104,14 @@ export function registerBulkAndValidationPaths(registry: OpenAPIRegistry, shared
       ...common,
     },
   });
-  const validationDescription = (what: string) =>
-    `Asks the bank whether ${what} exists and in whose name (a penny-less check: no money moves). Verdicts are ` +
-    'cached for a while per beneficiary. 503 when the bank does not answer in time; asking again is safe.';
+}
+
+const validationDescription = (what: string) =>
+  `Asks the bank whether ${what} exists and in whose name (a penny-less check: no money moves). Verdicts are ` +
+  'cached for a while per beneficiary. 503 when the bank does not answer in time; asking again is safe.';
+
+function registerValidationPaths(registry: OpenAPIRegistry, shared: SharedOutcomes): void {
+  const { response, common, postOnly, validation, security } = shared;
   registry.registerPath({
     method: 'post',
     path: '/api/validate/account',
@@ -108,7 +123,7 @@ export function registerBulkAndValidationPaths(registry: OpenAPIRegistry, shared
     request: { body: { required: true, content: { 'application/json': { schema: accountValidationRequestSchema } } } },
     responses: {
       200: response('The verdict.', accountVerdictSchema),
-      400: refusedBeforeReading(),
+      400: refusedBeforeReading(shared),
       ...postOnly,
       422: validation('Account or Ifsc missing or malformed'),
       ...common,
@@ -126,7 +141,7 @@ export function registerBulkAndValidationPaths(registry: OpenAPIRegistry, shared
     request: { body: { required: true, content: { 'application/json': { schema: upiValidationRequestSchema } } } },
     responses: {
       200: response('The verdict.', upiVerdictSchema),
-      400: refusedBeforeReading(),
+      400: refusedBeforeReading(shared),
       ...postOnly,
       422: validation('Upi missing or not a UPI address'),
       ...common,

@@ -21,14 +21,12 @@ import {
   unsupportedMediaTypeSchema,
   validationErrorSchema,
   walletNotFoundSchema,
-} from '@payout/contract';
-import { AppError, type ErrorCode, type PayoutMode } from '@payout/domain';
-import { registerBulkAndValidationPaths } from './bulk-and-validation-paths.js';
-import {
   impsPayoutRequestSchema,
   transactionQuerySchema,
   upiPayoutRequestSchema,
-} from '../payouts/payout-request-schemas.js';
+} from '@payout/contract';
+import { AppError, type ErrorCode, type PayoutMode } from '@payout/domain';
+import { registerBulkAndValidationPaths } from './bulk-and-validation-paths.js';
 
 // Every body below is a schema of the wire contract (packages/contract), the one place that also builds
 // it, so the document describes what the API answers. The request schemas are the very objects the
@@ -209,8 +207,26 @@ function payoutBody(schema: z.ZodType, asStrings: Record<string, unknown>, asNum
 const beneficiary = { Name: 'Asha Kumar', Email: 'asha@example.com', Description: 'Salary June' };
 const impsBeneficiary = { ...beneficiary, BankName: 'HDFC Bank', Ifsc: 'HDFC0001234' };
 
+// The document lists the operations in the order they are registered here.
 function buildRegistry(): OpenAPIRegistry {
   const registry = new OpenAPIRegistry();
+  registerComponents(registry);
+  registerPayoutPaths(registry);
+  registerLookupPaths(registry);
+  registerWalletPath(registry);
+  registerBulkAndValidationPaths(registry, {
+    response,
+    common,
+    postOnly,
+    validation,
+    invalidMid: invalidMidFailed,
+    security,
+  });
+  return registry;
+}
+
+/** The two credentials every operation needs, and the request id every answer carries. */
+function registerComponents(registry: OpenAPIRegistry): void {
   registry.registerComponent('securitySchemes', 'MID', {
     type: 'apiKey',
     in: 'header',
@@ -227,12 +243,14 @@ function buildRegistry(): OpenAPIRegistry {
     description: 'The id of this request in our logs: yours if you sent a sane X-Request-Id, else a new one.',
     schema: { type: 'string' },
   });
+}
 
-  const payoutDescription = (mode: string) =>
-    `Sends money from your main wallet ${mode}. Answers 202 PENDING once the amount is reserved; poll ` +
-    '`GET /api/check_payout_status` for the outcome. Retrying with the same TransactionID and details is safe ' +
-    '(no second payout; the answer is the current state).';
+const payoutDescription = (mode: string) =>
+  `Sends money from your main wallet ${mode}. Answers 202 PENDING once the amount is reserved; poll ` +
+  '`GET /api/check_payout_status` for the outcome. Retrying with the same TransactionID and details is safe ' +
+  '(no second payout; the answer is the current state).';
 
+function registerPayoutPaths(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: 'post',
     path: '/api/impspayout',
@@ -279,6 +297,9 @@ function buildRegistry(): OpenAPIRegistry {
     },
     responses: payoutOperation('UPI'),
   });
+}
+
+function registerLookupPaths(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: 'get',
     path: '/api/check_payout_status',
@@ -303,6 +324,9 @@ function buildRegistry(): OpenAPIRegistry {
     request: { query: transactionQuerySchema },
     responses: lookupResponses(collectionStatusSchema, 'pay-in'),
   });
+}
+
+function registerWalletPath(registry: OpenAPIRegistry): void {
   registry.registerPath({
     method: 'get',
     path: '/api/checkMainWallet',
@@ -337,15 +361,6 @@ function buildRegistry(): OpenAPIRegistry {
       ...common,
     },
   });
-  registerBulkAndValidationPaths(registry, {
-    response,
-    common,
-    postOnly,
-    validation,
-    invalidMid: invalidMidFailed,
-    security,
-  });
-  return registry;
 }
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;

@@ -2,7 +2,7 @@ import { Worker, type Job, type WorkerOptions } from 'bullmq';
 import type { RedisConnection } from '@payout/queue';
 import type { Logger } from '@payout/telemetry';
 
-export interface QueueWorkerOptions<Result> {
+interface QueueWorkerOptions<Result> {
   /** The queue's name, and what its log lines call it ("payout", "webhook"). */
   queueName: string;
   label: string;
@@ -23,7 +23,7 @@ export interface QueueWorkerOptions<Result> {
   logger: Logger;
 }
 
-export interface RunningQueueWorker {
+interface RunningQueueWorker {
   worker: Worker;
   /**
    * Stops the sweeper and takes no new jobs; lets those in flight finish within the grace period (a job cut

@@ -13,7 +13,7 @@ import type { WebhookAttemptScheduler } from './webhook-attempt-scheduler.js';
 import { webhookRetryDelayMs, type WebhookRetrySchedule } from './retry-schedule.js';
 import type { WebhookSender } from './webhook-sender.js';
 
-export interface WebhookDelivererOptions {
+interface WebhookDelivererOptions {
   db: PrismaClient;
   scheduler: WebhookAttemptScheduler;
   logger: Logger;
@@ -45,26 +45,26 @@ const LEASE_MARGIN_MS = 10_000;
 export class WebhookDeliverer {
   private readonly now: () => number;
 
-  constructor(private readonly o: WebhookDelivererOptions) {
-    this.now = o.now ?? Date.now;
+  constructor(private readonly options: WebhookDelivererOptions) {
+    this.now = options.now ?? Date.now;
   }
 
   async deliver(deliveryId: bigint, attempt: number): Promise<string> {
-    const lease = new Date(this.now() + this.o.timeoutMs + LEASE_MARGIN_MS);
-    const claim = await claimWebhookAttempt(this.o.db, deliveryId, attempt, lease);
+    const lease = new Date(this.now() + this.options.timeoutMs + LEASE_MARGIN_MS);
+    const claim = await claimWebhookAttempt(this.options.db, deliveryId, attempt, lease);
     if (!claim) return `attempt ${attempt} not claimed: stale, or the delivery is finished`;
     const log = { deliveryId: deliveryId.toString(), attempt, ackNo: claim.payout.ackNo };
 
     if (!claim.url || claim.secrets.length === 0) {
       const outcome = { durationMs: 0, statusCode: null, error: 'the merchant has no webhook endpoint' };
-      await finishWebhookAttempt(this.o.db, deliveryId, attempt, outcome, { status: 'FAILED' });
-      this.o.logger.warn(log, 'webhook given up: no endpoint');
+      await finishWebhookAttempt(this.options.db, deliveryId, attempt, outcome, { status: 'FAILED' });
+      this.options.logger.warn(log, 'webhook given up: no endpoint');
       return 'FAILED: no endpoint';
     }
 
     const body = stringifyJson(webhookPayload(claim.payout, claim.sequence));
     const timestamp = Math.floor(this.now() / 1000);
-    const outcome = await this.o.sender.post(
+    const outcome = await this.options.sender.post(
       claim.url,
       body,
       {
@@ -76,11 +76,11 @@ export class WebhookDeliverer {
         'X-Webhook-Sequence': String(claim.sequence),
         [WEBHOOK_SIGNATURE_HEADER]: webhookSignature(claim.secrets, timestamp, body),
       },
-      this.o.timeoutMs,
+      this.options.timeoutMs,
     );
 
     const { next, delayMs } = this.decide(outcome, deliveryId, attempt, claim.windowStartsAt);
-    const moved = await finishWebhookAttempt(this.o.db, deliveryId, attempt, outcome, next);
+    const moved = await finishWebhookAttempt(this.options.db, deliveryId, attempt, outcome, next);
     const detail = {
       ...log,
       endpoint: originOf(claim.url),
@@ -89,16 +89,16 @@ export class WebhookDeliverer {
       durationMs: Math.round(outcome.durationMs),
     };
     if (!moved) {
-      this.o.logger.warn(detail, 'webhook attempt reported after its lease: a later attempt decides');
+      this.options.logger.warn(detail, 'webhook attempt reported after its lease: a later attempt decides');
       return `attempt ${attempt} superseded`;
     }
     if (next.status === 'PENDING') {
-      await this.o.scheduler.scheduleAttempt(deliveryId, attempt + 1, delayMs);
-      this.o.logger.info({ ...detail, retryInMs: delayMs }, 'webhook attempt failed: retry scheduled');
+      await this.options.scheduler.scheduleAttempt(deliveryId, attempt + 1, delayMs);
+      this.options.logger.info({ ...detail, retryInMs: delayMs }, 'webhook attempt failed: retry scheduled');
       return `attempt ${attempt} failed; attempt ${attempt + 1} in ${delayMs} ms`;
     }
-    if (next.status === 'HELD') this.o.logger.warn(detail, 'webhook endpoint disabled: retry window over');
-    else this.o.logger.info(detail, 'webhook delivered');
+    if (next.status === 'HELD') this.options.logger.warn(detail, 'webhook endpoint disabled: retry window over');
+    else this.options.logger.info(detail, 'webhook delivered');
     return next.status;
   }
 
@@ -110,9 +110,9 @@ export class WebhookDeliverer {
   ): { next: WebhookDeliveryNext; delayMs: number } {
     const code = outcome.statusCode;
     if (code !== null && code >= 200 && code < 300) return { next: { status: 'DELIVERED' }, delayMs: 0 };
-    const delayMs = webhookRetryDelayMs(attempt, this.o.schedule, this.o.random);
+    const delayMs = webhookRetryDelayMs(attempt, this.options.schedule, this.options.random);
     const nextAttemptAt = this.now() + delayMs;
-    if (nextAttemptAt > windowStartsAt.getTime() + this.o.retryForMs) {
+    if (nextAttemptAt > windowStartsAt.getTime() + this.options.retryForMs) {
       const last = outcome.statusCode !== null ? `answered ${outcome.statusCode}` : (outcome.error ?? 'failed');
       const disabledReason = `all ${attempt} attempts of delivery ${deliveryId} failed over its whole retry window; the last ${last}`;
       return { next: { status: 'HELD', disabledReason }, delayMs };

@@ -63,7 +63,7 @@ export class WebhookSender {
 }
 
 /** Every address a host name resolves to now. */
-export type ResolveHost = (hostname: string) => Promise<LookupAddress[]>;
+type ResolveHost = (hostname: string) => Promise<LookupAddress[]>;
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 

@@ -12,7 +12,7 @@ import { settlesWithin, startQueueWorker } from '../jobs/queue-worker.js';
 import { JobSweeper } from '../sweeper.js';
 import { webhookSweepPlan } from './webhook-sweep-plan.js';
 
-export type WebhookWorkerConfig = Pick<
+type WebhookWorkerConfig = Pick<
   WorkerConfig,
   | 'QUEUE_PREFIX'
   | 'WORKER_CONCURRENCY'
@@ -26,7 +26,7 @@ export type WebhookWorkerConfig = Pick<
   | 'WEBHOOK_ALLOW_PRIVATE_ADDRESSES'
 >;
 
-export interface WebhookWorkerDeps {
+interface WebhookWorkerDeps {
   db: PrismaClient;
   /** A producer connection (fails fast while Redis is away), for queuing. */
   connection: RedisConnection;

@@ -1,5 +1,12 @@
 import type { Command } from 'commander';
-import { createMerchant, MidTakenError, setMerchantStatus, updateQueueSettings, type Merchant } from '@payout/db';
+import {
+  createMerchant,
+  MidTakenError,
+  setMerchantStatus,
+  updateQueueSettings,
+  type Merchant,
+  type PrismaClient,
+} from '@payout/db';
 import { formatRupees, hashToken, newApiToken, rupees, tokenDisplayPrefix, type Paise } from '@payout/domain';
 import { randomInt } from 'node:crypto';
 import { amountArgument, merchantCommand, midArgument, nonEmptyArgument } from '../arguments.js';
@@ -13,7 +20,24 @@ const UPI_CEILING = rupees(100_000);
 
 export function registerMerchantCommands(program: Command, context: () => CommandContext): void {
   const merchant = program.command('merchant').description('create, suspend and activate merchants');
+  registerCreateCommand(merchant, context);
+  registerStatusCommands(merchant, context);
+  registerUpdateCommand(merchant, context);
+  merchantCommand(merchant, 'show', 'show a merchant').action(async (opts: { mid: string }) => {
+    const { db, out } = context();
+    const found = await merchantByMid(db(), opts.mid);
+    showResult(out, merchantView(found));
+  });
+}
 
+interface CreateOptions {
+  name: string;
+  mid?: string;
+  impsLimit?: Paise;
+  upiLimit?: Paise;
+}
+
+function registerCreateCommand(merchant: Command, context: () => CommandContext): void {
   merchant
     .command('create')
     .description('create a merchant and print its MID and first API token (shown once, stored hashed)')
@@ -21,34 +45,40 @@ export function registerMerchantCommands(program: Command, context: () => Comman
     .option('--mid <mid>', 'MID to use (default: generated)', midArgument)
     .option('--imps-limit <amount>', 'largest IMPS payout in rupees (default 500000.00)', amountArgument)
     .option('--upi-limit <amount>', 'largest UPI payout in rupees (default 100000.00)', amountArgument)
-    .action(async (opts: { name: string; mid?: string; impsLimit?: Paise; upiLimit?: Paise }) => {
+    .action(async (opts: CreateOptions) => {
       const { db, out } = context();
       checkLimit('--imps-limit', opts.impsLimit, IMPS_CEILING);
       checkLimit('--upi-limit', opts.upiLimit, UPI_CEILING);
       const token = newApiToken();
-      let created: Merchant | undefined;
-      // A generated MID may collide with an existing one; an explicit MID that is taken is the caller's problem.
-      for (let attempt = 0; !created; attempt++) {
-        const mid = opts.mid ?? generatedMid();
-        try {
-          created = await createMerchant(db(), {
-            mid,
-            name: opts.name,
-            firstTokenHash: hashToken(token),
-            firstTokenPrefix: tokenDisplayPrefix(token),
-            ...(opts.impsLimit !== undefined && { impsMaxPaise: opts.impsLimit }),
-            ...(opts.upiLimit !== undefined && { upiMaxPaise: opts.upiLimit }),
-          });
-        } catch (error) {
-          if (!(error instanceof MidTakenError)) throw error;
-          if (opts.mid || attempt >= 5) throw new CommandFailure(error.message);
-        }
-      }
+      const created = await createWithFreeMid(db(), opts, token);
       showResult(out, { ...merchantView(created), token }, [
         'Give the token to the merchant now: it is stored hashed and cannot be shown again.',
       ]);
     });
+}
 
+/** Creates the merchant; a generated MID that collides with an existing one is drawn again (up to 5 times). */
+async function createWithFreeMid(db: PrismaClient, opts: CreateOptions, token: string): Promise<Merchant> {
+  // An explicit MID that is taken is the caller's problem.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await createMerchant(db, {
+        mid: opts.mid ?? generatedMid(),
+        name: opts.name,
+        firstTokenHash: hashToken(token),
+        firstTokenPrefix: tokenDisplayPrefix(token),
+        ...(opts.impsLimit !== undefined && { impsMaxPaise: opts.impsLimit }),
+        ...(opts.upiLimit !== undefined && { upiMaxPaise: opts.upiLimit }),
+      });
+    } catch (error) {
+      if (!(error instanceof MidTakenError)) throw error;
+      if (opts.mid || attempt >= 5) throw new CommandFailure(error.message);
+    }
+  }
+}
+
+/** `merchant suspend` and `merchant activate`. */
+function registerStatusCommands(merchant: Command, context: () => CommandContext): void {
   for (const [name, status] of [
     ['suspend', 'SUSPENDED'],
     ['activate', 'ACTIVE'],
@@ -62,7 +92,9 @@ export function registerMerchantCommands(program: Command, context: () => Comman
       },
     );
   }
+}
 
+function registerUpdateCommand(merchant: Command, context: () => CommandContext): void {
   merchantCommand(merchant, 'update', "change a merchant's settings")
     .option(
       '--queue-if-low-balance <on|off>',
@@ -86,12 +118,6 @@ export function registerMerchantCommands(program: Command, context: () => Comman
       if (!updated) throw noMerchant(opts.mid);
       showResult(out, merchantView(updated));
     });
-
-  merchantCommand(merchant, 'show', 'show a merchant').action(async (opts: { mid: string }) => {
-    const { db, out } = context();
-    const found = await merchantByMid(db(), opts.mid);
-    showResult(out, merchantView(found));
-  });
 }
 
 function checkLimit(flag: string, value: Paise | undefined, ceiling: Paise): void {

@@ -15,7 +15,7 @@ import { show, type Row } from '../output.js';
 import { CommandFailure, UsageError } from '../usage-error.js';
 
 /** Where `payin simulate` sends its callback and what it signs it with. */
-export interface PayinSimulatorSettings {
+interface PayinSimulatorSettings {
   apiBaseUrl: string;
   secret: string;
 }
@@ -58,72 +58,81 @@ export function registerPayinCommands(
     .option('--TransactionID <id>', 'the pay-in TransactionID (default: a new one)', transactionIdArgument)
     .option('--account <upi>', "the payer's UPI address (default: none for INTENT, payer.sim@upi otherwise)")
     .option('--utr <reference>', 'the bank reference of a SUCCESS (default: SIM followed by the TransactionID)')
-    .action(
-      async (opts: {
-        mid: string;
-        amount: Paise;
-        mode: (typeof MODES)[number];
-        status: (typeof STATUSES)[number];
-        TransactionID?: string;
-        account?: string;
-        utr?: string;
-      }) => {
-        const { out } = context();
-        const { apiBaseUrl, secret } = settings();
-        const transactionId = opts.TransactionID ?? `${Date.now()}${randomInt(1_000, 10_000)}`;
-        // Deterministic defaults, so simulating the same TransactionID again is a repeat, not a conflict.
-        const account = opts.account ?? (opts.mode === 'INTENT' ? '' : 'payer.sim@upi');
-        const bankReference = opts.utr ?? (opts.status === 'SUCCESS' ? `SIM${transactionId}` : '');
-        // Amount goes as a JSON number literal (500.00), as providers send it: the API must keep its digits.
-        const body = stringifyJson({
-          MID: opts.mid,
-          TransactionID: transactionId,
-          Amount: jsonNumber(formatRupees(opts.amount)),
-          mode: opts.mode,
-          account,
-          Bankriff: bankReference,
-          status: opts.status,
-        });
-        const url = new URL('/api/callbacks/payin', apiBaseUrl).toString();
+    .action(async (opts: SimulateOptions) => {
+      const { out } = context();
+      const { apiBaseUrl, secret } = settings();
+      const body = callbackBody(opts);
+      const url = new URL('/api/callbacks/payin', apiBaseUrl).toString();
+      const { status, ok, answer } = await postSigned(url, secret, body);
+      const row: Row = { http: status };
+      for (const key of ['status', 'outcome', 'credited', 'TransactionID', 'Ack_no', 'Amount', 'mode', 'Bankriff']) {
+        const value = answer[key];
+        if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') row[key] = value;
+      }
+      const notes: Row[] = typeof answer.message === 'string' ? [{ message: answer.message }] : [];
+      show(out, { http: status, sent: JSON.parse(body) as unknown, answer }, [
+        { rows: [row] },
+        ...(notes.length ? [{ rows: notes }] : []),
+      ]);
+      if (!ok) throw new CommandFailure(`the API answered ${status}`, { silent: out.json });
+    });
+}
 
-        let response: Response;
-        try {
-          response = await fetch(url, {
-            method: 'POST',
-            headers: {
-              'Content-Type': 'application/json',
-              [PAYIN_SIGNATURE_HEADER]: payinSignature(secret, Math.floor(Date.now() / 1000), body),
-            },
-            body,
-            signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-          });
-        } catch (error) {
-          const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
-          throw new CommandFailure(`could not reach the API at ${url}: ${cause}`);
-        }
-        const text = await response.text();
-        let answer: Record<string, unknown>;
-        try {
-          answer = JSON.parse(text) as Record<string, unknown>;
-        } catch {
-          answer = { body: text };
-        }
+interface SimulateOptions {
+  mid: string;
+  amount: Paise;
+  mode: (typeof MODES)[number];
+  status: (typeof STATUSES)[number];
+  TransactionID?: string;
+  account?: string;
+  utr?: string;
+}
 
-        const row: Row = { http: response.status };
-        for (const key of ['status', 'outcome', 'credited', 'TransactionID', 'Ack_no', 'Amount', 'mode', 'Bankriff']) {
-          const value = answer[key];
-          if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') row[key] = value;
-        }
-        const notes: Row[] = typeof answer.message === 'string' ? [{ message: answer.message }] : [];
-        show(out, { http: response.status, sent: JSON.parse(body) as unknown, answer }, [
-          { rows: [row] },
-          ...(notes.length ? [{ rows: notes }] : []),
-        ]);
-        if (!response.ok) {
-          throw new CommandFailure(`the API answered ${response.status}`, { silent: out.json });
-        }
+/** The callback the collection provider would send for `opts`, as JSON text. */
+function callbackBody(opts: SimulateOptions): string {
+  const transactionId = opts.TransactionID ?? `${Date.now()}${randomInt(1_000, 10_000)}`;
+  // Deterministic defaults, so simulating the same TransactionID again is a repeat, not a conflict.
+  const account = opts.account ?? (opts.mode === 'INTENT' ? '' : 'payer.sim@upi');
+  const bankReference = opts.utr ?? (opts.status === 'SUCCESS' ? `SIM${transactionId}` : '');
+  // Amount goes as a JSON number literal (500.00), as providers send it: the API must keep its digits.
+  return stringifyJson({
+    MID: opts.mid,
+    TransactionID: transactionId,
+    Amount: jsonNumber(formatRupees(opts.amount)),
+    mode: opts.mode,
+    account,
+    Bankriff: bankReference,
+    status: opts.status,
+  });
+}
+
+/** POSTs the signed callback and reads the API's answer (as JSON, or its text as `body`). */
+async function postSigned(
+  url: string,
+  secret: string,
+  body: string,
+): Promise<{ status: number; ok: boolean; answer: Record<string, unknown> }> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        [PAYIN_SIGNATURE_HEADER]: payinSignature(secret, Math.floor(Date.now() / 1000), body),
       },
-    );
+      body,
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+  } catch (error) {
+    const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
+    throw new CommandFailure(`could not reach the API at ${url}: ${cause}`);
+  }
+  const text = await response.text();
+  try {
+    return { status: response.status, ok: response.ok, answer: JSON.parse(text) as Record<string, unknown> };
+  } catch {
+    return { status: response.status, ok: response.ok, answer: { body: text } };
+  }
 }
 
 function choice<T extends string>(name: string, allowed: readonly T[]) {

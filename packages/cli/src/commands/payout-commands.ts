@@ -9,6 +9,7 @@ import { requestFromCli } from './approval-commands.js';
 import type { CommandContext } from '../context.js';
 import { show, type Row } from '../output.js';
 import { discrepancyRow } from './discrepancy-commands.js';
+import { noPayout } from '../payout-by-transaction-id.js';
 import { CommandFailure, UsageError } from '../usage-error.js';
 
 // Insufficient balance is decided at acceptance and a reversal by the bank, never by an operator's hand.
@@ -18,12 +19,16 @@ const RESOLVABLE_REASONS = Object.keys(FAILURE_REASON_TEXT).filter(
 
 export function registerPayoutCommands(program: Command, context: () => CommandContext): void {
   const payout = program.command('payout').description("a payout's whole story, and manual resolution");
+  registerPayoutShowCommand(payout, context);
+  registerPayoutResolveCommand(payout, context);
+}
 
+function registerPayoutShowCommand(payout: Command, context: () => CommandContext): void {
   payoutCommand(payout, 'show', 'the payout with its events, rail answers, ledger legs and queue jobs').action(
     async (opts: { mid: string; TransactionID: string }) => {
       const { db, queue } = context();
       const story = await findPayoutStory(db(), opts.mid, opts.TransactionID);
-      if (!story) throw new CommandFailure(`no payout ${opts.TransactionID} for MID ${opts.mid}`);
+      if (!story) throw noPayout(opts.mid, opts.TransactionID);
       let jobs: PayoutJobView[] | string;
       try {
         jobs = await findPayoutJobs(queue(), story.payout.id, story.payout.inquiryAttempts);
@@ -33,7 +38,20 @@ export function registerPayoutCommands(program: Command, context: () => CommandC
       printStory(story, jobs, context());
     },
   );
+}
 
+interface ResolveOptions {
+  mid: string;
+  TransactionID: string;
+  as: string;
+  utr?: string;
+  reason?: string;
+  override?: string;
+  note?: string;
+  operator: string;
+}
+
+function registerPayoutResolveCommand(payout: Command, context: () => CommandContext): void {
   requestedMoneyAction(
     payoutCommand(
       payout,
@@ -52,54 +70,45 @@ export function registerPayoutCommands(program: Command, context: () => CommandC
         'settle as asked even though the rail disagrees or cannot be asked; <why> goes to the audit log',
         nonEmptyArgument('override', 400),
       ),
-  ).action(
-    async (opts: {
-      mid: string;
-      TransactionID: string;
-      as: string;
-      utr?: string;
-      reason?: string;
-      override?: string;
-      note?: string;
-      operator: string;
-    }) => {
-      const outcome = opts.as.toLowerCase();
-      if (outcome !== 'success' && outcome !== 'failed') throw new UsageError('--as must be success or failed');
-      if (outcome === 'failed' && !RESOLVABLE_REASONS.includes(opts.reason ?? '')) {
-        throw new UsageError(`--as failed needs --reason, one of ${RESOLVABLE_REASONS.join(', ')}`);
-      }
-      const ctx = context();
-      const maker = await personNamed(ctx.db(), opts.operator);
-      const reason = opts.override ?? opts.note ?? 'resolution requested from the CLI';
-      const plan = await planManualResolution(
-        { db: ctx.db(), rail: ctx.rail() },
-        {
-          payout: { mid: opts.mid, transactionId: opts.TransactionID },
-          request:
-            outcome === 'success'
-              ? { outcome: 'SUCCESS', ...(opts.utr !== undefined && { bankReference: opts.utr }) }
-              : { outcome: 'FAILED', reason: opts.reason as Exclude<FailureReason, 'INSUFFICIENT_BALANCE'> },
-          maker,
-          reason,
-          override: opts.override !== undefined,
-        },
-      );
-      switch (plan.kind) {
-        case 'no-payout':
-          throw new CommandFailure(`no payout ${opts.TransactionID} for MID ${opts.mid}`);
-        case 'not-in-review':
-          throw new CommandFailure(
-            `payout ${opts.TransactionID} is ${plan.state}, not under manual review; only payouts the worker gave up on are resolved by hand`,
-          );
-        case 'refused':
-          throw new CommandFailure(
-            `refused: ${plan.why}; nothing changed (check with the bank; --override "<why>" asks anyway and is audited)`,
-          );
-        case 'planned':
-          await requestFromCli(ctx, plan.planned, maker, reason);
-      }
+  ).action((opts: ResolveOptions) => requestResolution(context(), opts));
+}
+
+/** Asks the rail, then requests the settlement an approver approves (docs/operations.md, "Approvals"). */
+async function requestResolution(ctx: CommandContext, opts: ResolveOptions): Promise<void> {
+  const outcome = opts.as.toLowerCase();
+  if (outcome !== 'success' && outcome !== 'failed') throw new UsageError('--as must be success or failed');
+  if (outcome === 'failed' && !RESOLVABLE_REASONS.includes(opts.reason ?? '')) {
+    throw new UsageError(`--as failed needs --reason, one of ${RESOLVABLE_REASONS.join(', ')}`);
+  }
+  const maker = await personNamed(ctx.db(), opts.operator);
+  const reason = opts.override ?? opts.note ?? 'resolution requested from the CLI';
+  const plan = await planManualResolution(
+    { db: ctx.db(), rail: ctx.rail() },
+    {
+      payout: { mid: opts.mid, transactionId: opts.TransactionID },
+      request:
+        outcome === 'success'
+          ? { outcome: 'SUCCESS', ...(opts.utr !== undefined && { bankReference: opts.utr }) }
+          : { outcome: 'FAILED', reason: opts.reason as Exclude<FailureReason, 'INSUFFICIENT_BALANCE'> },
+      maker,
+      reason,
+      override: opts.override !== undefined,
     },
   );
+  switch (plan.kind) {
+    case 'no-payout':
+      throw noPayout(opts.mid, opts.TransactionID);
+    case 'not-in-review':
+      throw new CommandFailure(
+        `payout ${opts.TransactionID} is ${plan.state}, not under manual review; only payouts the worker gave up on are resolved by hand`,
+      );
+    case 'refused':
+      throw new CommandFailure(
+        `refused: ${plan.why}; nothing changed (check with the bank; --override "<why>" asks anyway and is audited)`,
+      );
+    case 'planned':
+      await requestFromCli(ctx, plan.planned, maker, reason);
+  }
 }
 
 function printStory(story: PayoutStory, jobs: PayoutJobView[] | string, { out }: CommandContext): void {

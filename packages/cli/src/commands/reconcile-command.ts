@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { reconcile } from '@payout/db';
+import { checkInvariants } from '@payout/db';
 import { positiveIntegerArgument } from '../arguments.js';
 import type { CommandContext } from '../context.js';
 import { show } from '../output.js';
@@ -17,7 +17,10 @@ export function registerReconcileCommand(program: Command, context: () => Comman
     )
     .action(async (opts: { attentionAfterHours: number }) => {
       const { db, out, stuckAfterMs } = context();
-      const report = await reconcile(db(), { stuckAfterMs, attentionAfterMs: opts.attentionAfterHours * 3_600_000 });
+      const report = await checkInvariants(db(), {
+        stuckAfterMs,
+        attentionAfterMs: opts.attentionAfterHours * 3_600_000,
+      });
       show(out, report as unknown as Record<string, unknown>, [
         {
           title: report.ok ? 'Reconciliation: every invariant holds' : 'Reconciliation: BREACHES FOUND',

@@ -212,7 +212,7 @@ export async function findMerchantOverview(
     },
   });
   if (!merchant) return null;
-  const [settled, recentPayouts, credits, deliveries, lastAttempt] = await Promise.all([
+  const [settled, recentPayouts, credits, webhook] = await Promise.all([
     db.payout.aggregate({
       where: { merchantId: merchant.id, status: 'SUCCESS', settledAt: { gte: dayStart } },
       _sum: { amountPaise: true },
@@ -229,20 +229,8 @@ export async function findMerchantOverview(
       orderBy: { id: 'desc' },
       take: recent,
     }),
-    db.webhookDelivery.groupBy({
-      by: ['status'],
-      where: {
-        merchantId: merchant.id,
-        OR: [{ finishedAt: { gte: dayStart } }, { status: { in: ['PENDING', 'HELD'] } }],
-      },
-      _count: true,
-    }),
-    db.webhookAttempt.findFirst({
-      where: { delivery: { merchantId: merchant.id } },
-      orderBy: { id: 'desc' },
-    }),
+    merchant.webhookEndpoint ? webhookOverview(db, merchant.id, merchant.webhookEndpoint, dayStart) : null,
   ]);
-  const count = (status: string) => deliveries.find((d) => d.status === status)?._count ?? 0;
   return {
     id: merchant.id,
     mid: merchant.mid,
@@ -267,23 +255,33 @@ export async function findMerchantOverview(
       revokedAt: t.revokedAt,
       lastUsedAt: t.lastUsedAt,
     })),
-    webhook: merchant.webhookEndpoint
-      ? {
-          url: merchant.webhookEndpoint.url,
-          secretPrefix: merchant.webhookEndpoint.secretPrefix,
-          health: {
-            delivered: count('DELIVERED'),
-            failed: count('FAILED'),
-            pending: count('PENDING'),
-            held: count('HELD'),
-          },
-          disabled: merchant.webhookEndpoint.disabledAt
-            ? { at: merchant.webhookEndpoint.disabledAt, reason: merchant.webhookEndpoint.disabledReason }
-            : null,
-          lastAttempt: lastAttempt
-            ? { at: lastAttempt.startedAt, statusCode: lastAttempt.statusCode, error: lastAttempt.error }
-            : null,
-        }
+    webhook,
+  };
+}
+
+/** A registered endpoint's health since `dayStart`, whether it is disabled, and its last attempt. */
+async function webhookOverview(
+  db: PrismaClientOrTransaction,
+  merchantId: number,
+  endpoint: { url: string; secretPrefix: string; disabledAt: Date | null; disabledReason: string | null },
+  dayStart: Date,
+): Promise<NonNullable<MerchantOverview['webhook']>> {
+  const [deliveries, lastAttempt] = await Promise.all([
+    db.webhookDelivery.groupBy({
+      by: ['status'],
+      where: { merchantId, OR: [{ finishedAt: { gte: dayStart } }, { status: { in: ['PENDING', 'HELD'] } }] },
+      _count: true,
+    }),
+    db.webhookAttempt.findFirst({ where: { delivery: { merchantId } }, orderBy: { id: 'desc' } }),
+  ]);
+  const count = (status: string) => deliveries.find((d) => d.status === status)?._count ?? 0;
+  return {
+    url: endpoint.url,
+    secretPrefix: endpoint.secretPrefix,
+    health: { delivered: count('DELIVERED'), failed: count('FAILED'), pending: count('PENDING'), held: count('HELD') },
+    disabled: endpoint.disabledAt ? { at: endpoint.disabledAt, reason: endpoint.disabledReason } : null,
+    lastAttempt: lastAttempt
+      ? { at: lastAttempt.startedAt, statusCode: lastAttempt.statusCode, error: lastAttempt.error }
       : null,
   };
 }

@@ -85,7 +85,7 @@ export async function revokeToken(
  * Records that a token was just used, for the console's "last used" column: at most one write a minute
  * per token, whatever the request rate (the condition makes a concurrent or early write a no-op). Over pg
  * like the rest of authentication: an API that serves only the hot path never starts Prisma's query
- * compiler (about 50 MB of memory, docs/performance.md "Profiles").
+ * compiler (about 50 MB of memory, docs/performance.md "Memory").
  */
 export async function recordTokenUse(db: PrismaClientOrTransaction, tokenHash: string): Promise<void> {
   await sqlRows(
@@ -111,7 +111,7 @@ export async function findCredentials(db: PrismaClientOrTransaction, mid: string
 /**
  * {@link findCredentials} for many MIDs in one statement, by MID; a MID with no merchant is absent. The
  * credential cache refreshes every merchant every few seconds, so over 1,000 merchants one statement per
- * MID was more statements than the accepts themselves (docs/performance.md, "What changed, and why").
+ * MID was more statements than the accepts themselves (docs/performance.md, "Credentials: cache, refresh and gate").
  */
 export async function findCredentialsOfMids(
   db: PrismaClientOrTransaction,

@@ -87,7 +87,7 @@ export async function findPayoutByTransactionId(
 }
 
 /** A merchant's payout as the merchant names it. */
-export interface PayoutKey {
+export interface MerchantPayoutKey {
   merchantId: number;
   transactionId: string;
 }
@@ -95,11 +95,11 @@ export interface PayoutKey {
 /**
  * {@link findPayoutByTransactionId} for many payouts in one statement: each key's payout, or null, in the
  * keys' order. The API gathers concurrent status lookups into one such statement (one round trip, one
- * plan, one socket write for all of them; docs/performance.md "What changed, and why").
+ * plan, one socket write for all of them; docs/performance.md "Accepts: coalescing").
  */
 export async function findPayoutsByTransactionIds(
   db: PrismaClientOrTransaction,
-  keys: readonly PayoutKey[],
+  keys: readonly MerchantPayoutKey[],
 ): Promise<(PayoutSummary | null)[]> {
   const rows = await sqlRows<SummaryRow & { position: bigint }>(
     db,

@@ -8,7 +8,7 @@ export interface InvariantCheck {
   examples: Record<string, unknown>[];
 }
 
-export interface ReconcileReport {
+export interface InvariantReport {
   ok: boolean;
   checkedAt: Date;
   checks: InvariantCheck[];
@@ -18,7 +18,7 @@ export interface ReconcileReport {
   isolation: string;
 }
 
-export interface ReconcileOptions {
+export interface InvariantCheckOptions {
   /**
    * How overdue a pending payout's next step may be before it counts as stuck (no job, no inquiry).
    * Should be the sweeper's interval plus its grace period.
@@ -26,7 +26,7 @@ export interface ReconcileOptions {
   stuckAfterMs: number;
   sampleSize?: number;
   /**
-   * How long an open discrepancy or a payout under manual review may wait for a person before reconcile
+   * How long an open discrepancy or a payout under manual review may wait for a person before the check
    * reports it (default 24 h: the daily statement run should have dealt with it).
    */
   attentionAfterMs?: number;
@@ -196,7 +196,7 @@ const INVARIANTS: Invariant[] = [
   },
 ];
 
-/** The names of every check `reconcile` runs. */
+/** The names of every check `checkInvariants` runs. */
 export const INVARIANT_NAMES: readonly string[] = INVARIANTS.map((i) => i.name);
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -206,10 +206,10 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * discrepancies. Read-only. Every check reads one REPEATABLE READ snapshot, so money in motion between two
  * checks can never show up as a breach; given a transaction, the checks run in the caller's.
  */
-export async function reconcile(
+export async function checkInvariants(
   db: PrismaClient | PrismaClientOrTransaction,
-  options: ReconcileOptions,
-): Promise<ReconcileReport> {
+  options: InvariantCheckOptions,
+): Promise<InvariantReport> {
   if (isClient(db)) {
     return db.$transaction((tx) => runChecks(tx, options), {
       isolationLevel: 'RepeatableRead',
@@ -225,7 +225,7 @@ function isClient(db: PrismaClient | PrismaClientOrTransaction): db is PrismaCli
   return '$transaction' in db && typeof db.$transaction === 'function';
 }
 
-async function runChecks(db: PrismaClientOrTransaction, options: ReconcileOptions): Promise<ReconcileReport> {
+async function runChecks(db: PrismaClientOrTransaction, options: InvariantCheckOptions): Promise<InvariantReport> {
   const sampleSize = options.sampleSize ?? 10;
   const thresholds: Thresholds = {
     stuckAfterSeconds: Math.max(0, options.stuckAfterMs / 1000),
