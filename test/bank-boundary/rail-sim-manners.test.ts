@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { reconcile } from '@payout/db';
+import { checkInvariants } from '@payout/db';
 import { call, impsBody, upiBody } from '../support/api.js';
 import { testPool, testPrisma } from '../support/database.js';
 import { eventually } from '../support/eventually.js';
@@ -75,7 +75,7 @@ describe("rail-sim's bank manners through the worker", () => {
 
   it('when every one of them is settled, then the bank paid each once and reconcile passes', async () => {
     expect(stack.current.railSim.stats()).toMatchObject({ payments: 6, reversals: 0 });
-    const report = await reconcile(prisma, { stuckAfterMs: 60_000 });
+    const report = await checkInvariants(prisma, { stuckAfterMs: 60_000 });
     expect(report.checks.filter((c) => c.breaches > 0)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, expect } from 'vitest';
-import { createPrismaClient, reconcile } from '@payout/db';
+import { createPrismaClient, checkInvariants } from '@payout/db';
 import { DistributedTopology } from '../support/distributed-topology.js';
 
 /**
@@ -15,7 +15,7 @@ export async function useDistributedTopology(): Promise<DistributedTopology> {
   afterAll(async () => {
     const db = createPrismaClient({ url: topology.primaryUrl(), poolSize: 1, connectTimeoutMs: 5_000 });
     try {
-      const report = await reconcile(db, { stuckAfterMs: 60_000, skip: ['no-stuck-payouts'] });
+      const report = await checkInvariants(db, { stuckAfterMs: 60_000, skip: ['no-stuck-payouts'] });
       expect(report.checks.filter((c) => c.breaches > 0)).toEqual([]);
     } finally {
       await db.$disconnect();

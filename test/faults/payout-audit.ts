@@ -1,4 +1,4 @@
-import { reconcile, type InvariantCheck, type PrismaClientOrTransaction } from '@payout/db';
+import { checkInvariants, type InvariantCheck, type PrismaClientOrTransaction } from '@payout/db';
 
 /** What the bank holds for one reference (the rail simulator's book, or its state file). */
 export interface BankRecord {
@@ -116,7 +116,7 @@ export async function auditPayouts(
       audit.lost.push(`bank paid reference ${record.reference}, which no payout has`);
   }
 
-  const report = await reconcile(db, { stuckAfterMs: options.stuckAfterMs });
+  const report = await checkInvariants(db, { stuckAfterMs: options.stuckAfterMs });
   audit.breaches = report.checks.filter((check) => check.breaches > 0);
   return audit;
 }

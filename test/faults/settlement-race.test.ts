@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   createPrismaClient,
-  reconcile,
+  checkInvariants,
   settleFailure,
   settleSuccess,
   transitionPayout,
@@ -111,7 +111,7 @@ describe('settlement races', () => {
       reserved: 0n,
       ledgerPaidOut: paidOut,
     });
-    const report = await reconcile(s.prisma, { stuckAfterMs: STUCK_AFTER_MS });
+    const report = await checkInvariants(s.prisma, { stuckAfterMs: STUCK_AFTER_MS });
     expect(report.checks.filter((c) => c.breaches > 0)).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   recordDiscrepancy,
-  reconcile,
+  checkInvariants,
   reversePayout,
   settleSuccess,
   transitionPayout,
@@ -33,7 +33,7 @@ async function breachesAfter(damage: (tx: PrismaClientOrTransaction) => Promise<
     prisma.$transaction(
       async (tx) => {
         await damage(tx);
-        const report = await reconcile(tx, { stuckAfterMs: 60_000, skip: ['no-stuck-payouts'] });
+        const report = await checkInvariants(tx, { stuckAfterMs: 60_000, skip: ['no-stuck-payouts'] });
         breaches = report.checks.filter((c) => c.breaches > 0);
         throw new RolledBack();
       },
@@ -53,7 +53,7 @@ async function paid(amountPaise = 30_000n): Promise<PayoutSummary> {
 describe('reconcile', () => {
   it('when the books are whole, then every check passes, in one snapshot', async () => {
     await paid();
-    const report = await reconcile(prisma, { stuckAfterMs: 60_000, skip: ['no-stuck-payouts'] });
+    const report = await checkInvariants(prisma, { stuckAfterMs: 60_000, skip: ['no-stuck-payouts'] });
     expect(report.checks.filter((c) => c.breaches > 0)).toEqual([]);
     expect(report.checks.map((c) => c.name)).toEqual(
       expect.arrayContaining([
@@ -157,7 +157,7 @@ describe('reconcile', () => {
   });
 
   it('when given a client, then all its checks read one REPEATABLE READ snapshot', async () => {
-    const report = await reconcile(prisma, { stuckAfterMs: 60_000, skip: ['no-stuck-payouts'] });
+    const report = await checkInvariants(prisma, { stuckAfterMs: 60_000, skip: ['no-stuck-payouts'] });
     expect(report.isolation).toBe('repeatable read');
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   claimWebhookAttempt,
   findPayoutByTransactionId,
-  reconcile,
+  checkInvariants,
   reversePayout,
   type PayoutSummary,
 } from '@payout/db';
@@ -142,7 +142,7 @@ describe('reversePayout', () => {
     const merchant = await makeMerchant(prisma, { balance: '1000.00' });
     const payout = await paidPayout(merchant);
     await reversePayout(prisma, payout.id, { source: 'operator', note });
-    const report = await reconcile(prisma, { stuckAfterMs: 60_000, skip: ['no-stuck-payouts'] });
+    const report = await checkInvariants(prisma, { stuckAfterMs: 60_000, skip: ['no-stuck-payouts'] });
     expect(report.checks.filter((c) => c.breaches > 0)).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import {
   acceptPayouts,
   CreditReferenceConflictError,
   creditWallet,
-  reconcile,
+  checkInvariants,
   reversePayout,
   settleFailure,
   settleSuccess,
@@ -310,7 +310,7 @@ async function expectBooksMatch(m: Model, r: Real): Promise<void> {
       })),
   );
 
-  const report = await reconcile(r.db, { stuckAfterMs: 60_000, skip: ['no-stuck-payouts'] });
+  const report = await checkInvariants(r.db, { stuckAfterMs: 60_000, skip: ['no-stuck-payouts'] });
   expect(report.checks.filter((c) => c.breaches > 0)).toEqual([]);
 }
 

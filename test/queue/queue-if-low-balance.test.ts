@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reconcile, type PrismaClient } from '@payout/db';
+import { checkInvariants, type PrismaClient } from '@payout/db';
 import { PAYIN_SIGNATURE_HEADER, payinSignature, QUEUED_MESSAGE } from '@payout/domain';
 import { call, impsBody, newTransactionId, type ApiResponse } from '../support/api.js';
 import { testPool, testPrisma } from '../support/database.js';
@@ -60,7 +60,7 @@ async function payin(merchant: TestMerchant, amount: string): Promise<ApiRespons
 }
 
 async function expectReconciled(): Promise<void> {
-  const report = await reconcile(db, { stuckAfterMs: 60_000, skip: ['no-stuck-payouts'] });
+  const report = await checkInvariants(db, { stuckAfterMs: 60_000, skip: ['no-stuck-payouts'] });
   expect(report.checks.filter((c) => c.breaches > 0)).toEqual([]);
   expect(report.ok).toBe(true);
 }

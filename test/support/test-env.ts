@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, inject } from 'vitest';
-import { createPrismaClient, reconcile } from '@payout/db';
+import { createPrismaClient, checkInvariants } from '@payout/db';
 
 // Runs before every test file. Each file gets a database of its own, cloned from this run's migrated
 // template (a fast file copy), and a queue prefix of its own, so no file ever sees another's payouts or
@@ -30,7 +30,7 @@ await onServer(`CREATE DATABASE ${pg.escapeIdentifier(database)} TEMPLATE ${pg.e
 afterAll(async () => {
   const db = createPrismaClient({ url: process.env.DATABASE_URL!, poolSize: 1, connectTimeoutMs: 5_000 });
   try {
-    const report = await reconcile(db, { stuckAfterMs: 60_000, skip: ['no-stuck-payouts'] });
+    const report = await checkInvariants(db, { stuckAfterMs: 60_000, skip: ['no-stuck-payouts'] });
     const breaches = report.checks.filter((c) => c.breaches > 0);
     if (breaches.length) {
       throw new Error(
