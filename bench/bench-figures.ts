@@ -17,7 +17,7 @@ export interface Ceilings {
   lookup: PgbenchResult;
 }
 
-/** The table: every figure beside the ceiling it is judged against and the target for the ratio. */
+/** The table: every figure beside the ceiling it is judged against and the target for the ratio. */
 export function benchFigures(
   env: Pick<BenchEnv, 'plan' | 'merchants' | 'memory'>,
   ceilings: Ceilings,

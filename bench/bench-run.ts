@@ -65,9 +65,12 @@ export interface BenchReport {
   queuePrefix: string;
   /** Where --cpu-prof wrote the profiles (one folder per process). */
   profiles: string | null;
-  /** Issue 13's figures, each a ratio to a ceiling of this run or an absolute figure (bench/ratios.ts). */
+  /**
+   * The figures the service is judged by, each a ratio to a ceiling of this run or an absolute figure
+   * (bench/ratios.ts).
+   */
   ratios: Ratios;
-  /** Each of `ratios` beside the issue's goal. */
+  /** Each of `ratios` beside its goal. */
   ratioVerdicts: Verdict[];
   figures: Figure[];
   ceilings: Ceilings;

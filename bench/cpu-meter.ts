@@ -25,7 +25,7 @@ export interface CpuSplit {
    * Share of the run each app's main thread — a Node app's event loop — was ready to run but waiting for a
    * core (the kernel's schedstat run-queue time). On two cores shared with PostgreSQL and the load generator
    * this is time a request waits that is neither the app's CPU nor the database's (docs/performance.md,
-   * "Issue 13, fifth pass").
+   * "The API on a shared machine").
    */
   waitedForCore: Record<string, number>;
 }

@@ -40,7 +40,7 @@ interface WorkerReport {
  * At half the maximum rate that is a full-speed burst for half of every second and nothing for the other
  * half, so its p99 is the latency of a saturated server, not of one at half load; and its
  * coordinated-omission correction assumes a 1 ms interval whatever the rate, which adds a synthetic
- * sample per millisecond of every answer (docs/performance.md, "What limits each figure").
+ * sample per millisecond of every answer (docs/performance.md, "What each stage measures").
  *
  * The requests are set up here, before the run, and sent from a thread of their own
  * (paced-load-worker.mjs), so neither building them nor the bench's own work delays one that falls due.

@@ -1,4 +1,4 @@
-// The figures issue 13 judges the service by (docs/performance.md, "The figures"): each a ratio to a
+// The figures the service is judged by (docs/performance.md, "Targets"): each a ratio to a
 // ceiling measured in the same run, or an absolute figure with its budget, plus the goal it is held to.
 // Pure: the bench's measurements in, numbers and verdicts out.
 
@@ -36,7 +36,7 @@ export interface Goal {
   atMost?: number;
 }
 
-/** The issue's goals, in the order the table shows them. */
+/** The goals, in the order the table shows them. */
 export const RATIO_GOALS: Readonly<Record<RatioName, Goal>> = {
   acceptSpreadToPgbench: { atLeast: 0.6 },
   acceptSpreadToReference: { atLeast: 0.7 },
@@ -149,7 +149,7 @@ export function formatVerdicts(verdicts: readonly Verdict[]): string {
     v.goal,
     v.met ? 'met' : 'NOT met',
   ]);
-  const header = ['ratio (issue 13 goal)', 'value', 'goal', ''];
+  const header = ['ratio', 'value', 'goal', ''];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) =>
     cells

@@ -1,4 +1,4 @@
-// The bench's second ceiling (docs/performance.md, "The machine and the method"): the same work as the
+// The bench's second ceiling (docs/performance.md, "What each stage measures"): the same work as the
 // API's accept and status lookup with nothing in the way — node:http and pg, no framework, no ORM, no
 // logging, no metrics, no queue. `pnpm bench` starts it as its own process and loads it with the same
 // autocannon runs as the API, so "API ÷ reference" says how close the service comes to what Node and

@@ -1,4 +1,4 @@
-/** One line of the results: a measured figure, what it is measured against, and the target. */
+/** One line of the results: a measured figure, what it is measured against, and its target. */
 export interface Figure {
   section: 'ceiling' | 'api' | 'end to end' | 'memory';
   name: string;
@@ -11,7 +11,7 @@ export interface Figure {
   ceiling?: { name: string; value: number; unit: string };
   /** value ÷ ceiling. */
   ratio?: number;
-  /** The target for the ratio; reported, never enforced. */
+  /** The target for the ratio (bench/ratios.ts); reported, never enforced. */
   target?: { text: string; met: boolean };
 }
 

@@ -30,7 +30,7 @@ type Flavour =
   | 'pending for ever .55'
   | 'reply lost, declined .77'
   | 'invalid beneficiary'
-  // The bank manners of issue 10 (docs/rail-sim.md), faults of the bank rather than of our processes.
+  // Real banks' manners (docs/rail-sim.md, docs/bank-boundary.md), faults of the bank rather than of our processes.
   | 'deemed success .66'
   | 'reply lost, status lags, resubmit refused .88'
   | 'garbled reply .91-.94'
@@ -102,9 +102,9 @@ export function planPayouts(seed: number, count: number, merchants: number): Pla
   return planned;
 }
 
-// About a quarter of the payouts go in bulk batches of 2–12 (issue 16): the same rail behaviours, the same
-// invariants, through the batch path. Drawn from a random of their own, so the payouts themselves are those
-// the seed always gave.
+// About a quarter of the payouts go in bulk batches of 2–12 (POST /api/bulkpayout): the same rail behaviours,
+// the same invariants, through the batch path. Drawn from a random of their own, so the payouts themselves
+// are those the seed always gave.
 const BATCH_START_CHANCE = 0.06;
 const BATCH_SIZE = { min: 2, max: 12 };
 /** A batch takes its merchant's next payouts from this many planned after its leader. */

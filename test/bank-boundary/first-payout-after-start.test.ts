@@ -10,8 +10,8 @@ import { call, impsBody } from '../support/api.js';
 import { eventually } from '../support/eventually.js';
 import { FAST_RAIL, workerConfig } from '../support/stack.js';
 
-// Issue 10, deliverable 7: "right after `pnpm start`, the first payout accepted is not queued at all; it
-// waits ~37 s until the sweeper finds it". The cause: job ids are built from the payout's row id
+// Right after `pnpm start`, the first payout accepted must be queued at once, not wait ~37 s for the sweeper
+// (docs/bank-boundary.md, "The first payout after a start"). The danger: job ids are built from the payout's row id
 // (`execute-1`), and a fresh database starts its ids at 1 again while Redis still holds the finished jobs
 // of the previous one; BullMQ silently ignores an add whose id it already holds. Here two "deployments"
 // share one Redis prefix, as a developer's machine does across fresh starts: the second one's first payout

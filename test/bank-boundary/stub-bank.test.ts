@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { pino } from 'pino';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { reconcile } from '@payout/db';
+import { checkInvariants } from '@payout/db';
 import { createHttpRailAdapter } from '@payout/rails';
 import { createMetrics } from '@payout/telemetry';
 import { inquirySchedulesOf, PayoutDriver, startWorker, type RunningWorker } from '@payout/worker';
@@ -13,7 +13,7 @@ import { expectBooksBalanced } from '../support/ledger-checks.js';
 import { workerConfig } from '../support/stack.js';
 import { startStubBank, type BankManners, type Garbage, type StubBank } from './stub-bank.js';
 
-// Issue 10: a payout must end as the bank's money says, whatever manners the bank has. Each test runs the
+// A payout must end as the bank's money says, whatever manners the bank has (docs/bank-boundary.md). Each test runs the
 // real API and worker against a stub bank of its own (./stub-bank.ts, not apps/rail-sim) with one of the
 // manners switched on, and checks the payout's end state, the wallet against the ledger, the bank's book,
 // and reconcile. The worker runs with fast timings: a rail time-out of 300 ms, a status check every 300 ms,
@@ -93,11 +93,11 @@ async function story(payoutId: string): Promise<string[]> {
 }
 
 async function expectReconcileClean(): Promise<void> {
-  const report = await reconcile(prisma, { stuckAfterMs: 60_000 });
+  const report = await checkInvariants(prisma, { stuckAfterMs: 60_000 });
   expect(report.checks.filter((c) => c.breaches > 0)).toEqual([]);
 }
 
-describe('a bank that refuses a resubmit of a reference it paid (the lost payout of issue 10)', () => {
+describe('a bank that refuses a resubmit of a reference it paid, after losing the reply', () => {
   it('when the reply is lost, the status API lags with NOT_FOUND and the resubmit gets 400 DUPLICATE_REFERENCE, then the payout ends SUCCESS, never FAILED', async () => {
     const sent = await sendThrough({ loseFirstReply: true, statusLagMs: 1_200, strictDuplicates: true });
     const payout = await ended(sent);
@@ -105,7 +105,7 @@ describe('a bank that refuses a resubmit of a reference it paid (the lost payout
     expect(payout).toMatchObject({ state: 'SUCCESS', bank_reference: sent.bank.book.get(sent.ackNo)!.utr });
     const states = await story(sent.payoutId);
     expect(states).not.toContain('FAILED');
-    // It went through every step of the issue: lost reply, NOT_FOUND, resubmit refused, then asked again.
+    // It went through every step of the story: lost reply, NOT_FOUND, resubmit refused, then asked again.
     expect(states.filter((s) => s === 'SUBMITTING')).toHaveLength(2);
     expect(sent.bank.book.get(sent.ackNo)!.submissions).toBe(2);
     const refused = await pool.query(
@@ -272,7 +272,7 @@ describe('a rail answer that contradicts a settled payout', () => {
     );
     // The money followed our settlement (returned to the wallet) until an operator resolves the discrepancy.
     expect(await expectBooksBalanced(pool, merchant.merchant.id)).toMatchObject({ available: 10_000n });
-    const report = await reconcile(prisma, { stuckAfterMs: 60_000, skip: ['no-stuck-payouts'] });
+    const report = await checkInvariants(prisma, { stuckAfterMs: 60_000, skip: ['no-stuck-payouts'] });
     expect(report.openDiscrepancies).toBeGreaterThanOrEqual(1);
   });
 });

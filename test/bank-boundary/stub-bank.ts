@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-// A bank written for these tests, not apps/rail-sim: it behaves the way the issue's real bank did, each
-// manner switched on per test. It speaks the rail API the worker's HTTP adapter speaks (docs/rail-sim.md):
+// A bank written for these tests, not apps/rail-sim: it behaves the way real banks do (docs/bank-boundary.md),
+// each manner switched on per test. It speaks the rail API the worker's HTTP adapter speaks (docs/rail-sim.md):
 // POST /v1/payouts, GET /v1/payouts/:reference.
 
-/** The garbled replies a bank's front end sends now and then (issue 10, deliverable 5). */
+/** The garbled replies a bank's front end sends now and then (docs/bank-boundary.md). */
 export type Garbage = 'html-502' | 'truncated-json' | 'long-utr' | 'nul-in-json';
 
 export interface BankManners {

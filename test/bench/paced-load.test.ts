@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPacedLoad } from '../../bench/paced-load.js';
 
-// The half-load p99 comes from this generator (docs/performance.md, "The machine and the method"): it must
+// The half-load p99 comes from this generator (docs/performance.md, "What each stage measures"): it must
 // send exactly rate × duration requests, each as the request template sets it up, and count every answer.
 let server: Server;
 let url: string;

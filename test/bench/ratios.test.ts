@@ -8,7 +8,7 @@ import {
   type RatioInputs,
 } from '../../bench/ratios.js';
 
-// `pnpm bench` writes these ratios for scripts to read (issue 13; docs/performance.md).
+// `pnpm bench` writes these ratios for scripts to read (docs/performance.md, "Targets").
 const INPUTS: RatioInputs = {
   pgbenchAcceptSpreadTps: 2_000,
   pgbenchNaiveOneWalletTps: 700,
@@ -51,7 +51,7 @@ describe('bench ratios', () => {
     });
   });
 
-  it('when the ratios are written, then the object has exactly the keys the issue names', () => {
+  it('when the ratios are written, then the object has exactly the keys of the targets (docs/performance.md)', () => {
     expect(Object.keys(computeRatios(INPUTS)).sort()).toEqual(
       [
         'acceptHotToNaive',

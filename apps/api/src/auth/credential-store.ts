@@ -41,10 +41,10 @@ export interface CredentialStoreOptions {
  * does not query PostgreSQL for every request. A suspension or a revoked token takes effect within `ttlMs`;
  * a newly issued token works at once. A merchant that keeps sending never waits for its refresh: in the
  * second half of the TTL a lookup answers from the cache and re-reads the database in the background, so
- * requests wait for PostgreSQL only for a MID not seen within the TTL (docs/performance.md, "Profiles").
- * Those background refreshes are gathered for a few milliseconds and read in one statement: over 1,000
- * merchants, one statement per MID was more statements than the accepts themselves, and every statement
- * costs the API a socket write (docs/performance.md, "What changed, and why").
+ * requests wait for PostgreSQL only for a MID not seen within the TTL. Those background refreshes are
+ * gathered for a few milliseconds and read in one statement: over 1,000 merchants, one statement per MID was
+ * more statements than the accepts themselves, and every statement costs the API a socket write
+ * (docs/performance.md, "Credentials: cache, refresh and gate").
  *
  * Built to stand a flood of made-up MIDs (docs/operations.md, "Floods before authentication"):
  * - unknown MIDs are remembered in a small cache of their own, so repeating one costs no query, and no

@@ -14,9 +14,9 @@ interface Waiter {
  * merchant's credentials being refreshed) wait in a lane of their own that is always served first, and may
  * run up to `maxKnownInFlight` at once: over 1,000 merchants most merchants send less than once per cache
  * TTL, so most of their requests need a read, and two slots made requests queue behind each other's reads
- * (the p99 at moderate load, docs/performance.md "Profiles"). Look-ups of MIDs never seen wait in a bounded
- * lane, and beyond `maxWaiting` are refused at once with a 503, so a flood cannot queue up work (or memory)
- * without end, nor delay a real merchant behind it.
+ * (the p99 at moderate load, docs/performance.md "Credentials: cache, refresh and gate"). Look-ups of MIDs
+ * never seen wait in a bounded lane, and beyond `maxWaiting` are refused at once with a 503, so a flood
+ * cannot queue up work (or memory) without end, nor delay a real merchant behind it.
  */
 export class LookupGate {
   private inFlight = 0;

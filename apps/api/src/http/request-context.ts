@@ -45,7 +45,7 @@ interface LoggedRequest {
  *
  * Written by hand rather than with pino-http: per request it costs at most one small child logger (made
  * only when something is logged) and one line, no URL parsing and no serializers run twice
- * (docs/performance.md, "Profiles").
+ * (docs/performance.md, "Request context and logging").
  */
 export function requestContext(logger: Logger): RequestHandler {
   return (req, res, next) => {
@@ -89,7 +89,7 @@ type RequestWithLog = Request & { [REQUEST_LOG]?: RequestLog };
  * `req.log` is an accessor on the app's request prototype (Express gives each app its own), defined the
  * first time the app serves a request, not a property defined on every request: defining an accessor on
  * each request object cost a closure pair per request and gave every request object a shape of its own,
- * which slows every later property access on it (docs/performance.md, "Issue 13, fourth pass").
+ * which slows every later property access on it (docs/performance.md, "Request context and logging").
  */
 function defineLogAccessorOnce(requestPrototype: object): void {
   if (Object.hasOwn(requestPrototype, 'log')) return;
