@@ -6,7 +6,7 @@ import { testPool, testPrisma } from '../support/database.js';
 import { makeMerchant } from '../support/factories.js';
 import { statementApplied } from '../support/approvals.js';
 import { cli, payoutAtTheRail } from '../webhooks/webhook-fixtures.js';
-import { istToday, statementFile } from './statement-support.js';
+import { istToday, statementFile, type StatementRunJson } from './statement-support.js';
 
 // Matching beyond the reference through the bank formats (docs/reconciliation.md, "Matching beyond the
 // reference"): a bank's debit that carries no reference of ours reaches the matcher with its narration, so
@@ -21,12 +21,7 @@ afterAll(async () => {
   await pool.end();
 });
 
-interface RunJson {
-  counts: Record<string, number>;
-  breaks: { kind: string; reference: string; candidates?: { ack_no: string }[] }[];
-  plannedActions: unknown[];
-  setAside: { why: string }[];
-}
+type RunJson = StatementRunJson;
 
 const digits = (n: number) => Array.from({ length: n }, () => randomInt(0, 10)).join('');
 const rupees = (paise: bigint) => `${paise / 100n}.${(paise % 100n).toString().padStart(2, '0')}`;

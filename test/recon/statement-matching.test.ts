@@ -6,7 +6,7 @@ import { testPool, testPrisma } from '../support/database.js';
 import { makeMerchant } from '../support/factories.js';
 import { statementApplied } from '../support/approvals.js';
 import { cli, payoutAtTheRail } from '../webhooks/webhook-fixtures.js';
-import { istToday, statementFile } from './statement-support.js';
+import { istToday, statementFile, type StatementRunJson } from './statement-support.js';
 
 // Matching beyond the reference end to end (docs/reconciliation.md, "Matching beyond the reference"): a
 // line known only by its UTR, a line of no known key that a person is pointed to, and one debit for a
@@ -19,11 +19,7 @@ afterAll(async () => {
   await pool.end();
 });
 
-interface RunJson {
-  counts: Record<string, number>;
-  breaks: { kind: string; reference: string; candidates?: Record<string, unknown>[] }[];
-  plannedActions: { kind: string; ackNo: string; utr: string }[];
-}
+type RunJson = StatementRunJson;
 
 async function payoutRow(id: bigint) {
   const { rows } = await pool.query<{ state: string; bank_reference: string | null }>(

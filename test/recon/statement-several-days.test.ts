@@ -9,7 +9,7 @@ import { fourEyes, statementApplied } from '../support/approvals.js';
 import { testPool, testPrisma } from '../support/database.js';
 import { makeMerchant } from '../support/factories.js';
 import { cli, payoutAtTheRail } from '../webhooks/webhook-fixtures.js';
-import { istToday } from './statement-support.js';
+import { istToday, type StatementRunJson } from './statement-support.js';
 
 // Several days as one run (docs/reconciliation.md, "Several days in one run"): a payout settled in the last
 // moments of a day that the bank books the next day is matched when both days' statements are read
@@ -23,11 +23,7 @@ afterAll(async () => {
   await pool.end();
 });
 
-interface RunJson {
-  counts: Record<string, number>;
-  breaks: { kind: string; reference: string }[];
-  valueDates: string[];
-}
+type RunJson = StatementRunJson;
 
 const dayBefore = (day: string, days = 1) =>
   new Date(Date.parse(`${day}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);

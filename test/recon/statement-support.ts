@@ -64,3 +64,12 @@ export async function cliWithStatementLimit(
   });
   return { status, stdout: out.join('\n'), stderr: err.join('\n') };
 }
+
+/** What `pnpm cli recon statement --json` answers, as far as the statement tests read it. */
+export interface StatementRunJson {
+  counts: Record<string, number>;
+  breaks: { kind: string; reference: string; candidates?: { ack_no: string; [field: string]: unknown }[] }[];
+  plannedActions: { kind: string; ackNo: string; utr: string }[];
+  setAside: { why: string }[];
+  valueDates: string[];
+}
