@@ -311,7 +311,9 @@ function indiaDate(at: Date): string {
  * or its acceptance if it never was sent — before which none of its money can have come back. For matching
  * beyond the reference (docs/reconciliation.md), also every payout of a line's amount settled or accepted
  * within a day of the statement's dates, and every payout of a bulk batch a line names (as its reference or
- * a word of its narration) or that was recorded on those dates, with its beneficiary's name and its batch.
+ * a word of its narration) or that was recorded on those dates, with its beneficiary's name and its batch;
+ * and every payout reversed here on those dates, with the day, unless a statement line made the reversal.
+ * Longer than a function should be because it is one SQL statement, which reads best whole.
  */
 export async function findPayoutsForStatement(
   db: PrismaClientOrTransaction,
