@@ -25,6 +25,11 @@ export interface StatementLine {
   reference: string;
   /** True when the bank line carries no reference of ours: `reference` is only the bank's name for it. */
   withoutOurReference?: true;
+  /**
+   * True for money in that only its narration (or a reversal mark without a return code) calls a return: the
+   * bank does not vouch for it, so it is a `return_without_bank_code` break, never a reversal.
+   */
+  withoutReturnCode?: true;
   /** The bank's reference of the movement. */
   utr: string;
   amountPaise: Paise;

@@ -4,6 +4,7 @@ import { parseBankProfile, type BankCsvProfile } from './formats/bank-csv.js';
 import type { BankEntry, BankStatement } from './formats/bank-statement.js';
 import { acceptStatementFile, checkStatementFile, toStatementLines } from './statement-file.js';
 import { matchStatement, type BookPayout } from './statement-matcher.js';
+import { planActions } from './statement-run.js';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../../../test/recon/fixtures/${name}`, import.meta.url), 'utf8');
@@ -192,7 +193,7 @@ describe('checkStatementFile', () => {
 });
 
 describe('toStatementLines and the matcher', () => {
-  it('when the MT940 fixture meets our books, then the payouts match, the returns reverse and nothing of the charges reaches the matcher', () => {
+  it('when the MT940 fixture meets our books, then the payouts match, the coded return reverses, the narrated one is a break with nothing planned, and nothing of the charges reaches the matcher', () => {
     const file = acceptStatementFile(fixture('statement.mt940'), SETTLEMENT);
     if (!file.ok) throw new Error(file.reason);
     // Paid here on the statement's day; the two returned payouts were paid the day before.
@@ -220,9 +221,39 @@ describe('toStatementLines and the matcher', () => {
       ['matched', '01MCC5RM007QX2KD9F4T', undefined],
       ['matched', '01MCC5RM01B8N3WZ6H2C', undefined],
       ['return', '01MCC5RM02Y5P7GJ1R8D', 'reverse'],
-      ['return', '01MCC5RM03M4V9AS0E6K', 'reverse'],
+      ['return_without_bank_code', '01MCC5RM03M4V9AS0E6K', undefined],
     ]);
+    expect(planActions(items).map((a) => a.ackNo)).toEqual(['01MCC5RM02Y5P7GJ1R8D']);
   });
+
+  it.each(['statement.camt053.001.02.xml', 'statement.camt053.001.08.xml'])(
+    'when the return of %s loses its return code and says REV, then its narration alone makes it a break with nothing planned',
+    (name) => {
+      const uncoded = fixture(name)
+        .replace(
+          '<SubFmlyCd>RRTN</SubFmlyCd></Fmly></Domn><Prtry><Cd>NRTI</Cd></Prtry>',
+          '<SubFmlyCd>DMCT</SubFmlyCd></Fmly></Domn><Prtry><Cd>NTRF</Cd></Prtry>',
+        )
+        .replace('<Ustrd>ACCOUNT CLOSED</Ustrd>', '<Ustrd>REV ACCOUNT CLOSED</Ustrd>');
+      expect(uncoded).not.toBe(fixture(name));
+      const file = acceptStatementFile(uncoded, SETTLEMENT);
+      if (!file.ok) throw new Error(file.reason);
+      const returned: BookPayout = {
+        id: 3n,
+        ackNo: '01MCC5RM02Y5P7GJ1R8D',
+        state: 'SUCCESS',
+        amountPaise: 150000n,
+        bankReference: null,
+        settledOn: '2026-11-23',
+        sentOn: '2026-11-23',
+      };
+      const items = matchStatement(file.lines, file.valueDates, [returned], { today: '2026-11-25' });
+      expect(items.filter((i) => i.line?.type === 'RETURN').map((i) => [i.class, i.reference, i.action])).toEqual([
+        ['return_without_bank_code', '01MCC5RM02Y5P7GJ1R8D', undefined],
+      ]);
+      expect(planActions(items)).toEqual([]);
+    },
+  );
 
   it("when a payout entry has no UTR in its narration, then the bank reference stands in; a debit or return without our reference goes to the matcher under the bank's name for it, unless the bank gave it none", () => {
     const entry = (lineNumber: number, over: Partial<BankEntry>): BankEntry => ({

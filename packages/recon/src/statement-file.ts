@@ -241,7 +241,8 @@ function nameOf(statement: BankStatement): string {
 
 /**
  * The canonical lines for the matcher (docs/reconciliation-formats.md): a debit becomes a DEBIT line and
- * money that came back a RETURN line, each with the bank's narration. One that carries our reference is
+ * money that came back a RETURN line, each with the bank's narration; money in that only its narration calls
+ * a return is a RETURN line marked `withoutReturnCode`, which the matcher never applies. One that carries our reference is
  * named by it; one without is named by the bank's reference, else its UTR, else its place in the file, and
  * goes to the matcher's rules beyond the reference (a UTR, a bulk batch, a suggestion). The rest is set
  * aside with why, for the report: charges, money in that is not a return, and a movement the bank gave
@@ -276,12 +277,15 @@ function lineOf(entry: BankEntry, file: number | undefined): MatchableLine {
     entry.reference !== undefined
       ? { reference: entry.reference }
       : { reference: entry.bankReference ?? entry.utr ?? linePlace(place), withoutOurReference: true as const };
+  const claimed = entry.class === 'uncoded_return';
   return {
     ...place,
     ...named,
     utr: entry.utr ?? entry.bankReference ?? '',
     amountPaise: entry.amountPaise,
-    type: entry.type === 'RETURN' ? 'RETURN' : 'DEBIT',
+    type: entry.type === 'RETURN' || claimed ? 'RETURN' : 'DEBIT',
+    // Money in that only its narration calls a return: the matcher makes it a break, never a reversal.
+    ...(claimed && { withoutReturnCode: true as const }),
     valueDate: entry.valueDate,
     ...(entry.narration !== '' && { narration: entry.narration }),
   };
@@ -289,6 +293,11 @@ function lineOf(entry: BankEntry, file: number | undefined): MatchableLine {
 
 function whyNotALine(entry: BankEntry): string | undefined {
   if (entry.class === 'bank_charge') return 'a bank charge';
+  if (entry.class === 'uncoded_return') {
+    // A claimed return goes to a person whenever anything names it; only an entry with nothing is set aside.
+    const known = entry.reference ?? entry.utr ?? entry.bankReference ?? (entry.narration.trim() || undefined);
+    return known === undefined ? 'money in called a return without a return code or anything to know it by' : undefined;
+  }
   if (entry.type === 'CREDIT') return 'money in that is not a return';
   const movement = entry.type === 'DEBIT' ? 'a debit' : 'money that came back';
   if (entry.reference !== undefined) {

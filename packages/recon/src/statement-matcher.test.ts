@@ -88,6 +88,7 @@ describe('matchStatement', () => {
       return_before_sent: 0,
       value_date_in_future: 0,
       suggested_match: 0,
+      return_without_bank_code: 0,
       applied: 0,
     });
     expect(Object.keys(countItems([], 0))).toEqual([...RECON_CLASSES, 'applied']);

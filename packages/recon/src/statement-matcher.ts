@@ -16,8 +16,10 @@ import type { StatementLine } from './statement-csv.js';
  * - return_before_sent: money came back on a day before the payout was sent to the rail — it cannot have;
  * - value_date_in_future: a line dated after today (IST) — the bank cannot have done it yet;
  * - suggested_match: a line of no known reference, UTR or batch, and a few payouts of its amount and
- *   dates that it may be (docs/reconciliation.md, "Matching beyond the reference").
- * A statement is evidence, not an order: the last three are never applied, whatever the line says.
+ *   dates that it may be (docs/reconciliation.md, "Matching beyond the reference");
+ * - return_without_bank_code: money in that only its narration calls a return (the remitter writes
+ *   narration; the bank's transaction code does not say so) — a person decides, nothing is reversed.
+ * A statement is evidence, not an order: the last four are never applied, whatever the line says.
  */
 export const RECON_CLASSES = [
   'matched',
@@ -32,6 +34,7 @@ export const RECON_CLASSES = [
   'return_before_sent',
   'value_date_in_future',
   'suggested_match',
+  'return_without_bank_code',
 ] as const;
 export type ReconClass = (typeof RECON_CLASSES)[number];
 
@@ -135,6 +138,10 @@ export function matchStatement(
       });
       continue;
     }
+    if (line.withoutReturnCode) {
+      items.push(returnWithoutCode(line, payout ?? books.byUtr(line)));
+      continue;
+    }
     if (!payout) {
       items.push(...matchWithoutKey(line, books, debited, seen));
       continue;
@@ -154,6 +161,21 @@ export function matchStatement(
 }
 
 /**
+ * Money in that only its narration calls a return (docs/reconciliation.md, the class table): whoever sends
+ * money writes its narration, so "REV <Ack_no>" proves nothing. It is shown beside the payout it names, if
+ * any, for a person to match (a second person approves a reversal) or set aside; nothing is planned.
+ */
+function returnWithoutCode(line: StatementLine, payout: BookPayout | undefined): ReconItem {
+  return {
+    class: 'return_without_bank_code',
+    reference: payout?.ackNo ?? line.reference,
+    line,
+    ...(payout && { payout }),
+    resolved: false,
+  };
+}
+
+/**
  * Payouts reversed here on one of the statement's dates on the rail's or a person's word, whose money no
  * line brings back: the merchant was credited, and the bank has not returned the money (yet). Money lost
  * unless the return is booked on a later day, so a break (docs/reconciliation.md).
@@ -163,7 +185,10 @@ function reversalsWithoutReturn(
   dates: ReadonlySet<string>,
   payouts: readonly BookPayout[],
 ): ReconItem[] {
-  const returned = new Set(items.filter((i) => i.line?.type === 'RETURN' && i.payout).map((i) => i.payout!.ackNo));
+  // Only a return the bank vouches for brings the money back; one only narrated leaves the break standing.
+  const returned = new Set(
+    items.filter((i) => i.line?.type === 'RETURN' && !i.line.withoutReturnCode && i.payout).map((i) => i.payout!.ackNo),
+  );
   return payouts
     .filter((p) => p.state === 'REVERSED' && dates.has(p.reversedOn ?? '') && !returned.has(p.ackNo))
     .map((payout): ReconItem => ({

@@ -73,7 +73,8 @@ describe('readBankCsv', () => {
       [9, 'DEBIT', 'payout', 1000000n, '01MCC5RM01B8N3WZ6H2C', 'HDFCN62632800123'],
       [10, 'DEBIT', 'bank_charge', 590n, undefined, undefined],
       [11, 'DEBIT', 'bank_charge', 106n, undefined, undefined],
-      [12, 'RETURN', 'return', 150000n, '01MCC5RM02Y5P7GJ1R8D', '912807471400'],
+      // The export has no transaction code column: a return it narrates is for a person to confirm.
+      [12, 'CREDIT', 'uncoded_return', 150000n, '01MCC5RM02Y5P7GJ1R8D', '912807471400'],
       [13, 'CREDIT', 'unknown', 50000000n, undefined, 'UTIBN62632800777'],
     ]);
     expect(statement.entries[0]).toMatchObject({
@@ -101,7 +102,7 @@ describe('readBankCsv', () => {
       [5, '2026-11-24', 'DEBIT', 'payout', '01MCC5RM01B8N3WZ6H2C', 'S81234562'],
       [6, '2026-11-24', 'DEBIT', 'bank_charge', undefined, 'S81234563'],
       [7, '2026-11-24', 'DEBIT', 'bank_charge', undefined, 'S81234564'],
-      [8, '2026-11-24', 'RETURN', 'return', '01MCC5RM02Y5P7GJ1R8D', 'S81234565'],
+      [8, '2026-11-24', 'CREDIT', 'uncoded_return', '01MCC5RM02Y5P7GJ1R8D', 'S81234565'],
       [9, '2026-11-24', 'CREDIT', 'unknown', undefined, 'S81234566'],
     ]);
   });
@@ -119,6 +120,35 @@ describe('readBankCsv', () => {
         { lineNumber: 2, type: 'DEBIT', amountPaise: 10100n, class: 'payout', utr: '912807471309' },
         { lineNumber: 3, type: 'CREDIT', amountPaise: 500000n, class: 'unknown' },
       ],
+    });
+  });
+
+  it('when the profile names a code column, then only a row whose code is a return code is a return; a narrated "REV" is not', () => {
+    const parsed = parseBankProfile(
+      JSON.stringify({ ...SIGNED, columns: { ...SIGNED.columns, code: 'Code' }, codes: { return: ['RET'] } }),
+    );
+    if (!parsed.ok) throw new Error(parsed.reason);
+    const read = readBankCsv(
+      [
+        'Date;Code;Text;Amount',
+        '2026-11-24;RET;IMPS 912807471400 01MCC5RM02Y5P7GJ1R8D ACCOUNT CLOSED;15.00',
+        '2026-11-24;TRF;REV 01MCC5RM03M4V9AS0E6K;7.50',
+        '2026-11-24;NRTI;IMPS 912807471402;1.00',
+        '',
+      ].join('\n'),
+      parsed.profile,
+    );
+    expect(read.ok && read.statements[0]!.entries.map((e) => [e.lineNumber, e.type, e.class])).toEqual([
+      [2, 'RETURN', 'return'],
+      [3, 'CREDIT', 'uncoded_return'],
+      [4, 'RETURN', 'return'],
+    ]);
+  });
+
+  it('when a profile lists codes without the column that holds them, then it is refused with where', () => {
+    expect(parseBankProfile(JSON.stringify({ ...SIGNED, codes: { return: ['RET'] } }))).toEqual({
+      ok: false,
+      reason: 'the profile is not valid: codes: codes need the column that holds them: columns.code',
     });
   });
 

@@ -52,50 +52,67 @@ const AmountConvention = z.discriminatedUnion('style', [
   }),
 ]);
 
-export const BankCsvProfile = z.strictObject({
-  name: z.string().regex(/^[a-z0-9-]{1,64}$/, 'lower-case letters, digits and hyphens'),
-  description: z.string().optional(),
-  delimiter: z.enum([',', ';', '\t', '|']).default(','),
-  /** Tokens DD, MM, MMM (Jan…Dec), YY, YYYY and literal separators: "DD/MM/YY", "DD-MMM-YYYY". */
-  dateFormat: z
-    .string()
-    .regex(/^(DD|MMM|MM|YYYY|YY|[^A-Za-z0-9])+$/, 'tokens DD, MM, MMM, YY, YYYY and separators')
-    .refine((format) => ['DD', 'MMM?', 'YY(YY)?'].every((t) => format.match(new RegExp(t, 'g'))?.length === 1), {
-      message: 'the day, the month and the year each once',
+export const BankCsvProfile = z
+  .strictObject({
+    name: z.string().regex(/^[a-z0-9-]{1,64}$/, 'lower-case letters, digits and hyphens'),
+    description: z.string().optional(),
+    delimiter: z.enum([',', ';', '\t', '|']).default(','),
+    /** Tokens DD, MM, MMM (Jan…Dec), YY, YYYY and literal separators: "DD/MM/YY", "DD-MMM-YYYY". */
+    dateFormat: z
+      .string()
+      .regex(/^(DD|MMM|MM|YYYY|YY|[^A-Za-z0-9])+$/, 'tokens DD, MM, MMM, YY, YYYY and separators')
+      .refine((format) => ['DD', 'MMM?', 'YY(YY)?'].every((t) => format.match(new RegExp(t, 'g'))?.length === 1), {
+        message: 'the day, the month and the year each once',
+      }),
+    /** The thousands separator inside amounts ("1,01,000.00"); the decimal mark is a point. */
+    thousandsSeparator: z.enum([',', ' ', '']).default(','),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .default('INR'),
+    columns: z.strictObject({
+      valueDate: Column,
+      narration: Column,
+      bankReference: Column.optional(),
+      /** The running balance after each row, when the export prints one. */
+      balance: Column.optional(),
+      /** The bank's transaction code of each row, when the export has one: only a code makes a return. */
+      code: Column.optional(),
     }),
-  /** The thousands separator inside amounts ("1,01,000.00"); the decimal mark is a point. */
-  thousandsSeparator: z.enum([',', ' ', '']).default(','),
-  currency: z
-    .string()
-    .regex(/^[A-Z]{3}$/)
-    .default('INR'),
-  columns: z.strictObject({
-    valueDate: Column,
-    narration: Column,
-    bankReference: Column.optional(),
-    /** The running balance after each row, when the export prints one. */
-    balance: Column.optional(),
-  }),
-  amount: AmountConvention,
-  /** Found in the lines above the header: the account number, in the first group. */
-  accountPattern: CapturingPattern.optional(),
-  /** Rows to skip (separator rows of asterisks, page headers). */
-  ignoreRows: Pattern.optional(),
-  /** A row starting with one of these ends the data (a summary block at the foot of the export). */
-  endOfData: z.array(z.string().min(1)).default([]),
-  narration: z
-    .strictObject({
-      /** Where the UTR sits, in the first group; else the UTR shapes are looked for anywhere. */
-      utrPattern: CapturingPattern.optional(),
-      /** Where our reference sits, in the first group; else the Ack_no shape is looked for anywhere. */
-      referencePattern: CapturingPattern.optional(),
-      /** Narration of money that came back; else the common words (RETURN, REV, …). */
-      returnPattern: Pattern.optional(),
-      /** Narration of charges and interest; else the common words (CHG, CHARGES, GST, …). */
-      chargePattern: Pattern.optional(),
-    })
-    .default({}),
-});
+    amount: AmountConvention,
+    /** Found in the lines above the header: the account number, in the first group. */
+    accountPattern: CapturingPattern.optional(),
+    /** Rows to skip (separator rows of asterisks, page headers). */
+    ignoreRows: Pattern.optional(),
+    /** A row starting with one of these ends the data (a summary block at the foot of the export). */
+    endOfData: z.array(z.string().min(1)).default([]),
+    narration: z
+      .strictObject({
+        /** Where the UTR sits, in the first group; else the UTR shapes are looked for anywhere. */
+        utrPattern: CapturingPattern.optional(),
+        /** Where our reference sits, in the first group; else the Ack_no shape is looked for anywhere. */
+        referencePattern: CapturingPattern.optional(),
+        /**
+         * Narration that calls money a return; else the common words (RETURN, REV, …). Only a claim: such a row
+         * is a break for a person unless its code column says it is a return (`codes.return`).
+         */
+        returnPattern: Pattern.optional(),
+        /** Narration of charges and interest; else the common words (CHG, CHARGES, GST, …). */
+        chargePattern: Pattern.optional(),
+      })
+      .default({}),
+    /** What the code column's values mean (docs/reconciliation-formats.md): the bank's return and charge codes. */
+    codes: z
+      .strictObject({
+        return: z.array(z.string().min(1)).default([]),
+        charge: z.array(z.string().min(1)).default([]),
+      })
+      .optional(),
+  })
+  .refine((profile) => profile.codes === undefined || profile.columns.code !== undefined, {
+    message: 'codes need the column that holds them: columns.code',
+    path: ['codes'],
+  });
 export type BankCsvProfile = z.infer<typeof BankCsvProfile>;
 
 /** A profile from its JSON text, or why it is not one. */
@@ -190,10 +207,14 @@ function readRow(
     rules.referencePattern === undefined
       ? keysInText([narration]).reference
       : new RegExp(rules.referencePattern).exec(narration)?.[1];
+  const code = profile.columns.code === undefined ? '' : field(profile.columns.code);
+  const upper = (values: readonly string[] = []) => new Set(values.map((v) => v.trim().toUpperCase()));
   const kind = classifyEntry({
     direction: movement.direction,
     reversal: false,
-    codes: [],
+    codes: code === '' ? [] : [code],
+    returnCodes: upper(profile.codes?.return),
+    chargeCodes: upper(profile.codes?.charge),
     narration,
     reference,
     ...(rules.chargePattern !== undefined && { chargeNarration: new RegExp(rules.chargePattern, 'i') }),
@@ -288,7 +309,7 @@ function requiredColumns(profile: BankCsvProfile): string[] {
       : amount.style === 'signed'
         ? [amount.column]
         : [amount.column, amount.indicatorColumn];
-  return [columns.valueDate, columns.narration, ...money, columns.bankReference, columns.balance].filter(
+  return [columns.valueDate, columns.narration, ...money, columns.bankReference, columns.balance, columns.code].filter(
     (c): c is string => c !== undefined,
   );
 }

@@ -41,12 +41,24 @@ describe('classifyEntry', () => {
     [{ ...base, direction: 'CREDIT', codes: ['NINT'] }, 'CREDIT', 'bank_charge'],
     [{ ...base, direction: 'CREDIT', narration: 'REVERSAL OF IMPS CHG' }, 'CREDIT', 'bank_charge'],
     [{ ...base, direction: 'CREDIT', narration: 'INT.PD 01-10-2026 TO 31-10-2026' }, 'CREDIT', 'bank_charge'],
-    [{ ...base, direction: 'CREDIT', reversal: true }, 'RETURN', 'return'],
+    [{ ...base, direction: 'CREDIT', codes: ['NRTI'] }, 'RETURN', 'return'],
+    [{ ...base, direction: 'CREDIT', codes: ['SRTN'] }, 'RETURN', 'return'],
     [{ ...base, direction: 'CREDIT', codes: ['RRTN'] }, 'RETURN', 'return'],
-    [{ ...base, direction: 'CREDIT', narration: 'REV-IMPS-912807471309' }, 'RETURN', 'return'],
+    [{ ...base, direction: 'CREDIT', codes: ['rtrn'] }, 'RETURN', 'return'],
+    [{ ...base, direction: 'CREDIT', reversal: true, codes: ['NRTI'] }, 'RETURN', 'return'],
+    // Narration is written by whoever sends the money, and a reversal mark alone names no return: a person decides.
+    [{ ...base, direction: 'CREDIT', reversal: true }, 'CREDIT', 'uncoded_return'],
+    [{ ...base, direction: 'CREDIT', narration: 'REV-IMPS-912807471309' }, 'CREDIT', 'uncoded_return'],
+    [
+      { ...base, direction: 'CREDIT', codes: ['NTRF'], narration: 'REV 01MCC5RM007QX2KD9F4T' },
+      'CREDIT',
+      'uncoded_return',
+    ],
+    [{ ...base, direction: 'CREDIT', codes: ['RET'], returnCodes: new Set(['RET']) }, 'RETURN', 'return'],
+    [{ ...base, direction: 'CREDIT', codes: ['SVC'], chargeCodes: new Set(['SVC']) }, 'CREDIT', 'bank_charge'],
     [{ ...base, direction: 'CREDIT', narration: 'NEFT CR ACME' }, 'CREDIT', 'unknown'],
     [{ ...base, direction: 'CREDIT', narration: 'SCHOOL FEE REFUND' }, 'CREDIT', 'unknown'],
-    [{ ...base, direction: 'CREDIT', narration: 'X', returnNarration: /^X$/ }, 'RETURN', 'return'],
+    [{ ...base, direction: 'CREDIT', narration: 'X', returnNarration: /^X$/ }, 'CREDIT', 'uncoded_return'],
     [{ ...base, direction: 'DEBIT', narration: 'SERVICE FEE', chargeNarration: /FEE/ }, 'DEBIT', 'bank_charge'],
   ] as const)('when %o, then it is a %s of class %s', (facts, type, kind) => {
     expect(classifyEntry(facts)).toEqual({ type, class: kind });

@@ -12,10 +12,13 @@ export type StatementFormat = 'mt940' | 'camt.053.001.02' | 'camt.053.001.08' | 
 export type BankEntryType = 'DEBIT' | 'CREDIT' | 'RETURN';
 
 /**
- * payout: a debit carrying our reference. return: money of a payout came back. bank_charge: charges, the GST
- * on them, commission and interest. unknown: anything else (a top-up, a debit without our reference).
+ * payout: a debit carrying our reference. return: money of a payout came back, as the bank's transaction code
+ * says. uncoded_return: money in that only its narration (or a reversal mark without a return code) calls a
+ * return — the remitter writes narration, so it is a break for a person, never a reversal. bank_charge:
+ * charges, the GST on them, commission and interest. unknown: anything else (a top-up, a debit without our
+ * reference).
  */
-export type BankEntryClass = 'payout' | 'return' | 'bank_charge' | 'unknown';
+export type BankEntryClass = 'payout' | 'return' | 'uncoded_return' | 'bank_charge' | 'unknown';
 
 export interface BankEntry {
   /** 1-based line of the file where the movement starts (MT940 `:61:`, camt `<Ntry>`, the CSV row). */
@@ -120,47 +123,69 @@ export function narrationTexts(lines: readonly string[]): { narration: string; s
 // commission, NINT interest) and ISO 20022 bank transaction sub-families (CHRG, COMM, INTR, TAXE for the
 // GST on charges, FEES).
 const CHARGE_CODES = new Set(['NCHG', 'NCOM', 'NINT', 'CHRG', 'COMM', 'INTR', 'TAXE', 'FEES']);
-// Returned item (MT940) and returned credit transfer (ISO 20022 PMNT/ICDT/RRTN).
-const RETURN_CODES = new Set(['NRTI', 'RRTN']);
+// ISO 20022 sub-families of a returned transfer (PMNT/ICDT/RRTN, and RTRN as banks write it in a family or a
+// proprietary code).
+const ISO_RETURN_CODES = new Set(['RRTN', 'RTRN']);
+// SWIFT MT940 `:61:` transaction type identification of a returned item: its type (N, F or S) then RTI or RTN.
+const SWIFT_RETURN_CODE = /^[NFS]RT[IN]$/;
+
+/**
+ * True for a bank transaction code that says money of a payment came back (docs/reconciliation-formats.md):
+ * MT940 `NRTI`/`NRTN` (and their F and S forms), camt `RRTN`/`RTRN` as a sub-family, family or proprietary code.
+ */
+export function isReturnCode(code: string): boolean {
+  const plain = code.trim().toUpperCase();
+  return ISO_RETURN_CODES.has(plain) || SWIFT_RETURN_CODE.test(plain);
+}
 
 /**
  * How Indian banks name charges in free text: "IMPS CHG", "CHARGES", "GST ON CHARGES" (or CGST, SGST, IGST),
- * "INTEREST", "INT.PD". Words a merchant could put in a payout's remark ("fee") are left out.
+ * "INTEREST", "INT.PD". Words a merchant might put in a payout's remark ("fee") are left out.
  */
 export const CHARGE_NARRATION = /\b(CHG|CHGS|CHRG|CHARGES?|COMMISSION|[CSI]?GST|INTEREST|INT\.?\s?(PD|PAID|CR))\b/i;
-/** How they name money that came back: "IMPS RETURN", "REV-IMPS", "REVERSAL", "RTN". */
+/**
+ * How narrations call money a return: "IMPS RETURN", "REV-IMPS", "REVERSAL", "RTN". Only a claim: anyone who
+ * sends money writes its narration, so words alone never make a return (docs/reconciliation.md).
+ */
 export const RETURN_NARRATION = /\b(RETURN|RETURNED|RTN|REV|REVERSAL|REVERSED)\b/i;
 
 export interface EntryFacts {
   /** Which way the money moved on the account. */
   direction: 'DEBIT' | 'CREDIT';
-  /** The format says the entry reverses a debit or returns a payment (MT940 RD, camt RvslInd). */
+  /** The format marks the entry as reversing a debit (MT940 RD, camt RvslInd). */
   reversal: boolean;
-  /** Transaction type codes the format gives (MT940 `:61:` type, camt BkTxCd codes). */
+  /** Transaction type codes the format gives (MT940 `:61:` type, camt BkTxCd codes, a CSV code column). */
   codes: readonly string[];
   narration: string;
   reference: string | undefined;
-  /** A bank profile's own way of spotting charges and returns, when it has one (bank CSV). */
+  /** A bank profile's own way of spotting charges and claimed returns in narration, when it has one (bank CSV). */
   chargeNarration?: RegExp;
   returnNarration?: RegExp;
+  /** A bank profile's own return codes for its code column (bank CSV), besides the SWIFT and ISO ones. */
+  returnCodes?: ReadonlySet<string>;
+  /** A bank profile's own charge codes for its code column (bank CSV). */
+  chargeCodes?: ReadonlySet<string>;
 }
 
 /**
  * One place decides what a movement is, for every format: a charge by code or wording wins (a charge
- * refunded is still a charge, a CREDIT); money coming in is a RETURN when the format marks a reversal or
- * return or the bank words it so; a debit is a payout when it carries our reference.
+ * refunded is still a charge, a CREDIT); money coming in is a RETURN only when the bank's transaction code
+ * says so (docs/reconciliation-formats.md, "The model"). Money in that the narration or a reversal mark
+ * without a return code calls a return is an `uncoded_return`: a CREDIT for a person to look at, never
+ * applied. A debit is a payout when it carries our reference.
  */
 export function classifyEntry(facts: EntryFacts): { type: BankEntryType; class: BankEntryClass } {
+  const code = (c: string) => c.trim().toUpperCase();
   const charge =
-    facts.codes.some((code) => CHARGE_CODES.has(code)) ||
+    facts.codes.some((c) => CHARGE_CODES.has(code(c)) || facts.chargeCodes?.has(code(c))) ||
     (facts.chargeNarration ?? CHARGE_NARRATION).test(facts.narration);
   if (charge) return { type: facts.direction, class: 'bank_charge' };
   if (facts.direction === 'CREDIT') {
-    const returned =
-      facts.reversal ||
-      facts.codes.some((code) => RETURN_CODES.has(code)) ||
-      (facts.returnNarration ?? RETURN_NARRATION).test(facts.narration);
-    return returned ? { type: 'RETURN', class: 'return' } : { type: 'CREDIT', class: 'unknown' };
+    if (facts.codes.some((c) => isReturnCode(c) || facts.returnCodes?.has(code(c)))) {
+      return { type: 'RETURN', class: 'return' };
+    }
+    const claimed = facts.reversal || (facts.returnNarration ?? RETURN_NARRATION).test(facts.narration);
+    return { type: 'CREDIT', class: claimed ? 'uncoded_return' : 'unknown' };
   }
   return { type: 'DEBIT', class: facts.reference === undefined ? 'unknown' : 'payout' };
 }

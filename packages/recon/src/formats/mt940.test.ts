@@ -74,13 +74,14 @@ describe('readMt940', () => {
             {
               lineNumber: 17,
               valueDate: '2026-11-24',
-              type: 'RETURN',
+              // NTRF, not a return code: only the narration says "REV", and anyone sending money writes that.
+              type: 'CREDIT',
               amountPaise: 75000n,
               reference: '01MCC5RM03M4V9AS0E6K',
               utr: '912807471401',
               bankReference: '912807471401',
               narration: 'REV-IMPS-912807471401-01MCC5RM03M4V9AS0E6K-INVALID ACCOUNT',
-              class: 'return',
+              class: 'uncoded_return',
             },
             {
               lineNumber: 19,

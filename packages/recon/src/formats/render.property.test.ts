@@ -148,11 +148,10 @@ describe('statement renderers and readers: properties', () => {
   it('when any statement is written as a bank CSV export and read back with its profile, then the same entries and running balances come back', () => {
     assertProperty(
       fc.property(statement, (generated) => {
-        // What an export holds: the bank's transaction ids, and returns that say so in the remarks.
+        // What an export holds: the bank's transaction ids, and returns that its code column says are returns.
         const entries = generated.entries.map((e, i) => ({
           ...e,
           bankReference: `S${String(i).padStart(8, '0')}`,
-          narration: e.type === 'RETURN' ? `RETURN ${e.narration}` : e.narration,
         }));
         const original = { ...generated, entries };
         const read = readStatementFile(renderBankCsv(original), EXPORT_PROFILE);
@@ -184,10 +183,16 @@ const parsedProfile = parseBankProfile(
   JSON.stringify({
     name: 'property-export',
     dateFormat: 'DD-MMM-YYYY',
-    columns: { valueDate: 'Value Date', narration: 'Remarks', bankReference: 'Tran. Id', balance: 'Balance' },
+    columns: {
+      valueDate: 'Value Date',
+      narration: 'Remarks',
+      bankReference: 'Tran. Id',
+      balance: 'Balance',
+      code: 'Txn Code',
+    },
     amount: { style: 'indicator', column: 'Amount', indicatorColumn: 'Cr/Dr', debit: ['DR'], credit: ['CR'] },
     accountPattern: 'Transactions List - .* - ([0-9]{9,18})$',
-    narration: { returnPattern: '^RETURN ' },
+    codes: { return: ['RET'] },
   }),
 );
 if (!parsedProfile.ok) throw new Error(parsedProfile.reason);
@@ -200,7 +205,7 @@ function renderBankCsv(statement: RenderableStatement): string {
   const lines = [
     'DETAILED STATEMENT',
     `Transactions List - ACME PAYOUTS (INR) - ${statement.account}`,
-    'Tran. Id,Value Date,Remarks,Amount,Cr/Dr,Balance',
+    'Tran. Id,Value Date,Txn Code,Remarks,Amount,Cr/Dr,Balance',
   ];
   let balance = statement.openingBalancePaise;
   for (const entry of statement.entries) {
@@ -210,6 +215,7 @@ function renderBankCsv(statement: RenderableStatement): string {
       [
         entry.bankReference,
         `${day}-${MONTHS[Number(month) - 1]}-${year}`,
+        entry.type === 'RETURN' ? 'RET' : 'TRF',
         `"${entry.narration.replaceAll('"', '""')}"`,
         `"${indianGrouping(entry.amountPaise)}"`,
         entry.type === 'DEBIT' ? 'DR' : 'CR',
