@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideResolution, type ResolutionRequest } from './manual-resolution.js';
+import { decideResolution, overrideAtApproval, type ResolutionRequest } from './manual-resolution.js';
 import type { RailAnswer } from './rail-outcome.js';
 
 const asFailed: ResolutionRequest = { outcome: 'FAILED', reason: 'DECLINED_BY_BENEFICIARY_BANK' };
@@ -48,5 +48,32 @@ describe('manual resolution asks the rail first', () => {
     expect(decideResolution(asFailed, rail.success, true).kind).toBe('settle-failure');
     expect(decideResolution(asSuccess, rail.pending, true).kind).toBe('settle-success');
     expect(decideResolution({ outcome: 'SUCCESS' }, rail.pending, true).kind).toBe('refuse');
+  });
+});
+
+describe('an override asked again at approval', () => {
+  const saw = 'no answer (connect ECONNREFUSED)';
+  it.each([
+    ['failed', asFailed, rail.success, 'SUCCESS, UTR 412345678901'],
+    ['success', asSuccess, rail.failed, 'FAILED (INVALID_BENEFICIARY_ACCOUNT)'],
+  ] as const)(
+    'when the override says %s and the rail now says the opposite, then it is refused naming both answers',
+    (_name, request, now, described) => {
+      expect(overrideAtApproval(request, saw, now)).toEqual({
+        kind: 'contradicted',
+        why: `the rail now says ${described} (when it was asked, ${saw}), and the override says ${request.outcome}`,
+      });
+    },
+  );
+
+  it.each([
+    ['failed', asFailed, rail.failed],
+    ['failed', asFailed, rail.pending],
+    ['failed', asFailed, rail.notFound],
+    ['success', asSuccess, rail.success],
+    ['success', asSuccess, rail.unknown],
+    ['success', asSuccess, rail.pending],
+  ] as const)('when the override says %s and the rail now says %o, then it stands', (_name, request, now) => {
+    expect(overrideAtApproval(request, saw, now)).toEqual({ kind: 'stands' });
   });
 });

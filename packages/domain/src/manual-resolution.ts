@@ -67,3 +67,44 @@ export function decideResolution(request: ResolutionRequest, rail: RailAnswer, o
 function bankReferenceOf(rail: RailAnswer): string | undefined {
   return rail.outcome === 'SUCCESS' ? rail.bankReference : undefined;
 }
+
+/**
+ * An override asked again at approval (docs/operations.md, "Resolving a payout under manual review"): an
+ * override stands on the maker's word where the rail could not settle the question, never against a rail
+ * that now says the opposite. Failing a payout the rail says it paid would hand the merchant money that
+ * has left; marking as paid one the rail says it failed would take money that never left. So when the
+ * rail's fresh answer is SUCCESS and the override says FAILED, or FAILED and the override says SUCCESS,
+ * the approval is refused, naming both the answer the maker saw and the one the rail gives now.
+ */
+export function overrideAtApproval(
+  request: ResolutionRequest,
+  makerSaw: string,
+  railNow: RailAnswer,
+): { kind: 'stands' } | { kind: 'contradicted'; why: string } {
+  const contradicted =
+    (railNow.outcome === 'SUCCESS' && request.outcome === 'FAILED') ||
+    (railNow.outcome === 'FAILED' && request.outcome === 'SUCCESS');
+  if (!contradicted) return { kind: 'stands' };
+  return {
+    kind: 'contradicted',
+    why: `the rail now says ${describeRailAnswer(railNow)} (when it was asked, ${makerSaw}), and the override says ${request.outcome}`,
+  };
+}
+
+/** A rail's answer in a few words, as a person reads it beside another (previews, refusals). */
+export function describeRailAnswer(answer: RailAnswer): string {
+  switch (answer.outcome) {
+    case 'SUCCESS':
+      return `SUCCESS, UTR ${answer.bankReference}`;
+    case 'FAILED':
+      return `FAILED (${answer.reason})`;
+    case 'REVERSED':
+      return `REVERSED (UTR ${answer.bankReference})`;
+    case 'UNKNOWN':
+      return `no answer (${answer.detail})`;
+    case 'REFUSED':
+      return `refused (${answer.detail})`;
+    default:
+      return answer.outcome;
+  }
+}

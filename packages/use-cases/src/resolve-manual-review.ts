@@ -4,11 +4,14 @@ import {
   recordOperatorAction,
   settleFailure,
   settleSuccess,
+  type ApprovalRequestView,
   type PrismaClient,
 } from '@payout/db';
 import {
   decideResolution,
+  describeRailAnswer,
   FAILURE_REASON_TEXT,
+  overrideAtApproval,
   formatRupees,
   type RailAnswer,
   type ResolutionDecision,
@@ -41,6 +44,8 @@ interface ManualResolutionParams {
   ackNo: string;
   request: ResolutionRequest;
   override: boolean;
+  /** What the rail answered when the maker asked: an override is asked again at approval, beside it. */
+  railWhenAsked?: string;
 }
 
 /**
@@ -79,6 +84,7 @@ export async function planManualResolution(
     ackNo: payout.ackNo,
     request: input.request,
     override,
+    railWhenAsked: describeRailAnswer(rail),
   };
   return {
     kind: 'planned',
@@ -100,7 +106,7 @@ export async function planManualResolution(
           ? { bankReference: decision.bankReference }
           : { failureReason: decision.reason }),
         override,
-        railSays: railSummary(rail),
+        railSays: describeRailAnswer(rail),
         availableBefore: formatRupees(available),
         availableAfter: formatRupees(availableAfter),
       },
@@ -110,8 +116,10 @@ export async function planManualResolution(
 
 /**
  * The approved resolution. The rail is asked again (before the transaction) and the rule book applied to
- * its answer now; in the approver's transaction the payout must still be under manual review. Either
- * failing refuses the approval with the reason, and nothing changes.
+ * its answer now — an override too: one the rail now contradicts (it says paid and the override says
+ * failed, or the reverse) is refused with both answers (`overrideAtApproval`); in the approver's transaction
+ * the payout must still be under manual review. Either failing refuses the approval with the reason, and
+ * nothing changes.
  */
 export const manualResolution = {
   action: 'payout.resolve',
@@ -121,6 +129,11 @@ export const manualResolution = {
   },
   async execute({ tx, request, approver }, rail) {
     const params = request.params as unknown as ManualResolutionParams;
+    const railWhenAsked = params.railWhenAsked ?? String(request.preview.railSays ?? 'not recorded');
+    if (params.override) {
+      const asked = overrideAtApproval(params.request, railWhenAsked, rail);
+      if (asked.kind === 'contradicted') return { kind: 'refused', why: asked.why };
+    }
     const decision = decideResolution(params.request, rail, params.override);
     if (decision.kind === 'refuse') return { kind: 'refused', why: `the rail now disagrees: ${decision.why}` };
     const payoutId = BigInt(params.payoutId);
@@ -162,7 +175,16 @@ export const manualResolution = {
         approvedBy: approver.username,
       },
     });
-    return { kind: 'executed', outcome: { ackNo: params.ackNo, status, bankReference } };
+    return {
+      kind: 'executed',
+      outcome: {
+        ackNo: params.ackNo,
+        status,
+        bankReference,
+        railWhenAsked,
+        railAtApproval: describeRailAnswer(rail),
+      },
+    };
   },
 } satisfies MoneyAction<RailAnswer>;
 
@@ -172,23 +194,38 @@ function describeDecision(decision: Exclude<ResolutionDecision, { kind: 'refuse'
     : `failed (${FAILURE_REASON_TEXT[decision.reason]})`;
 }
 
-function railSummary(answer: RailAnswer): string {
-  switch (answer.outcome) {
-    case 'SUCCESS':
-      return `SUCCESS, UTR ${answer.bankReference}`;
-    case 'FAILED':
-      return `FAILED (${answer.reason})`;
-    case 'UNKNOWN':
-      return `no answer (${answer.detail})`;
-    case 'REFUSED':
-      return `refused (${answer.detail})`;
-    default:
-      return answer.outcome;
-  }
-}
-
 function railDetail(answer: RailAnswer): Record<string, unknown> {
   return answer.outcome === 'UNKNOWN'
     ? { outcome: answer.outcome, detail: answer.detail }
     : { outcome: answer.outcome, raw: answer.raw };
+}
+
+/** The rail asked again for an approver about to decide an override: its answer then and now. */
+export interface OverrideRecheck {
+  whenAsked: string;
+  now: string;
+  /** Why approving would be refused: the rail now contradicts the override. */
+  contradicted?: string;
+}
+
+/**
+ * For the approval page of an open override resolution (docs/operations.md, "Approvals"): asks the rail
+ * now, so the approver sees its fresh answer beside the one the maker saw before deciding. Undefined for
+ * any other request; approving asks the rail once more, whatever this showed.
+ */
+export async function recheckOverride(
+  deps: { rail: RailAdapter },
+  request: Pick<ApprovalRequestView, 'action' | 'params' | 'preview'>,
+): Promise<OverrideRecheck | undefined> {
+  if (request.action !== 'payout.resolve') return undefined;
+  const params = request.params as unknown as ManualResolutionParams;
+  if (!params.override) return undefined;
+  const whenAsked = params.railWhenAsked ?? String(request.preview.railSays ?? 'not recorded');
+  const now = await deps.rail.status(params.ackNo);
+  const asked = overrideAtApproval(params.request, whenAsked, now);
+  return {
+    whenAsked,
+    now: describeRailAnswer(now),
+    ...(asked.kind === 'contradicted' && { contradicted: asked.why }),
+  };
 }

@@ -1,4 +1,6 @@
 import { listApprovalRequests } from '@payout/db';
+import { approvalStateAt } from '@payout/domain';
+import { recheckOverride } from '@payout/use-cases';
 import { exactRouter } from '../console-authorization.js';
 import type { ConsoleContext } from '../console-dependencies.js';
 import { approvalRequestOr404 } from '../console-guards.js';
@@ -27,10 +29,18 @@ export function approvalsRoutes({ deps, allow }: ConsoleContext) {
     allow('read', async (req, res, viewer) => {
       const request = await approvalRequestOr404(deps.db, req, res, viewer);
       if (!request) return;
+      // An open override is asked of the rail again, so the approver sees its answer now beside the maker's.
+      const open = approvalStateAt(request, new Date()) === 'REQUESTED';
+      const recheck = open ? await recheckOverride(deps, request) : undefined;
       renderPage(
         res,
         200,
-        <ApprovalPage viewer={viewer} request={request} selfApproval={deps.approvals.selfApproval} />,
+        <ApprovalPage
+          viewer={viewer}
+          request={request}
+          selfApproval={deps.approvals.selfApproval}
+          {...(recheck && { recheck })}
+        />,
       );
     }),
   );

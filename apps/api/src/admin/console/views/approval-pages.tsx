@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import type { ApprovalRequestView } from '@payout/db';
+import type { OverrideRecheck } from '@payout/use-cases';
 import { approvalStateAt, may } from '@payout/domain';
 import type { Viewer } from '../console-session.js';
 import { ist } from './format.js';
@@ -42,7 +43,13 @@ export function ApprovalListPage(props: {
 }
 
 /** One request: exactly what will happen, who asked and why, and the decisions this viewer may take. */
-export function ApprovalPage(props: { viewer: Viewer; request: ApprovalRequestView; selfApproval: boolean }) {
+export function ApprovalPage(props: {
+  viewer: Viewer;
+  request: ApprovalRequestView;
+  selfApproval: boolean;
+  /** An open override resolution: the rail's answer when the maker asked and now. */
+  recheck?: OverrideRecheck;
+}) {
   const { viewer, request } = props;
   const state = approvalStateAt(request, new Date());
   const own = request.maker === viewer.user.username;
@@ -76,6 +83,19 @@ export function ApprovalPage(props: { viewer: Viewer; request: ApprovalRequestVi
       <Section id="what" title="What will happen">
         <Details value={details} />
       </Section>
+      {props.recheck && (
+        <Section id="rail" title="The rail, asked again">
+          <dl class="facts">
+            <dt>When it was asked</dt>
+            <dd>{props.recheck.whenAsked}</dd>
+            <dt>Now</dt>
+            <dd>{props.recheck.now}</dd>
+          </dl>
+          {props.recheck.contradicted && (
+            <p class="why">Approving is refused and nothing changes: {props.recheck.contradicted}.</p>
+          )}
+        </Section>
+      )}
       {mayDecide && (
         <Section id="decide" title="Decide">
           <DecisionForm viewer={viewer} request={request} decision="approve" label="Approve and run it" />
