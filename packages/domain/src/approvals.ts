@@ -11,6 +11,7 @@ export const APPROVAL_ACTIONS = [
   'statement.apply',
   'token.issue',
   'statement.match',
+  'statement.decide',
 ] as const;
 export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
 

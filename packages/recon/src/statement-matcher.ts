@@ -38,6 +38,21 @@ export const RECON_CLASSES = [
 ] as const;
 export type ReconClass = (typeof RECON_CLASSES)[number];
 
+/**
+ * The breaks that say money is missing (docs/reconciliation.md, "The breaks page"): paid or returned here
+ * and not at the bank, or a different amount. Setting one aside ("not ours", "needs the bank") could bury
+ * money, so it is a request another approver approves, never one person's decision.
+ */
+export const MONEY_MISSING_BREAKS: readonly ReconClass[] = [
+  'success_here_missing_at_bank',
+  'reversed_here_missing_at_bank',
+  'amount_mismatch',
+];
+
+export function breakSaysMoneyIsMissing(kind: string): boolean {
+  return (MONEY_MISSING_BREAKS as readonly string[]).includes(kind);
+}
+
 /** A payout as our books hold it, for matching. */
 export interface BookPayout {
   id: bigint;

@@ -14,6 +14,7 @@ import {
   type StatementBreakRow,
 } from '@payout/db';
 import { formatRupees, IN_FLIGHT_STATES, may, parseRupees, type PayoutState } from '@payout/domain';
+import { breakSaysMoneyIsMissing } from '@payout/recon';
 import { audit } from './audit.js';
 import type { MoneyAction, PlannedRequest } from './approvals/money-action.js';
 import { actorOf, type Person } from './approvals/person.js';
@@ -35,7 +36,11 @@ export type BreakRefusal =
   | { kind: 'not-allowed'; why: string }
   | { kind: 'refused'; why: string };
 
-export type DecideBreakOutcome = { kind: 'decided' } | BreakRefusal;
+export type DecideBreakOutcome =
+  | { kind: 'decided' }
+  /** The break says money is missing: setting it aside is a request for a second person. */
+  | { kind: 'planned'; planned: PlannedRequest }
+  | BreakRefusal;
 
 export type MatchLineOutcome =
   /** The payout's state already agrees with the line: recorded at once, no money moved. */
@@ -61,19 +66,102 @@ export async function candidatesOf(
 
 /**
  * "Not ours" or "needs the bank" (docs/reconciliation.md, "The breaks page"): no money moves, so one operator
- * decides. `needs_bank` keeps the break open, marked waiting; either may follow a `needs_bank`.
+ * decides — unless the break says money is missing (`*_missing_at_bank`, `amount_mismatch`): setting that
+ * aside could bury money the bank never paid or returned, so it is planned as a `statement.decide` request
+ * another approver approves. `needs_bank` keeps the break open, marked waiting; either may follow a `needs_bank`.
  */
 export async function decideStatementBreak(
   deps: { db: PrismaClient },
-  input: StatementBreakKey & { decision: 'not_ours' | 'needs_bank'; note: string; by: Person },
+  input: StatementBreakKey & { decision: BreakDecision; note: string; by: Person },
 ): Promise<DecideBreakOutcome> {
   if (!may(input.by.role, 'act')) return { kind: 'not-allowed', why: `${input.by.username} may not act` };
+  const found = await openBreak(deps.db, input);
+  if ('kind' in found) return found;
+  if (breakSaysMoneyIsMissing(found.item.kind)) {
+    if (!may(input.by.role, 'request')) return { kind: 'not-allowed', why: `${input.by.username} may not ask` };
+    return { kind: 'planned', planned: planBreakDecision(found, input) };
+  }
   return deps.db.$transaction(async (tx) => {
-    const found = await openBreak(tx, input);
-    if ('kind' in found) return found;
-    return record(tx, found, { ...input, payoutId: null, approvalId: null });
+    const again = await openBreak(tx, input);
+    if ('kind' in again) return again;
+    return record(tx, again, { ...input, payoutId: null, approvalId: null });
   });
 }
+
+type BreakDecision = 'not_ours' | 'needs_bank';
+
+/** What a decision on a money-missing break carries to its approval: the break as it was, and the decision. */
+interface StatementDecisionParams {
+  runId: string;
+  position: number;
+  kind: string;
+  reference: string;
+  decision: BreakDecision;
+  note: string;
+}
+
+const DECISION_WORDS: Record<BreakDecision, string> = {
+  not_ours: 'not ours (the break leaves the open list)',
+  needs_bank: 'needs the bank (the break stays open, marked waiting)',
+};
+
+function planBreakDecision(found: StatementBreakRow, input: { decision: BreakDecision; note: string }): PlannedRequest {
+  const { item } = found;
+  const params: StatementDecisionParams = {
+    runId: found.run.id.toString(),
+    position: found.position,
+    kind: item.kind,
+    reference: item.reference,
+    decision: input.decision,
+    note: input.note,
+  };
+  const bank = item.bank;
+  const books = item.books;
+  return {
+    action: 'statement.decide',
+    merchantId: null,
+    params: { ...params },
+    preview: {
+      summary: `Decide statement run ${params.runId} break ${params.position} (${item.kind}, ${item.reference}) as ${DECISION_WORDS[input.decision]}`,
+      run: params.runId,
+      break: item.kind,
+      reference: item.reference,
+      decision: input.decision,
+      bankSays: bank ? `${bank.type} ₹ ${bank.amount}, UTR ${bank.utr}, ${bank.value_date}` : 'nothing',
+      booksSay: books
+        ? `${books.state} ₹ ${books.amount}${books.utr ? `, UTR ${books.utr}` : ''}${books.settled_on ? `, settled ${books.settled_on}` : ''}`
+        : 'nothing',
+    },
+  };
+}
+
+/**
+ * The approved decision, in the approver's transaction: the break must still be open and the same break;
+ * then it is decided as asked, naming both people. Otherwise nothing changes.
+ */
+export const statementBreakDecision = {
+  action: 'statement.decide',
+  async execute({ tx, request, approver }) {
+    const params = request.params as unknown as StatementDecisionParams;
+    const found = await openBreak(tx, { runId: BigInt(params.runId), position: params.position });
+    if ('kind' in found) return { kind: 'refused', why: refusalText(found) };
+    if (found.item.kind !== params.kind || found.item.reference !== params.reference) {
+      return { kind: 'refused', why: 'the break at that position is no longer the one decided' };
+    }
+    const recorded = await record(tx, found, {
+      decision: params.decision,
+      note: `${params.note} — requested by ${request.maker}, approved by ${approver.username} (approval ${request.id})`,
+      by: approver,
+      payoutId: null,
+      approvalId: request.id,
+    });
+    if (recorded.kind !== 'decided') return { kind: 'refused', why: refusalText(recorded) };
+    return {
+      kind: 'executed',
+      outcome: { runId: params.runId, position: params.position, decision: params.decision },
+    };
+  },
+} satisfies MoneyAction;
 
 /**
  * Matches a break's bank line to one of its candidate payouts. When the payout already is where the line says
@@ -316,5 +404,7 @@ function refusalText(refusal: BreakRefusal | DecideBreakOutcome): string {
       return refusal.why;
     case 'decided':
       return 'decided';
+    case 'planned':
+      return 'asked of a second person';
   }
 }

@@ -15,7 +15,9 @@ const BREAKS_PAGE = '/console/lists/statement-breaks';
 
 /**
  * The actions on a statement break (docs/reconciliation.md, "The breaks page"). "Not ours" and "needs the
- * bank" move no money: an operator decides alone. "Match" moves money when the payout is not yet where the
+ * bank" move no money: an operator decides alone — except on a break that says money is missing
+ * (`*_missing_at_bank`, `amount_mismatch`), where either is a request another approver approves, since it
+ * could bury money the bank never paid or returned. "Match" moves money when the payout is not yet where the
  * line says (a payment of a payout in flight, a return of a SUCCESS one), so it is a request for a second
  * person; otherwise it is recorded at once. Each needs a note, for the audit log.
  */
@@ -33,7 +35,8 @@ export function statementBreakActions(context: ActionContext) {
         const why = key && whyOr422(req, res, viewer);
         if (!key || !why) return;
         const outcome = await decideStatementBreak(deps, { ...key, decision, note: why, by: personOf(viewer) });
-        answer(res, viewer, outcome);
+        if (outcome.kind === 'planned') await requestAndShow(context, res, viewer, outcome.planned, why);
+        else answer(res, viewer, outcome);
       }),
     );
   }

@@ -1,5 +1,6 @@
 import { may } from '@payout/domain';
 import type { LineCandidate, StatementBreakRow } from '@payout/db';
+import { breakSaysMoneyIsMissing } from '@payout/use-cases';
 import type { Viewer } from '../console-session.js';
 import { ist, rupees } from './format.js';
 import { Csrf, ListPage, StatusBadge, type Column } from './layout.js';
@@ -195,6 +196,9 @@ function Decision({ row, viewer }: { row: BreakWithCandidates; viewer: Viewer })
             Needs the bank
           </button>
         </div>
+        {breakSaysMoneyIsMissing(row.item.kind) && (
+          <span class="why">Money is missing here: either decision is asked of another approver.</span>
+        )}
         {refused && <span class="why">{refused}</span>}
       </form>
     </>
