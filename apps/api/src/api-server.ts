@@ -207,6 +207,13 @@ function adminDependencies(config: ApiConfig, shared: SharedResources): AdminDep
     }),
     sessionTtlMs: config.CONSOLE_SESSION_TTL_MS,
     approvals: { ttlMs: config.APPROVAL_TTL_MS, selfApproval: config.APPROVALS_ALLOW_SELF_APPROVAL },
+    statements: {
+      maxBytes: config.STATEMENT_MAX_BYTES,
+      production: config.NODE_ENV === 'production',
+      ...(config.STATEMENT_SETTLEMENT_ACCOUNT !== undefined && {
+        settlementAccount: config.STATEMENT_SETTLEMENT_ACCOUNT,
+      }),
+    },
     ...(config.ADMIN_TRUST_PROXY !== undefined && { trustProxy: trustProxySetting(config.ADMIN_TRUST_PROXY) }),
   };
 }

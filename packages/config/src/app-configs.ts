@@ -49,6 +49,20 @@ function allowPrivateWebhookAddressesOnlyInTests(
   }
 }
 
+/**
+ * Statement reconciliation (docs/reconciliation.md): read by `recon statement` and by the admin listener,
+ * which applies a run (`POST /admin/statements`).
+ */
+const statementSettings = {
+  /** A statement file (of an applied run: all its files together) larger than this is refused whole, before it is read. */
+  STATEMENT_MAX_BYTES: positiveInt(50 * 1024 * 1024),
+  /**
+   * A statement for another account is refused whole; unset (or empty, as the base ConfigMap carries it), the
+   * account is only reported (docs/reconciliation-formats.md) — and in production no statement is applied.
+   */
+  STATEMENT_SETTLEMENT_ACCOUNT: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().min(1).optional()),
+};
+
 /** apps/api: the merchant-facing HTTP service. */
 export const apiConfigSchema = z
   .object({
@@ -127,6 +141,8 @@ export const apiConfigSchema = z
     /** Beneficiary validations one merchant may ask for per minute, across all API processes; beyond, 429. */
     VALIDATION_RATE_PER_MINUTE: positiveInt(300),
     ...approvalSettings,
+    /** The admin listener applies statement runs people send it (`POST /admin/statements`). */
+    ...statementSettings,
   })
   .superRefine(refusePlaceholderSecretsOutsideDevelopment(['PAYIN_CALLBACK_SECRET', 'ADMIN_TOKEN']))
   .superRefine(allowSelfApprovalOnlyInDevelopment)
@@ -233,13 +249,7 @@ export const cliConfigSchema = z
     DATABASE_POOL_SIZE: positiveInt(2),
     /** `reconcile`: a pending payout overdue by more than this counts as stuck (sweep interval + grace + margin). */
     RECONCILE_STUCK_AFTER_MS: positiveInt(60_000),
-    /** `recon statement`: a statement file larger than this is refused whole, before it is read (docs/reconciliation.md). */
-    STATEMENT_MAX_BYTES: positiveInt(50 * 1024 * 1024),
-    /**
-     * `recon statement`: a statement for another account is refused whole; unset (or empty, as the base ConfigMap
-     * carries it), the account is only reported (docs/reconciliation-formats.md).
-     */
-    STATEMENT_SETTLEMENT_ACCOUNT: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().min(1).optional()),
+    ...statementSettings,
     /** `payin simulate` signs its callback with this (never the placeholder outside development) and sends it here. */
     PAYIN_CALLBACK_SECRET: secret(),
     API_BASE_URL: z.url().default('http://127.0.0.1:3000'),

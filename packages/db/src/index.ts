@@ -41,9 +41,11 @@ export * from './repositories/statement-breaks.js';
 export {
   applyStatementActions,
   findPayoutsForStatement,
+  previewStatement,
   reconcileStatement,
   type StatementApplyOutcome,
   type StatementApplyRequest,
+  type StatementRunPreview,
   type StatementRunReport,
   type StatementRunRequest,
 } from './statement-reconciliation.js';

@@ -32,7 +32,7 @@ export interface StatementRunRequest {
   fileDigest: string;
   /** The file's name (of a run of several: their names, in order, joined with ", "). */
   fileName: string;
-  /** "operator:<name>". */
+  /** Who asked for the run, as the audit log names them ("cli:asha", "console:asha"). */
   actor: string;
   /**
    * Record at once what the statement says that is for a person (a discrepancy): no money moves. The
@@ -57,34 +57,34 @@ export interface StatementRunReport {
   earlierRuns: { id: bigint; at: Date; applied: boolean; operator: string }[];
 }
 
+/** What a statement read without being stored answers: the same report, with no run behind it. */
+export type StatementRunPreview = Omit<StatementRunReport, 'runId'> & { runId: null };
+
+/**
+ * Reads a statement against our books and answers what a run would find, storing nothing
+ * (docs/reconciliation.md, "Statement reconciliation"): no run row, no breaks, no discrepancies, and no
+ * earlier break decided by the next-day rule. `recon statement` without `--apply` is this.
+ */
+export async function previewStatement(
+  db: PrismaClient,
+  request: Omit<StatementRunRequest, 'recordDiscrepancies'>,
+): Promise<StatementRunPreview> {
+  const { items: _items, startedAt: _startedAt, ...matched } = await matchStatementRun(db, request);
+  return { runId: null, ...matched };
+}
+
 /**
  * The daily statement reconciliation (docs/reconciliation.md): loads every payout the statement names and
  * every payout settled on its dates, classifies each line and payout (the pure matcher of @payout/recon),
  * stores the run, and answers what it found and what it would do. A statement is evidence, not an order:
  * the settlements and reversals it supports are only planned here, each with the state its payout was in,
- * for {@link applyStatementActions} to carry out (at once for `--apply`, or after a second person approved
- * them). With `recordDiscrepancies`, what is for a person is recorded as a discrepancy at once.
+ * for {@link applyStatementActions} to carry out (after a second person approved them). With
+ * `recordDiscrepancies`, what is for a person is recorded as a discrepancy at once. Only a run that is
+ * applied is stored: a read is {@link previewStatement}.
  */
 export async function reconcileStatement(db: PrismaClient, request: StatementRunRequest): Promise<StatementRunReport> {
-  const startedAt = new Date();
-  const references = [...new Set(request.lines.map((l) => l.reference))];
-  const payouts = await findPayoutsForStatement(db, references, request.valueDates, {
-    utrs: [...new Set(request.lines.map((l) => l.utr))],
-    amounts: [...new Set(request.lines.map((l) => l.amountPaise))],
-    batchIds: [...new Set(request.lines.flatMap((l) => (l.withoutOurReference ? narrationTokens(l.narration) : [])))],
-  });
-  const items = matchStatement(request.lines, request.valueDates, payouts, {
-    today: request.today ?? indiaDate(startedAt),
-  });
-  const counts = countItems(items, 0);
-  const breaks = items.filter((i) => !i.resolved).map(breakOf);
-  const plannedActions = planActions(items);
-
-  const earlierRuns = await db.statementRun.findMany({
-    where: { fileDigest: request.fileDigest },
-    orderBy: { id: 'asc' },
-    select: { id: true, startedAt: true, applied: true, operator: true },
-  });
+  const { items, startedAt, ...matched } = await matchStatementRun(db, request);
+  const { counts, breaks, plannedActions } = matched;
   // Stored before anything is done, so every change it leads to can name the run and the line.
   const run = await db.statementRun.create({
     data: {
@@ -108,15 +108,35 @@ export async function reconcileStatement(db: PrismaClient, request: StatementRun
   });
   if (request.recordDiscrepancies) await recordStatementDiscrepancies(db, run.id, items);
   await resolveBreaksBookedNextDay(db, run.id, bookedLater(items));
+  return { runId: run.id, ...matched };
+}
 
+/** Matches the lines against the books and lists earlier runs of the same files: reads only. */
+async function matchStatementRun(db: PrismaClient, request: Omit<StatementRunRequest, 'recordDiscrepancies'>) {
+  const startedAt = new Date();
+  const references = [...new Set(request.lines.map((l) => l.reference))];
+  const payouts = await findPayoutsForStatement(db, references, request.valueDates, {
+    utrs: [...new Set(request.lines.map((l) => l.utr))],
+    amounts: [...new Set(request.lines.map((l) => l.amountPaise))],
+    batchIds: [...new Set(request.lines.flatMap((l) => (l.withoutOurReference ? narrationTokens(l.narration) : [])))],
+  });
+  const items = matchStatement(request.lines, request.valueDates, payouts, {
+    today: request.today ?? indiaDate(startedAt),
+  });
+  const earlierRuns = await db.statementRun.findMany({
+    where: { fileDigest: request.fileDigest },
+    orderBy: { id: 'asc' },
+    select: { id: true, startedAt: true, applied: true, operator: true },
+  });
   return {
-    runId: run.id,
+    items,
+    startedAt,
     fileDigest: request.fileDigest,
     valueDates: request.valueDates,
     applied: false,
-    counts,
-    breaks,
-    plannedActions,
+    counts: countItems(items, 0),
+    breaks: items.filter((i) => !i.resolved).map(breakOf),
+    plannedActions: planActions(items),
     earlierRuns: earlierRuns.map((r) => ({ id: r.id, at: r.startedAt, applied: r.applied, operator: r.operator })),
   };
 }

@@ -42,7 +42,13 @@ export {
   webhookSignature,
 } from './signatures.js';
 export { isForbiddenWebhookAddress, webhookUrlProblem, type WebhookDestinationPolicy } from './webhook-destination.js';
-export { decideResolution, type ResolutionDecision, type ResolutionRequest } from './manual-resolution.js';
+export {
+  decideResolution,
+  describeRailAnswer,
+  overrideAtApproval,
+  type ResolutionDecision,
+  type ResolutionRequest,
+} from './manual-resolution.js';
 export { hashPassword, newPassword, verifyPassword } from './passwords.js';
 export {
   CONSOLE_ROLES,

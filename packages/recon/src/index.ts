@@ -7,7 +7,9 @@ export {
   type StatementLineType,
 } from './statement-csv.js';
 export {
+  breakSaysMoneyIsMissing,
   matchStatement,
+  MONEY_MISSING_BREAKS,
   MAX_SUGGESTIONS,
   narrationTokens,
   RECON_CLASSES,
@@ -30,6 +32,7 @@ export {
 export {
   acceptStatementFile,
   checkStatementFile,
+  notVouchedFor,
   readStatementFile,
   toStatementLines,
   type BankEntry,

@@ -308,3 +308,24 @@ function whyNotALine(entry: BankEntry): string | undefined {
   const known = entry.utr ?? entry.bankReference ?? (entry.narration.trim() || undefined);
   return known === undefined ? `${movement} without our reference, a UTR, a bank reference or a narration` : undefined;
 }
+
+/**
+ * Why a file is no bank's word, or undefined when every statement in it is (docs/reconciliation.md,
+ * "Planning and applying"): applied in production, a statement must say which account it is for, carry its
+ * opening and closing balances and its statement number, so the whole-file checks can hold it to the
+ * settlement account and to the statements before it. The canonical CSV has none of them: anyone can type
+ * one, so it serves development and tests only.
+ */
+export function notVouchedFor(statements: readonly BankStatement[]): string | undefined {
+  for (const statement of statements) {
+    const missing = [
+      statement.account === null && 'an account',
+      (statement.openingBalancePaise === null || statement.closingBalancePaise === null) && 'balances',
+      statement.sequence === null && 'a statement number',
+    ].filter((what): what is string => what !== false);
+    if (missing.length > 0) {
+      return `${nameOf(statement)} (${statement.format}) has no ${missing.join(', no ')}: in production only a bank's statement with its account, balances and number is applied (the canonical CSV is for development and tests)`;
+    }
+  }
+  return undefined;
+}

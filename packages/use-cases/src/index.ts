@@ -15,6 +15,8 @@ export {
 } from './approvals/approval-flow.js';
 export {
   planManualResolution,
+  recheckOverride,
+  type OverrideRecheck,
   type PlanManualResolutionInput,
   type PlanManualResolutionOutcome,
 } from './resolve-manual-review.js';
@@ -25,6 +27,19 @@ export { planWalletCredit, type PlanWalletCreditOutcome } from './credit-wallet.
 export { planTokenIssue, revokeToken, type PlanTokenIssueOutcome, type RevokeTokenOutcome } from './merchant-tokens.js';
 export { resolveDiscrepancyAction, type ResolveDiscrepancyOutcome } from './resolve-discrepancy.js';
 export { planStatementApplication, type PlanStatementApplicationOutcome } from './apply-statement.js';
+export {
+  acceptStatement,
+  reconcileStatementRun,
+  statementDigest,
+  statementFileJson,
+  statementRunJson,
+  statementRunName,
+  type AcceptedStatement,
+  type ReconcileStatementRunInput,
+  type ReconcileStatementRunOutcome,
+  type StatementFileJson,
+  type StatementSettings,
+} from './reconcile-statement-run.js';
 export { directAccepter, type PayoutAccepter } from './intake/payout-accepter.js';
 export { CoalescingAccepter, type CoalescingOptions } from './intake/coalescing-accepter.js';
 export {
@@ -43,6 +58,7 @@ export {
 } from './intake/submit-bulk-payout.js';
 export { BULK_CSV_COLUMNS, BulkCsvRefused, bulkCsvBatchId, readBulkCsv } from './intake/bulk-csv.js';
 export { operatorBulkDeps } from './intake/operator-bulk-deps.js';
+export { breakSaysMoneyIsMissing } from '@payout/recon';
 export {
   candidatesOf,
   decideStatementBreak,

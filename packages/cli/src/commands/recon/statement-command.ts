@@ -1,19 +1,16 @@
-import { userInfo } from 'node:os';
 import { Option, type Command } from 'commander';
-import { lastStatementSequence, reconcileStatement, recordStatementIdentity } from '@payout/db';
-import { approvalJson } from '@payout/use-cases';
+import { previewStatement } from '@payout/db';
+import { acceptStatement, statementRunJson, statementFileJson } from '@payout/use-cases';
+import { AdminRefusal } from '../../admin-client.js';
 import type { CommandContext } from '../../context.js';
-import { personNamed } from '../../console-person.js';
 import { show } from '../../output.js';
 import { CommandFailure, UsageError } from '../../usage-error.js';
-import { acceptedStatement, identityOf } from './statement-acceptance.js';
-import { LAYOUTS, readStatementInput, type StatementInputOptions } from './statement-input.js';
-import { fileJson, reportSections } from './statement-report.js';
-import { breaksLeft, requestApplication } from './statement-request.js';
+import { LAYOUTS, readStatementInput, type StatementInput, type StatementInputOptions } from './statement-input.js';
+import { reportSections, type StatementRunJson } from './statement-report.js';
+import { breaksLeft } from './statement-request.js';
 
 interface StatementCommandOptions extends StatementInputOptions {
   apply?: boolean;
-  operator?: string;
 }
 
 /** `pnpm cli recon statement` (docs/reconciliation.md, "Statement reconciliation"). */
@@ -41,10 +38,11 @@ export function registerStatementCommand(recon: Command, context: () => CommandC
     )
     .option(
       '--apply',
-      'record the discrepancies it finds, and ask for what is unambiguous (a pending payout the bank paid, a return of a ' +
-        'paid payout) to be applied: a request another approver approves with `pnpm cli approval approve`',
+      'store the run and its breaks, record the discrepancies it finds, and ask for what is unambiguous (a pending ' +
+        'payout the bank paid, a return of a paid payout) to be applied: a request another approver approves with ' +
+        '`pnpm cli approval approve`; sent to the admin listener with your own credential (`pnpm cli login`). ' +
+        'Without it nothing is stored',
     )
-    .option('--operator <name>', 'who runs it; with --apply, the console user asking (required)')
     .action((opts: StatementCommandOptions) => reconcileStatementFiles(context(), opts));
 }
 
@@ -54,38 +52,52 @@ function collect(value: string, previous: string[] = []): string[] {
 }
 
 async function reconcileStatementFiles(context: CommandContext, opts: StatementCommandOptions): Promise<void> {
-  const { db, out, statementMaxBytes, settlementAccount } = context;
+  const { out, statementMaxBytes } = context;
   const input = await readStatementInput(opts, statementMaxBytes);
-  const statement = await acceptedStatement(input, settlementAccount, (account) =>
-    lastStatementSequence(db(), account),
-  );
-  if (opts.apply && !opts.operator) {
-    throw new UsageError('--apply needs --operator: the console user asking (another approver approves it)');
+  const run = opts.apply ? await applyThroughAdmin(context, input) : await readOnly(context, input);
+  show(out, run as unknown as Record<string, unknown>, reportSections(input.name, run));
+  // The lines the request will settle or reverse wait for their approver; anything else is for a person.
+  const left = breaksLeft(run);
+  if (left.length > 0) {
+    throw new CommandFailure(`${left.length} break(s) left for a person`, { silent: out.json });
   }
-  const maker = opts.apply ? await personNamed(db(), opts.operator!) : undefined;
+}
 
-  const report = await reconcileStatement(db(), {
+/**
+ * Without `--apply`, a report and nothing more (docs/reconciliation.md, "Statement reconciliation"): the
+ * files checked and matched against the books directly, and nothing stored — no run, no breaks, no
+ * discrepancies, no earlier break decided.
+ */
+async function readOnly(context: CommandContext, input: StatementInput): Promise<StatementRunJson> {
+  const { db, settlementAccount } = context;
+  const accepted = await acceptStatement(db(), input, settlementAccount);
+  if (!accepted.ok) throw new UsageError(accepted.reason);
+  const { statement } = accepted;
+  const preview = await previewStatement(db(), {
     lines: statement.lines,
     valueDates: statement.valueDates,
     fileDigest: input.digest,
     fileName: input.name,
-    actor: `operator:${opts.operator ?? userInfo().username}`,
-    recordDiscrepancies: opts.apply ?? false,
+    actor: 'read-only',
   });
-  const identity = identityOf(statement);
-  if (identity) await recordStatementIdentity(db(), report.runId, identity);
-  const approval = maker ? await requestApplication(context, report, input.name, maker) : undefined;
+  return statementRunJson(preview, statementFileJson(statement)) as unknown as StatementRunJson;
+}
 
-  const file = fileJson(statement);
-  const result = {
-    ...report,
-    ...file,
-    ...(approval && { approvalId: approval.id, approval: approvalJson(approval) }),
-  };
-  show(out, result, reportSections(input.name, report, file, approval));
-  // The lines the request will settle or reverse wait for their approver; anything else is for a person.
-  const left = breaksLeft(report, approval);
-  if (left.length > 0) {
-    throw new CommandFailure(`${left.length} break(s) left for a person`, { silent: out.json });
+/**
+ * `--apply` acts as a person: the files go to the admin listener (`POST /admin/statements`) with the
+ * person's own credential, which stores the run and asks for its settlements and reversals to be approved.
+ * A file the server refuses is bad input (exit 2), as it is read here.
+ */
+async function applyThroughAdmin(context: CommandContext, input: StatementInput): Promise<StatementRunJson> {
+  try {
+    const answer = await context.admin().post<Record<string, unknown>>('/admin/statements', {
+      files: input.files,
+      ...(input.profile && { profile: input.profile }),
+    });
+    const { error: _error, status_code: _status, status: _ok, ...run } = answer;
+    return run as unknown as StatementRunJson;
+  } catch (error) {
+    if (error instanceof AdminRefusal && error.status === 422) throw new UsageError(error.message);
+    throw error;
   }
 }

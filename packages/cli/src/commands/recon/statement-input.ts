@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import {
   detectLayout,
   statementFilesOfDays,
@@ -8,6 +7,7 @@ import {
   type StatementLayout,
   type StatementText,
 } from '@payout/recon';
+import { statementDigest, statementRunName } from '@payout/use-cases';
 import { UsageError } from '../../usage-error.js';
 import { bankProfile } from './bank-profile.js';
 
@@ -61,13 +61,8 @@ export async function readStatementInput(opts: StatementInputOptions, maxBytes: 
       throw new UsageError(`${file.name} reads as ${layout}, not ${opts.format}; nothing applied`);
     }
   }
-  const digests = files.map((f) => read.find((r) => r.path === f.name)!.bytes).map(sha256);
-  return {
-    files,
-    profile,
-    name: files.map((f) => basename(f.name)).join(', '),
-    digest: digests.length === 1 ? digests[0]! : sha256(Buffer.from(digests.join('\n'))),
-  };
+  // Named and digested as the admin listener names and digests an applied run of the same files.
+  return { files, profile, name: statementRunName(files), digest: statementDigest(files) };
 }
 
 /** `--file` (repeatable), or every regular file of `--dir` not hidden, for `--from` to `--to`. */
@@ -113,8 +108,4 @@ async function statementBytes(path: string, maxBytes: number): Promise<Buffer> {
     if (error instanceof UsageError) throw error;
     throw new UsageError(`cannot read --file ${path}: ${(error as Error).message}`);
   }
-}
-
-function sha256(bytes: Buffer): string {
-  return createHash('sha256').update(bytes).digest('hex');
 }

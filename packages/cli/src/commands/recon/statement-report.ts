@@ -1,93 +1,60 @@
-import type { ApprovalRequestView, StatementRunReport } from '@payout/db';
-import { formatRupees, type Paise } from '@payout/domain';
-import type { ReconBreak, SetAside } from '@payout/recon';
-import type { AcceptedStatement } from './statement-acceptance.js';
+import type { ReconBreak } from '@payout/recon';
 
 /**
  * What `recon statement` shows (docs/reconciliation.md): the counts, the files, the entries set aside,
- * what was not checked, earlier runs of the same files, the breaks and the request `--apply` made.
+ * what was not checked, earlier runs of the same files, the breaks and the request `--apply` made. It
+ * shows the run as JSON, as the command prints it with `--json` and the admin listener answers `--apply`.
  */
 
 type Row = Record<string, string | number | boolean | null>;
 type Section = { title: string; rows: Row[] };
 
-/** What the report adds about the files themselves: their statements, the entries set aside and what was not checked. */
-export function fileJson(statement: AcceptedStatement): { statements: Row[]; setAside: Row[]; notes: string[] } {
-  const several = statement.files.length > 1;
-  return {
-    statements: statement.files.flatMap((file, index) =>
-      file.statements.map((s) => ({
-        ...(several && { file: index + 1, name: file.name }),
-        format: s.format,
-        id: s.id,
-        account: s.account,
-        sequence: s.sequence,
-        date: s.statementDate,
-        opening_balance: rupees(s.openingBalancePaise),
-        closing_balance: rupees(s.closingBalancePaise),
-        entries: s.entries.length,
-      })),
-    ),
-    setAside: statement.setAside.map(setAsideJson),
-    notes: statement.notes,
-  };
+/** A run as `statementRunJson` (@payout/use-cases) writes it. */
+export interface StatementRunJson {
+  /** Null for a read without `--apply`: nothing is stored. */
+  runId: string | null;
+  valueDates: string[];
+  counts: Record<string, number>;
+  breaks: ReconBreak[];
+  plannedActions: { lineNumber: number; file?: number }[];
+  earlierRuns: { id: string; at: string; applied: boolean; operator: string }[];
+  statements: Row[];
+  setAside: Row[];
+  notes: string[];
+  approvalId?: string;
+  approval?: { id: string; preview: { summary?: string } };
 }
-
-function setAsideJson({ entry, file, why }: SetAside): Row {
-  return {
-    ...(file !== undefined && { file }),
-    line: entry.lineNumber,
-    class: entry.class,
-    type: entry.type,
-    amount: formatRupees(entry.amountPaise),
-    value_date: entry.valueDate,
-    bank_reference: entry.bankReference ?? null,
-    narration: entry.narration,
-    why,
-  };
-}
-
-const rupees = (paise: Paise | null) => (paise === null ? null : formatRupees(paise));
 
 /** The sections of the human-readable report, in order. */
-export function reportSections(
-  name: string,
-  report: StatementRunReport,
-  file: ReturnType<typeof fileJson>,
-  approval: ApprovalRequestView | undefined,
-): Section[] {
+export function reportSections(name: string, run: StatementRunJson): Section[] {
+  const { approval } = run;
   return [
     {
-      title: `Statement ${name} (${report.valueDates.join(', ') || 'no lines'}), run ${report.runId}`,
-      rows: Object.entries(report.counts).map(([kind, count]) => ({ class: kind, count })),
+      title: `Statement ${name} (${run.valueDates.join(', ') || 'no lines'})${run.runId === null ? '' : `, run ${run.runId}`}`,
+      rows: Object.entries(run.counts).map(([kind, count]) => ({ class: kind, count })),
     },
-    { title: '\nThe file', rows: file.statements },
-    ...(file.setAside.length
-      ? [{ title: `\nSet aside, not payouts of ours: ${file.setAside.length}`, rows: file.setAside }]
+    { title: '\nThe file', rows: run.statements },
+    ...(run.setAside.length
+      ? [{ title: `\nSet aside, not payouts of ours: ${run.setAside.length}`, rows: run.setAside }]
       : []),
-    ...(file.notes.length ? [{ title: '\nNot checked', rows: file.notes.map((note) => ({ note })) }] : []),
-    ...(report.earlierRuns.length
+    ...(run.notes.length ? [{ title: '\nNot checked', rows: run.notes.map((note) => ({ note })) }] : []),
+    ...(run.earlierRuns.length
       ? [
           {
             title: '\nThe same file was run before',
-            rows: report.earlierRuns.map((r) => ({
-              run: String(r.id),
-              at: r.at.toISOString(),
-              applied: r.applied,
-              operator: r.operator,
-            })),
+            rows: run.earlierRuns.map((r) => ({ run: r.id, at: r.at, applied: r.applied, operator: r.operator })),
           },
         ]
       : []),
     {
-      title: report.breaks.length ? `\nBreaks: ${report.breaks.length}` : '\nNo breaks: the bank and our books agree',
-      rows: report.breaks.map(breakRow),
+      title: run.breaks.length ? `\nBreaks: ${run.breaks.length}` : '\nNo breaks: the bank and our books agree',
+      rows: run.breaks.map(breakRow),
     },
     ...(approval
       ? [
           {
-            title: `\nRequest ${approval.id}: ${approval.summary}; nothing is applied until another approver approves it`,
-            rows: [{ approve: `pnpm cli approval approve --id ${approval.id} --operator <approver>` }],
+            title: `\nRequest ${approval.id}: ${approval.preview.summary ?? 'apply the statement'}; nothing is applied until another approver approves it`,
+            rows: [{ approve: `pnpm cli approval approve --id ${approval.id}` }],
           },
         ]
       : []),

@@ -1,0 +1,121 @@
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
+import { z } from 'zod';
+import { AppError } from '@payout/domain';
+import type { PrismaClient } from '@payout/db';
+import { validate } from '@payout/contract';
+import {
+  reconcileStatementRun,
+  statementRunJson,
+  type ApprovalSettings,
+  type Person,
+  type StatementSettings,
+} from '@payout/use-cases';
+import { methodNotAllowed } from '../../http/error-handler.js';
+import { largeJsonBody } from '../../http/json-body.js';
+import { sendJson } from '../../http/send-json.js';
+import { consoleAuthorization, exactRouter } from '../console/console-authorization.js';
+import type { Viewer } from '../console/console-session.js';
+
+/** Where statements are applied from: the checks of this installation and the largest body it reads. */
+export interface StatementRouteSettings extends StatementSettings {
+  /** STATEMENT_MAX_BYTES: the largest body (the files' text) this route reads. */
+  maxBytes: number;
+}
+
+const statementBody = z.strictObject({
+  files: z
+    .array(
+      z.strictObject({
+        name: z.string().trim().min(1).max(1000),
+        text: z.string(),
+      }),
+      { error: 'files must be a list of { name, text }' },
+    )
+    .min(1, { error: 'name at least one statement file' })
+    .max(400),
+  /** A bank CSV export's profile, as its JSON file holds it (docs/reconciliation-formats.md). */
+  profile: z.record(z.string(), z.unknown()).optional(),
+});
+
+/**
+ * `POST /admin/statements` (docs/reconciliation.md, "Planning and applying"; docs/api.md): a person applies
+ * a statement run with their own credential — the files' text in the body, a range of days already resolved
+ * to its files by the caller. The files are accepted whole, matched, the run stored, and its settlements and
+ * reversals become one request another approver approves. Answers the run as `recon statement --apply
+ * --json` prints it; a file that cannot be applied is 422, an installation that may not apply statements
+ * (no settlement account in production) 409, and nothing is stored either way.
+ */
+export function statementRoutes(deps: {
+  db: PrismaClient;
+  approvals: ApprovalSettings;
+  statements: StatementRouteSettings;
+}) {
+  const router = exactRouter();
+  const { allowJson } = consoleAuthorization(deps.db);
+  const body = largeJsonBody(
+    deps.statements.maxBytes,
+    `The statement files are larger than the ${deps.statements.maxBytes} bytes a run may have (STATEMENT_MAX_BYTES).`,
+  );
+  router
+    .route('/admin/statements')
+    .post(
+      allowJson('request', async (req, res, viewer) => {
+        // Read only once the person is known and allowed: the body may be STATEMENT_MAX_BYTES.
+        await readBody(body, req, res);
+        const input = validate(statementBody, req.body);
+        const outcome = await reconcileStatementRun(deps, {
+          files: input.files,
+          ...(input.profile !== undefined && { profile: input.profile }),
+          by: personOf(viewer),
+        });
+        switch (outcome.kind) {
+          case 'not-allowed':
+            throw new AppError('FORBIDDEN', `Not allowed: ${outcome.why}.`);
+          case 'not-configured':
+            throw new AppError('CONFLICT', `Refused, nothing stored: ${outcome.why}.`);
+          case 'refused-file':
+            throw new AppError('VALIDATION_FAILED', outcome.why);
+          case 'reconciled':
+            sendJson(res, 200, {
+              error: false,
+              status_code: 200,
+              status: 'OK',
+              ...statementRunJson(outcome.report, outcome.file, outcome.approval),
+            });
+        }
+      }),
+    )
+    .all(methodNotAllowed);
+  return router;
+}
+
+/** Runs body-reading middleware in order, as Express would, and settles when the body is read. */
+async function readBody(
+  handlers: readonly (RequestHandler | ErrorRequestHandler)[],
+  req: Request,
+  res: Response,
+): Promise<void> {
+  let failure: unknown;
+  for (const handler of handlers) {
+    failure = await new Promise<unknown>((settle) => {
+      const next = (error?: unknown) => settle(error);
+      if (handler.length === 4) {
+        if (failure === undefined) return settle(undefined);
+        (handler as ErrorRequestHandler)(failure, req, res, next);
+      } else {
+        if (failure !== undefined) return settle(failure);
+        try {
+          (handler as RequestHandler)(req, res, next);
+        } catch (error) {
+          settle(error);
+        }
+      }
+    });
+  }
+  if (failure !== undefined) throw failure;
+}
+
+/** The person the credential (or the console session) belongs to. */
+function personOf(viewer: Viewer): Person {
+  return { username: viewer.user.username, role: viewer.user.role, via: 'admin-api' };
+}
