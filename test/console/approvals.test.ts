@@ -170,6 +170,10 @@ describe('approvals', () => {
     expect(asked.status).toBe(303);
     const timeline = (await kiran.page(`/console/payouts/${payout.ackNo}`)).html;
     expect(timeline).toContain(`approval.request by console:${ravi.username}`);
+    // An override is asked of the rail again when the approver opens it: its answer then and now, side by side.
+    const page = (await kiran.page(asked.location!)).html;
+    expect(page).toContain('The rail, asked again');
+    expect(page).toMatch(/<dt>When it was asked<\/dt><dd>NOT_FOUND<\/dd><dt>Now<\/dt><dd>NOT_FOUND<\/dd>/);
 
     await transitionPayout(db, payout.id, 'AWAITING_RAIL', { nextCheckAt: null }, { reason: 'test', actor: 'test' });
     const refused = await kiran.post(`${asked.location!}/approve`, { note: 'looks right' });

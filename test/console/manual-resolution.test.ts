@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findWallet, listOperatorActions, transitionPayout, type PayoutSummary, type PrismaClient } from '@payout/db';
-import { approveRequest, planManualResolution, requestApproval, type Person } from '@payout/use-cases';
+import { approveRequest, planManualResolution, recheckOverride, requestApproval, type Person } from '@payout/use-cases';
 import { createConsoleUser } from '@payout/db';
 import { hashPassword, type ResolutionRequest } from '@payout/domain';
 import { createHttpRailAdapter, type RailAdapter } from '@payout/rails';
@@ -205,7 +205,56 @@ describe('manual resolution asks the rail first', () => {
     expect(await findWallet(db, merchant.merchant.id)).toEqual({ availablePaise: 89900n, reservedPaise: 10100n });
   });
 
-  it('when `pnpm cli payout resolve` contradicts the bank, then it exits 1 and changes nothing; --override makes a request that another approver approves', async () => {
+  it('when the rail answers after an override was asked and contradicts it, then the approval is refused with both answers and nothing changes; when it still cannot say, the override runs and the outcome keeps both', async () => {
+    const merchant = await makeMerchant(db, { balance: '1000.00' });
+    const [paid, silent] = [await payoutInReview(merchant), await payoutInReview(merchant)];
+    const maker: Person = { username: 'asha', role: 'OPERATOR', via: 'console' };
+    const ask = async (payout: PayoutSummary) => {
+      bank.current.answer(payout.ackNo, { status: 'DOWN' });
+      const plan = await planManualResolution(
+        { db, rail: stubRail },
+        { payout: { ackNo: payout.ackNo }, request: asFailed, maker, reason: 'bank says returned', override: true },
+      );
+      if (plan.kind !== 'planned') throw new Error(plan.kind);
+      const asked = await requestApproval({ db, approvals }, { planned: plan.planned, maker, reason: 'returned' });
+      if (asked.kind !== 'requested') throw new Error(asked.why);
+      return asked.request;
+    };
+    const [paidRequest, silentRequest] = [await ask(paid), await ask(silent)];
+    expect(paidRequest.preview).toMatchObject({
+      override: true,
+      railSays: expect.stringMatching(/^no answer/) as string,
+    });
+    const walletBefore = await findWallet(db, merchant.merchant.id);
+
+    // The rail now says it paid: failing the payout would refund money that has left.
+    bank.current.answer(paid.ackNo, { status: 'SUCCESS', utr: '812345678901' });
+    expect(await recheckOverride({ rail: stubRail }, paidRequest)).toEqual({
+      whenAsked: paidRequest.preview.railSays,
+      now: 'SUCCESS, UTR 812345678901',
+      contradicted: expect.stringContaining('and the override says FAILED') as string,
+    });
+    const refused = await approveRequest({ db, rail: stubRail, approvals }, { id: paidRequest.id, by: approver });
+    expect(refused).toMatchObject({ kind: 'failed' });
+    const why = (refused as { why: string }).why;
+    expect(why).toContain('the rail now says SUCCESS, UTR 812345678901');
+    expect(why).toContain(`when it was asked, ${String(paidRequest.preview.railSays)}`);
+    expect(await stateOf(paid)).toEqual({ state: 'MANUAL_REVIEW', utr: null, reason: null });
+    expect(await findWallet(db, merchant.merchant.id)).toEqual(walletBefore);
+
+    // Still no answer: the override stands on the maker's word, and its outcome keeps both answers.
+    const approved = await approveRequest({ db, rail: stubRail, approvals }, { id: silentRequest.id, by: approver });
+    expect(approved).toMatchObject({
+      kind: 'executed',
+      request: { outcome: { status: 'FAILED', railWhenAsked: silentRequest.preview.railSays } },
+    });
+    expect((approved as { request: { outcome: { railAtApproval: string } } }).request.outcome.railAtApproval).toMatch(
+      /^no answer/,
+    );
+    expect((await stateOf(silent)).state).toBe('FAILED');
+  });
+
+  it('when `pnpm cli payout resolve` contradicts the bank, then it exits 1 and changes nothing; --override makes a request, which the rail still contradicting refuses at approval', async () => {
     setCliRail(bank.current.url);
     for (const username of ['meera', 'nikhil']) {
       await createConsoleUser(db, { username, role: 'APPROVER', passwordHash: await hashPassword('unused-password') });
@@ -249,15 +298,18 @@ describe('manual resolution asks the rail first', () => {
     expect(own.stderr).toContain('meera made this request');
     expect((await stateOf(payout)).state).toBe('MANUAL_REVIEW');
 
+    // Asked again at approval, the rail still says it paid: an override never fails a payout against that.
     const approved = await cli('approval', 'approve', '--id', approvalId, '--operator', 'nikhil', '--json');
-    expect(approved.status).toBe(EXIT_OK);
-    expect(JSON.parse(approved.stdout)).toMatchObject({ state: 'EXECUTED', outcome: { status: 'FAILED' } });
-    expect((await stateOf(payout)).state).toBe('FAILED');
+    expect(approved.status).toBe(EXIT_FAILED);
+    expect(approved.stderr).toContain(
+      'the rail now says SUCCESS, UTR 612345678901 (when it was asked, SUCCESS, UTR 612345678901), and the override says FAILED',
+    );
+    expect((await stateOf(payout)).state).toBe('MANUAL_REVIEW');
     const entries = await listOperatorActions(db, { payoutId: payout.id, limit: 3 });
     expect(entries.map((e) => [e.action, e.actor])).toEqual([
-      ['approval.approve', 'cli:nikhil'],
-      ['payout.resolve', 'cli:nikhil'],
+      ['approval.fail', 'cli:nikhil'],
       ['approval.request', 'cli:meera'],
+      ['payout.resolve-refused', 'cli:meera'],
     ]);
     expect(entries[1]).toMatchObject({ reason: 'bank recalled the credit, letter 77' });
   });
