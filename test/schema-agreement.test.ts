@@ -52,7 +52,7 @@ const DATABASE_ONLY_CHECKS = [
   'statement_break_decisions_position_positive',
   'statement_break_decisions_note_given',
   'statement_break_decisions_payout_when_matched',
-  'statement_break_decisions_approval_only_for_match',
+  'statement_break_decisions_approval_by_a_person',
   'merchants_mid_format',
   'merchants_limits_positive',
   'wallets_available_non_negative',

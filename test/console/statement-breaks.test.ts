@@ -105,6 +105,42 @@ describe('the statement breaks page', () => {
     expect(audited.map((a) => a.reason)).toEqual(['HDFC ticket 5521', 'HDFC: a charge on another account']);
   });
 
+  it('when an operator says "not ours" of a break that says money is missing, then it is a request, decided only once another approver approves it', async () => {
+    const amountPaise = uniqueAmount();
+    const payout = await payoutAtTheRail(db, merchant, { amountPaise });
+    const run = await runStatement([
+      { reference: payout.ackNo, utr: 'UTRMISMATCH1', amountPaise: amountPaise + 100n, type: 'DEBIT' },
+    ]);
+    expect(run.breaks.map((b) => b.kind)).toEqual(['amount_mismatch']);
+    const { position, path } = breakOf(run, payout.ackNo);
+    expect((await otto.page('/console/lists/statement-breaks')).html).toContain(
+      'Money is missing here: either decision is asked of another approver.',
+    );
+
+    const asked = await otto.post(`${path}/not-ours`, { why: 'the bank charged its fee in the same debit' });
+    expect(asked.status).toBe(303);
+    expect(asked.location).toMatch(/^\/console\/approvals\/[0-9]+$/);
+    expect(await decisionOf(run.runId, position)).toBeNull();
+    const request = await db.approvalRequest.findFirstOrThrow({
+      where: { action: 'statement.decide', maker: otto.username },
+      orderBy: { id: 'desc' },
+    });
+    expect(request.preview).toMatchObject({ break: 'amount_mismatch', reference: payout.ackNo, decision: 'not_ours' });
+
+    // The maker cannot approve it (an operator may not approve at all); another approver can.
+    expect((await otto.post(`${asked.location!}/approve`, { note: 'mine' })).status).toBe(403);
+    expect(await decisionOf(run.runId, position)).toBeNull();
+    expect((await kiran.post(`${asked.location!}/approve`, { note: 'fee confirmed' })).status).toBe(303);
+    expect(await decisionOf(run.runId, position)).toMatchObject({
+      decision: 'not_ours',
+      decidedBy: `console:${kiran.username}`,
+      approvalRequestId: request.id,
+    });
+    expect(await db.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({
+      state: 'EXECUTED',
+    });
+  });
+
   it('when support posts any decision, then it is refused with 403 and nothing is decided', async () => {
     const amountPaise = uniqueAmount();
     const payout = await payoutAtTheRail(db, merchant, { amountPaise });
