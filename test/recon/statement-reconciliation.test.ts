@@ -6,7 +6,8 @@ import { parseStatement } from '@payout/recon';
 import { testPool, testPrisma } from '../support/database.js';
 import { makeMerchant } from '../support/factories.js';
 import { expectBooksBalanced, merchantBooks } from '../support/ledger-checks.js';
-import { fourEyes, statementApplied } from '../support/approvals.js';
+import { useApi } from '../support/api.js';
+import { cliAs, statementApplied, statementPeople } from '../support/approvals.js';
 import { cli, payoutAtTheRail } from '../webhooks/webhook-fixtures.js';
 import { bankStatement, istToday, sendToBank, statementFile } from './statement-support.js';
 
@@ -14,6 +15,7 @@ import { bankStatement, istToday, sendToBank, statementFile } from './statement-
 // simulated bank, its exported statement, a few hand-edited lines, and `pnpm cli recon statement` run
 // without --apply, with it, and with it again — the second apply changes nothing.
 
+const api = useApi();
 const prisma = testPrisma();
 const pool = testPool();
 let bank: RailSimServer;
@@ -43,8 +45,15 @@ interface RunJson {
 /** A run of the statement; with `--apply`, its settlements and reversals asked for and approved by a second person. */
 async function recon(path: string, ...flags: string[]) {
   const result = flags.includes('--apply')
-    ? await statementApplied(cli, 'recon', 'statement', '--file', path, ...flags.filter((f) => f !== '--apply'))
-    : await cli('recon', 'statement', '--file', path, '--operator', 'asha', '--json', ...flags);
+    ? await statementApplied(
+        api.current.adminUrl,
+        'recon',
+        'statement',
+        '--file',
+        path,
+        ...flags.filter((f) => f !== '--apply'),
+      )
+    : await cli('recon', 'statement', '--file', path, '--json', ...flags);
   return { ...result, report: result.stdout ? (JSON.parse(result.stdout) as RunJson) : undefined };
 }
 
@@ -122,6 +131,7 @@ describe('pnpm cli recon statement', () => {
       return_before_sent: 0,
       value_date_in_future: 0,
       suggested_match: 0,
+      return_without_bank_code: 0,
       applied: 0,
     });
     expect(first.report!.breaks.map((b) => [b.kind, b.reference]).sort()).toEqual(
@@ -173,7 +183,8 @@ describe('pnpm cli recon statement', () => {
       applied: 0,
     });
     expect(third.report!.breaks).toHaveLength(5);
-    expect(third.report!.earlierRuns.map((r) => r.applied)).toEqual([false, true]);
+    // The report of step 1 stored nothing: the runs before are the applied one and none else.
+    expect(third.report!.earlierRuns.map((r) => r.applied)).toEqual([true]);
     expect(await wallet()).toBe(walletBefore + 10100n);
     expect((await payoutRow(returned.id)).state).toBe('REVERSED');
 
@@ -183,11 +194,13 @@ describe('pnpm cli recon statement', () => {
       operator: string;
       breaks: number;
     }>('SELECT applied, file_digest, operator, breaks FROM statement_runs ORDER BY id');
+    const maker = expect.stringMatching(
+      new RegExp(`:${(await statementPeople(api.current.adminUrl)).maker.username}$`),
+    );
     expect(runs.map((r) => [r.applied, r.operator, r.breaks])).toEqual([
-      [false, 'operator:asha', 7],
       // Applied once its request was approved; the second --apply found nothing left to ask for.
-      [true, `operator:${(await fourEyes()).maker}`, 5],
-      [false, `operator:${(await fourEyes()).maker}`, 5],
+      [true, maker, 5],
+      [false, maker, 5],
     ]);
     expect(new Set(runs.map((r) => r.file_digest)).size).toBe(1);
     await expectBooksBalanced(pool, merchant.merchant.id);
@@ -203,7 +216,8 @@ describe('pnpm cli recon statement', () => {
     );
     const runsBefore = (await pool.query('SELECT count(*)::int AS n FROM statement_runs')).rows[0].n as number;
 
-    const result = await cli('recon', 'statement', '--file', path, '--apply');
+    const { maker } = await statementPeople(api.current.adminUrl);
+    const result = await cliAs(api.current.adminUrl, maker, 'recon', 'statement', '--file', path, '--apply');
 
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/line 3: amount "1.5"/);
