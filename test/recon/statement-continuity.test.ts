@@ -1,14 +1,16 @@
 import { randomInt } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderMt940 } from '@payout/recon';
+import { useApi } from '../support/api.js';
+import { statementApplied } from '../support/approvals.js';
 import { testPrisma } from '../support/database.js';
-import { cli } from '../webhooks/webhook-fixtures.js';
 import { statementFile } from './statement-support.js';
 
 // A statement's number must follow the last one stored for its account (docs/reconciliation-formats.md,
 // "The file as a whole"): a day that never arrived refuses the next file whole, a day read again is only
 // noted, and the missing day, once read, lets the later one through.
 
+const api = useApi();
 const prisma = testPrisma();
 afterAll(() => prisma.$disconnect());
 
@@ -40,7 +42,8 @@ function statementOf(sequence: number): string {
 
 async function reconcile(sequence: number) {
   const path = await statementFile(statementOf(sequence), `statement-${sequence}.sta`);
-  return cli('recon', 'statement', '--file', path, '--operator', 'asha', '--json');
+  // Only an applied run is stored, and with it the statement number the next file must follow.
+  return statementApplied(api.current.adminUrl, 'recon', 'statement', '--file', path);
 }
 
 const runsOfAccount = () => prisma.statementRun.count({ where: { account } });

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { fourEyes, statementApplied } from '../support/approvals.js';
+import { useApi } from '../support/api.js';
+import { statementApplied, statementPeople } from '../support/approvals.js';
 import { cliConfigSchema, loadConfig } from '@payout/config';
 import {
   applyStatementActions,
@@ -22,6 +23,7 @@ import { cliWithStatementLimit, istToday, statementFile } from './statement-supp
 // Every payout of the file's database settled today is on each statement's date, so a test looks only at
 // the breaks of its own payouts.
 
+const api = useApi();
 const prisma = testPrisma();
 const pool = testPool();
 afterAll(async () => {
@@ -46,8 +48,15 @@ const returned = (payout: PayoutSummary, utr: string, valueDate = istToday()): L
 /** A run of the statement; with `--apply`, its settlements and reversals asked for and approved by a second person. */
 async function recon(path: string, ...flags: string[]) {
   const result = flags.includes('--apply')
-    ? await statementApplied(cli, 'recon', 'statement', '--file', path, ...flags.filter((f) => f !== '--apply'))
-    : await cli('recon', 'statement', '--file', path, '--operator', 'asha', '--json', ...flags);
+    ? await statementApplied(
+        api.current.adminUrl,
+        'recon',
+        'statement',
+        '--file',
+        path,
+        ...flags.filter((f) => f !== '--apply'),
+      )
+    : await cli('recon', 'statement', '--file', path, '--json', ...flags);
   return {
     ...result,
     report: JSON.parse(result.stdout) as {
@@ -156,13 +165,7 @@ describe('an oversized statement file', () => {
     expect(await stateOf(pending.id)).toBe('SUBMITTING');
 
     // The same file within the limit is read and applied.
-    const accepted = await statementApplied(
-      (...argv) => cliWithStatementLimit(Buffer.byteLength(text), ...argv),
-      'recon',
-      'statement',
-      '--file',
-      path,
-    );
+    const accepted = await statementApplied(api.current.adminUrl, 'recon', 'statement', '--file', path);
     expect(JSON.parse(accepted.stdout)).toMatchObject({ counts: { applied: 1 } });
     expect(await stateOf(pending.id)).toBe('SUCCESS');
   });
@@ -187,7 +190,10 @@ describe('where a settlement or a reversal came from', () => {
       `SELECT payout_id::text, reason, rail_answer FROM payout_events
         WHERE payout_id = ANY($1::bigint[]) AND to_state IN ('SUCCESS', 'REVERSED') AND actor = $2
         ORDER BY id`,
-      [[pending.id, paid.id].map(String), `operator:${(await fourEyes()).approver}`],
+      [
+        [pending.id, paid.id].map(String),
+        `operator:${(await statementPeople(api.current.adminUrl)).approver.username}`,
+      ],
     );
     expect(events).toEqual([
       {
@@ -206,7 +212,11 @@ describe('where a settlement or a reversal came from', () => {
       [run.report.runId],
     );
     expect(runs).toEqual([
-      { applied: true, applied_by: `operator:${(await fourEyes()).approver}`, applied_at: expect.any(Date) },
+      {
+        applied: true,
+        applied_by: `operator:${(await statementPeople(api.current.adminUrl)).approver.username}`,
+        applied_at: expect.any(Date),
+      },
     ]);
     await expectBooksBalanced(pool, merchant.merchant.id);
   });

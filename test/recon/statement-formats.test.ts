@@ -11,7 +11,8 @@ import { testPool, testPrisma } from '../support/database.js';
 import { makeMerchant } from '../support/factories.js';
 import { eventually } from '../support/eventually.js';
 import { expectBooksBalanced, merchantBooks } from '../support/ledger-checks.js';
-import { statementApplied } from '../support/approvals.js';
+import { useApi } from '../support/api.js';
+import { cliAs, statementApplied, statementPeople } from '../support/approvals.js';
 import { cli, payoutAtTheRail } from '../webhooks/webhook-fixtures.js';
 import { istToday, sendToBank, statementFile } from './statement-support.js';
 
@@ -19,6 +20,7 @@ import { istToday, sendToBank, statementFile } from './statement-support.js';
 // own export of the day in each layout is reconciled with nothing left over and its return applied once;
 // a file whose balances do not add up is refused whole; a bank's CSV export is read with its profile.
 
+const api = useApi();
 const prisma = testPrisma();
 const pool = testPool();
 let sim: RailSim;
@@ -72,8 +74,8 @@ describe.each([
     const path = await statementFile(await exported(format), file);
     const before = (await merchantBooks(pool, merchant.merchant.id)).available;
 
-    const first = await statementApplied(cli, 'recon', 'statement', '--file', path);
-    const second = await statementApplied(cli, 'recon', 'statement', '--file', path);
+    const first = await statementApplied(api.current.adminUrl, 'recon', 'statement', '--file', path);
+    const second = await statementApplied(api.current.adminUrl, 'recon', 'statement', '--file', path);
 
     expect(first.status).toBe(0);
     const report = JSON.parse(first.stdout) as Record<string, unknown> & { setAside: { class: string }[] };
@@ -129,7 +131,8 @@ describe('a statement file refused whole', () => {
     async (name) => {
       const runsBefore = await statementRuns();
 
-      const result = await cli('recon', 'statement', '--file', fixture(name), '--apply');
+      const { maker } = await statementPeople(api.current.adminUrl);
+      const result = await cliAs(api.current.adminUrl, maker, 'recon', 'statement', '--file', fixture(name), '--apply');
 
       expect(result.status).toBe(2);
       expect(result.stderr).toMatch(
@@ -185,12 +188,13 @@ describe('a bank’s CSV export', () => {
       '--json',
     );
 
-    // The fixture's references are no payouts of this database: each movement of ours is a break.
+    // The fixture's references are no payouts of this database: each movement of ours is a break. The export
+    // has no transaction code column, so its narrated return is for a person, whatever it names.
     expect(result.status).toBe(1);
     const report = JSON.parse(result.stdout) as Record<string, unknown> & { setAside: { class: string }[] };
     expect(report).toMatchObject({
       valueDates: ['2026-11-24'],
-      counts: { unknown_reference: 3 },
+      counts: { unknown_reference: 2, return_without_bank_code: 1 },
       statements: [{ format: 'bank-csv', account: '50200012345678' }],
     });
     expect(report.setAside.filter((entry) => entry.class === 'bank_charge')).toHaveLength(2);
@@ -212,7 +216,7 @@ describe('a bank’s CSV export', () => {
     expect(result.status).toBe(1);
     expect(JSON.parse(result.stdout)).toMatchObject({
       statements: [{ format: 'bank-csv' }],
-      counts: { unknown_reference: 3 },
+      counts: { unknown_reference: 2, return_without_bank_code: 1 },
     });
   });
 

@@ -4,6 +4,7 @@ import { settleSuccess, type PayoutSummary } from '@payout/db';
 import { renderCamt053, renderMt940, type RenderableStatement } from '@payout/recon';
 import { testPool, testPrisma } from '../support/database.js';
 import { makeMerchant } from '../support/factories.js';
+import { useApi } from '../support/api.js';
 import { statementApplied } from '../support/approvals.js';
 import { cli, payoutAtTheRail } from '../webhooks/webhook-fixtures.js';
 import { istToday, statementFile, type StatementRunJson } from './statement-support.js';
@@ -14,6 +15,7 @@ import { istToday, statementFile, type StatementRunJson } from './statement-supp
 // its batch, a beneficiary's name makes a suggestion, and a debit of nothing known is an unknown reference.
 // `pnpm cli recon statement --apply` settles none of them.
 
+const api = useApi();
 const prisma = testPrisma();
 const pool = testPool();
 afterAll(async () => {
@@ -112,7 +114,7 @@ describe.each([
     const day = await books();
     const path = await statementFile(render(statementOf(day, digits(14))), file);
 
-    const result = await statementApplied(cli, 'recon', 'statement', '--file', path, ...options);
+    const result = await statementApplied(api.current.adminUrl, 'recon', 'statement', '--file', path, ...options);
     const report = JSON.parse(result.stdout) as RunJson;
 
     expect(result.status).toBe(1);

@@ -4,6 +4,7 @@ import { settleSuccess, type PayoutSummary } from '@payout/db';
 import { STATEMENT_HEADER } from '@payout/recon';
 import { testPool, testPrisma } from '../support/database.js';
 import { makeMerchant } from '../support/factories.js';
+import { useApi } from '../support/api.js';
 import { statementApplied } from '../support/approvals.js';
 import { cli, payoutAtTheRail } from '../webhooks/webhook-fixtures.js';
 import { istToday, statementFile, type StatementRunJson } from './statement-support.js';
@@ -12,6 +13,7 @@ import { istToday, statementFile, type StatementRunJson } from './statement-supp
 // line known only by its UTR, a line of no known key that a person is pointed to, and one debit for a
 // whole bulk batch — named by the batch's id, or by its total — through `pnpm cli recon statement --apply`.
 
+const api = useApi();
 const prisma = testPrisma();
 const pool = testPool();
 afterAll(async () => {
@@ -78,7 +80,7 @@ describe('pnpm cli recon statement, beyond the reference', () => {
       ].join('\n'),
     );
 
-    const result = await statementApplied(cli, 'recon', 'statement', '--file', path);
+    const result = await statementApplied(api.current.adminUrl, 'recon', 'statement', '--file', path);
     const report = JSON.parse(result.stdout) as RunJson;
 
     expect(report.counts).toMatchObject({

@@ -9,6 +9,7 @@ import { testPool, testPrisma } from '../support/database.js';
 import { makeMerchant } from '../support/factories.js';
 import { eventually } from '../support/eventually.js';
 import { expectBooksBalanced, merchantBooks } from '../support/ledger-checks.js';
+import { useApi } from '../support/api.js';
 import { statementApplied } from '../support/approvals.js';
 import { cli, payoutAtTheRail } from '../webhooks/webhook-fixtures.js';
 import { bankStatement, istToday, sendToBank, statementFile } from './statement-support.js';
@@ -17,6 +18,7 @@ import { bankStatement, istToday, sendToBank, statementFile } from './statement-
 // payout (paid, then reversed) exports a DEBIT and a RETURN line; --apply reverses the payout once and
 // leaves nothing unresolved (exit 0), and the same file again applies nothing.
 
+const api = useApi();
 const prisma = testPrisma();
 const pool = testPool();
 let sim: RailSim;
@@ -54,8 +56,8 @@ describe('a statement with a return exported by rail-sim', () => {
     const path = await statementFile(exported);
     const before = (await merchantBooks(pool, merchant.merchant.id)).available;
 
-    const first = await statementApplied(cli, 'recon', 'statement', '--file', path);
-    const second = await statementApplied(cli, 'recon', 'statement', '--file', path);
+    const first = await statementApplied(api.current.adminUrl, 'recon', 'statement', '--file', path);
+    const second = await statementApplied(api.current.adminUrl, 'recon', 'statement', '--file', path);
 
     expect(first.status).toBe(0);
     expect(JSON.parse(first.stdout)).toMatchObject({

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settleSuccess, type PayoutSummary } from '@payout/db';
 import { renderMt940, type RenderableStatement } from '@payout/recon';
-import { fourEyes, statementApplied } from '../support/approvals.js';
+import { useApi } from '../support/api.js';
+import { statementApplied, statementPeople } from '../support/approvals.js';
 import { testPool, testPrisma } from '../support/database.js';
 import { makeMerchant } from '../support/factories.js';
 import { cli, payoutAtTheRail } from '../webhooks/webhook-fixtures.js';
@@ -16,6 +17,7 @@ import { istToday, type StatementRunJson } from './statement-support.js';
 // together — by repeating --file, or with --dir and a range of days — and missing at the bank when the
 // first day is read alone. A day of the range without a statement refuses the run.
 
+const api = useApi();
 const prisma = testPrisma();
 const pool = testPool();
 afterAll(async () => {
@@ -88,7 +90,16 @@ beforeAll(async () => {
 describe('pnpm cli recon statement over several days', () => {
   it('when the first day is read alone, then the payout the bank booked the next day is missing at the bank; read with the next day, it is matched', async () => {
     const alone = await cli('recon', 'statement', '--file', path(yesterday), '--json');
-    const together = await cli('recon', 'statement', '--file', path(yesterday), '--file', path(today), '--json');
+    // Applied, so that the run is stored under its files' names.
+    const together = await statementApplied(
+      api.current.adminUrl,
+      'recon',
+      'statement',
+      '--file',
+      path(yesterday),
+      '--file',
+      path(today),
+    );
 
     expect(alone.status).toBe(1);
     expect((JSON.parse(alone.stdout) as RunJson).breaks).toEqual([
@@ -126,7 +137,7 @@ describe('pnpm cli recon statement over several days', () => {
     await writeFile(first, statementOf(yesterday, 43, [pending]));
     await writeFile(second, statementOf(today, 44, [], [stranger]));
 
-    const run = await statementApplied(cli, 'recon', 'statement', '--file', first, '--file', second);
+    const run = await statementApplied(api.current.adminUrl, 'recon', 'statement', '--file', first, '--file', second);
     const report = JSON.parse(run.stdout) as RunJson & { runId: string };
 
     // Both are line 5 of their file: the settled one is gone from the breaks, the unknown one stays.
@@ -136,7 +147,7 @@ describe('pnpm cli recon statement over several days', () => {
     ]);
     const { rows } = await pool.query<{ reason: string; rail_answer: unknown }>(
       `SELECT reason, rail_answer FROM payout_events WHERE payout_id = $1 AND to_state = 'SUCCESS' AND actor = $2`,
-      [pending.id, `operator:${(await fourEyes()).approver}`],
+      [pending.id, `operator:${(await statementPeople(api.current.adminUrl)).approver.username}`],
     );
     expect(rows).toEqual([
       {
