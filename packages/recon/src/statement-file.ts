@@ -319,9 +319,9 @@ function whyNotALine(entry: BankEntry): string | undefined {
 export function notVouchedFor(statements: readonly BankStatement[]): string | undefined {
   for (const statement of statements) {
     const missing = [
-      statement.account === null && 'an account',
+      statement.account === null && 'account',
       (statement.openingBalancePaise === null || statement.closingBalancePaise === null) && 'balances',
-      statement.sequence === null && 'a statement number',
+      statement.sequence === null && 'statement number',
     ].filter((what): what is string => what !== false);
     if (missing.length > 0) {
       return `${nameOf(statement)} (${statement.format}) has no ${missing.join(', no ')}: in production only a bank's statement with its account, balances and number is applied (the canonical CSV is for development and tests)`;
