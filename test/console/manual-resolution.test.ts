@@ -248,9 +248,9 @@ describe('manual resolution asks the rail first', () => {
       kind: 'executed',
       request: { outcome: { status: 'FAILED', railWhenAsked: silentRequest.preview.railSays } },
     });
-    expect((approved as { request: { outcome: { railAtApproval: string } } }).request.outcome.railAtApproval).toMatch(
-      /^no answer/,
-    );
+    expect(
+      (approved as unknown as { request: { outcome: { railAtApproval: string } } }).request.outcome.railAtApproval,
+    ).toMatch(/^no answer/);
     expect((await stateOf(silent)).state).toBe('FAILED');
   });
 

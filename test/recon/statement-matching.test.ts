@@ -6,7 +6,7 @@ import { testPool, testPrisma } from '../support/database.js';
 import { makeMerchant } from '../support/factories.js';
 import { useApi } from '../support/api.js';
 import { statementApplied } from '../support/approvals.js';
-import { cli, payoutAtTheRail } from '../webhooks/webhook-fixtures.js';
+import { payoutAtTheRail } from '../webhooks/webhook-fixtures.js';
 import { istToday, statementFile, type StatementRunJson } from './statement-support.js';
 
 // Matching beyond the reference end to end (docs/reconciliation.md, "Matching beyond the reference"): a

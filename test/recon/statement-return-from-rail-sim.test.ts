@@ -11,7 +11,7 @@ import { eventually } from '../support/eventually.js';
 import { expectBooksBalanced, merchantBooks } from '../support/ledger-checks.js';
 import { useApi } from '../support/api.js';
 import { statementApplied } from '../support/approvals.js';
-import { cli, payoutAtTheRail } from '../webhooks/webhook-fixtures.js';
+import { payoutAtTheRail } from '../webhooks/webhook-fixtures.js';
 import { bankStatement, istToday, sendToBank, statementFile } from './statement-support.js';
 
 // A statement on which the bank and our books agree but for money that came back: rail-sim's own `.99`

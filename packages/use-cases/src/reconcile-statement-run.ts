@@ -4,7 +4,6 @@ import {
   reconcileStatement,
   recordStatementIdentity,
   type ApprovalRequestView,
-  type PrismaClient,
   type PrismaClientOrTransaction,
   type StatementRunPreview,
   type StatementRunReport,

@@ -129,7 +129,7 @@ export const manualResolution = {
   },
   async execute({ tx, request, approver }, rail) {
     const params = request.params as unknown as ManualResolutionParams;
-    const railWhenAsked = params.railWhenAsked ?? String(request.preview.railSays ?? 'not recorded');
+    const railWhenAsked = whenAskedOf(params, request.preview);
     if (params.override) {
       const asked = overrideAtApproval(params.request, railWhenAsked, rail);
       if (asked.kind === 'contradicted') return { kind: 'refused', why: asked.why };
@@ -220,7 +220,7 @@ export async function recheckOverride(
   if (request.action !== 'payout.resolve') return undefined;
   const params = request.params as unknown as ManualResolutionParams;
   if (!params.override) return undefined;
-  const whenAsked = params.railWhenAsked ?? String(request.preview.railSays ?? 'not recorded');
+  const whenAsked = whenAskedOf(params, request.preview);
   const now = await deps.rail.status(params.ackNo);
   const asked = overrideAtApproval(params.request, whenAsked, now);
   return {
@@ -228,4 +228,10 @@ export async function recheckOverride(
     now: describeRailAnswer(now),
     ...(asked.kind === 'contradicted' && { contradicted: asked.why }),
   };
+}
+
+/** What the rail said when the maker asked; a request stored before this was kept has it in its preview only. */
+function whenAskedOf(params: ManualResolutionParams, preview: Record<string, unknown>): string {
+  if (params.railWhenAsked !== undefined) return params.railWhenAsked;
+  return typeof preview.railSays === 'string' ? preview.railSays : 'not recorded';
 }

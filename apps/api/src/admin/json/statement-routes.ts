@@ -89,30 +89,30 @@ export function statementRoutes(deps: {
   return router;
 }
 
-/** Runs body-reading middleware in order, as Express would, and settles when the body is read. */
+/**
+ * Runs body-reading middleware in order, as Express would (an error skips to the error handlers), and
+ * settles once the body is read or refused.
+ */
 async function readBody(
   handlers: readonly (RequestHandler | ErrorRequestHandler)[],
   req: Request,
   res: Response,
 ): Promise<void> {
-  let failure: unknown;
+  let failure: unknown = undefined;
   for (const handler of handlers) {
+    const handlesErrors = handler.length === 4;
+    if (handlesErrors !== (failure !== undefined)) continue;
     failure = await new Promise<unknown>((settle) => {
-      const next = (error?: unknown) => settle(error);
-      if (handler.length === 4) {
-        if (failure === undefined) return settle(undefined);
-        (handler as ErrorRequestHandler)(failure, req, res, next);
-      } else {
-        if (failure !== undefined) return settle(failure);
-        try {
-          (handler as RequestHandler)(req, res, next);
-        } catch (error) {
-          settle(error);
-        }
+      try {
+        if (handlesErrors) (handler as ErrorRequestHandler)(failure, req, res, settle);
+        else (handler as RequestHandler)(req, res, settle);
+      } catch (error) {
+        settle(error);
       }
     });
   }
-  if (failure !== undefined) throw failure;
+  if (failure instanceof Error) throw failure;
+  if (failure !== undefined) throw new Error(`reading the body failed: ${JSON.stringify(failure)}`);
 }
 
 /** The person the credential (or the console session) belongs to. */

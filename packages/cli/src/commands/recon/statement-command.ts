@@ -90,7 +90,7 @@ async function readOnly(context: CommandContext, input: StatementInput): Promise
  */
 async function applyThroughAdmin(context: CommandContext, input: StatementInput): Promise<StatementRunJson> {
   try {
-    const answer = await context.admin().post<Record<string, unknown>>('/admin/statements', {
+    const answer = await context.admin().post('/admin/statements', {
       files: input.files,
       ...(input.profile && { profile: input.profile }),
     });
