@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordDiscrepancy, type PrismaClient } from '@payout/db';
 import { newAckNo } from '@payout/domain';
 import { useApi } from '../support/api.js';
+import { statementApplied } from '../support/approvals.js';
 import { testPrisma } from '../support/database.js';
 import { makeMerchant } from '../support/factories.js';
 import { consoleSession } from '../support/console.js';
@@ -65,7 +66,10 @@ describe('console lists of the bank boundary', () => {
     const stranger = newAckNo();
     const file = join(scratch, 'statement.csv');
     writeFileSync(file, `reference,utr,amount,type,value_date\n${stranger},998877665544,250.00,DEBIT,2026-11-23\n`);
-    const run = await cli('recon', 'statement', '--file', file, '--json');
+    // Only an applied run leaves breaks for a person: a report alone stores nothing.
+    expect((await cli('recon', 'statement', '--file', file, '--json')).status).toBe(1);
+    expect((await page('/console/lists/statement-breaks')).html).toContain('No statement run has left a break.');
+    const run = await statementApplied(api.current.adminUrl, 'recon', 'statement', '--file', file);
     expect(run.status).toBe(1);
 
     const listed = await page('/console/lists/statement-breaks');
