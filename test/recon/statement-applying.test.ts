@@ -6,6 +6,7 @@ import { reconcileStatementRun, type Person } from '@payout/use-cases';
 import { useApi } from '../support/api.js';
 import { statementApplied } from '../support/approvals.js';
 import { signedInPerson } from '../support/console.js';
+import { bearer, personWithKey } from '../support/people.js';
 import { testPool, testPrisma } from '../support/database.js';
 import { makeMerchant } from '../support/factories.js';
 import { cli, payoutAtTheRail } from '../webhooks/webhook-fixtures.js';
@@ -239,18 +240,53 @@ describe('a report without --apply', () => {
 });
 
 describe('POST /admin/statements', () => {
-  it('when support sends a statement, then it is refused (403) and nothing is stored', async () => {
-    const sunita = await signedInPerson(api.current.adminUrl, 'support');
+  it('when no person, or a support user’s key, sends a statement, then it is refused (401, 403) and nothing is stored', async () => {
+    const support = await personWithKey('support');
     const before = await stored();
+    const send = (headers: Record<string, string>) =>
+      fetch(`${api.current.adminUrl}/admin/statements`, {
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ files: [{ name: 'statement.sta', text: renderMt940(bankStatement([])) }] }),
+      });
+
+    expect((await send({})).status).toBe(401);
+    expect((await send(bearer(support))).status).toBe(403);
+    expect(await stored()).toEqual(before);
+  });
+
+  it('when an operator’s key sends a statement, then the run is stored under their name and answered as the CLI prints it', async () => {
+    const operator = await personWithKey('operator');
+    const payout = await paidPayout();
+    const statement = bankStatement([
+      {
+        valueDate: istToday(),
+        type: 'RETURN',
+        amountPaise: payout.amountPaise,
+        bankReference: 'NEFTIN7783',
+        narration: `RETURN ${payout.ackNo}`,
+        class: 'return',
+      },
+    ]);
 
     const res = await fetch(`${api.current.adminUrl}/admin/statements`, {
       method: 'POST',
-      headers: { Cookie: sunita.cookie, 'X-CSRF-Token': sunita.csrf, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ files: [{ name: 'statement.sta', text: renderMt940(bankStatement([])) }] }),
+      headers: { ...bearer(operator), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ files: [{ name: '/tmp/day.sta', text: renderMt940(statement) }] }),
     });
 
-    expect(res.status).toBe(403);
-    expect(await stored()).toEqual(before);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as Record<string, unknown> & { runId: string; approvalId: string };
+    expect(body).toMatchObject({
+      error: false,
+      status: 'OK',
+      plannedActions: [{ kind: 'reverse', ackNo: payout.ackNo, amountPaise: '10100' }],
+      statements: [{ format: 'mt940', account: statement.account }],
+      approval: { action: 'statement.apply', maker: operator.username, state: 'REQUESTED' },
+    });
+    const run = await prisma.statementRun.findUniqueOrThrow({ where: { id: BigInt(body.runId) } });
+    expect(run).toMatchObject({ operator: `cli:${operator.username}`, fileName: 'day.sta', applied: false });
+    expect((await prisma.payout.findUniqueOrThrow({ where: { id: payout.id } })).state).toBe('SUCCESS');
   });
 
   it('when the body names no file or the file cannot be read, then 422 with why, and nothing is stored', async () => {

@@ -190,10 +190,7 @@ describe('where a settlement or a reversal came from', () => {
       `SELECT payout_id::text, reason, rail_answer FROM payout_events
         WHERE payout_id = ANY($1::bigint[]) AND to_state IN ('SUCCESS', 'REVERSED') AND actor = $2
         ORDER BY id`,
-      [
-        [pending.id, paid.id].map(String),
-        `operator:${(await statementPeople(api.current.adminUrl)).approver.username}`,
-      ],
+      [[pending.id, paid.id].map(String), `operator:${(await statementPeople()).approver.username}`],
     );
     expect(events).toEqual([
       {
@@ -214,7 +211,7 @@ describe('where a settlement or a reversal came from', () => {
     expect(runs).toEqual([
       {
         applied: true,
-        applied_by: `operator:${(await statementPeople(api.current.adminUrl)).approver.username}`,
+        applied_by: `operator:${(await statementPeople()).approver.username}`,
         applied_at: expect.any(Date),
       },
     ]);

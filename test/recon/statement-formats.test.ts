@@ -131,7 +131,7 @@ describe('a statement file refused whole', () => {
     async (name) => {
       const runsBefore = await statementRuns();
 
-      const { maker } = await statementPeople(api.current.adminUrl);
+      const { maker } = await statementPeople();
       const result = await cliAs(api.current.adminUrl, maker, 'recon', 'statement', '--file', fixture(name), '--apply');
 
       expect(result.status).toBe(2);

@@ -194,9 +194,7 @@ describe('pnpm cli recon statement', () => {
       operator: string;
       breaks: number;
     }>('SELECT applied, file_digest, operator, breaks FROM statement_runs ORDER BY id');
-    const maker = expect.stringMatching(
-      new RegExp(`:${(await statementPeople(api.current.adminUrl)).maker.username}$`),
-    );
+    const maker = expect.stringMatching(new RegExp(`:${(await statementPeople()).maker.username}$`));
     expect(runs.map((r) => [r.applied, r.operator, r.breaks])).toEqual([
       // Applied once its request was approved; the second --apply found nothing left to ask for.
       [true, maker, 5],
@@ -216,7 +214,7 @@ describe('pnpm cli recon statement', () => {
     );
     const runsBefore = (await pool.query('SELECT count(*)::int AS n FROM statement_runs')).rows[0].n as number;
 
-    const { maker } = await statementPeople(api.current.adminUrl);
+    const { maker } = await statementPeople();
     const result = await cliAs(api.current.adminUrl, maker, 'recon', 'statement', '--file', path, '--apply');
 
     expect(result.status).toBe(2);

@@ -147,7 +147,7 @@ describe('pnpm cli recon statement over several days', () => {
     ]);
     const { rows } = await pool.query<{ reason: string; rail_answer: unknown }>(
       `SELECT reason, rail_answer FROM payout_events WHERE payout_id = $1 AND to_state = 'SUCCESS' AND actor = $2`,
-      [pending.id, `operator:${(await statementPeople(api.current.adminUrl)).approver.username}`],
+      [pending.id, `operator:${(await statementPeople()).approver.username}`],
     );
     expect(rows).toEqual([
       {

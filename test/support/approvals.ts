@@ -1,7 +1,7 @@
-import { AdminRefusal, runCli, type AdminClient } from '@payout/cli';
+import { AdminRefusal, createAdminClient, runCli } from '@payout/cli';
 import { createConsoleUser, createPrismaClient } from '@payout/db';
 import { hashPassword } from '@payout/domain';
-import { signedInPerson, type ConsolePerson } from './console.js';
+import { personWithKey, type PersonWithKey } from './people.js';
 
 /**
  * Two console users of this test process — one who asks for money actions, one who approves them — made
@@ -51,53 +51,24 @@ interface CliResult {
   stderr: string;
 }
 
-/**
- * The admin listener as a signed-in console user reaches it from a script: their session cookie and its CSRF
- * token, which the admin JSON API takes as it takes a personal credential (docs/operations.md, "Security model").
- */
-export function consoleAdminClient(url: string, person: ConsolePerson): AdminClient {
-  async function send<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${url}${path}`, {
-      method,
-      headers: {
-        Cookie: person.cookie,
-        'X-CSRF-Token': person.csrf,
-        Accept: 'application/json',
-        ...(body !== undefined && { 'Content-Type': 'application/json' }),
-      },
-      ...(body !== undefined && { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    const parsed = text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
-    if (res.ok && parsed) return parsed as T;
-    const message = typeof parsed?.message === 'string' ? parsed.message : `HTTP ${res.status}`;
-    throw new AdminRefusal(message, res.status, parsed);
-  }
-  return { url, post: (path, body) => send('POST', path, body ?? {}), get: (path) => send('GET', path) };
-}
-
-/** The operator who applies statements and the approver who approves them, signed in to one admin listener. */
+/** The operator who applies statements and the approver who approves them, each with a personal API key. */
 export interface StatementPeople {
-  maker: ConsolePerson;
-  approver: ConsolePerson;
+  maker: PersonWithKey;
+  approver: PersonWithKey;
 }
 
-const statementPeopleOf = new Map<string, Promise<StatementPeople>>();
+let statementPeopleMade: Promise<StatementPeople> | undefined;
 
-export function statementPeople(adminUrl: string): Promise<StatementPeople> {
-  let people = statementPeopleOf.get(adminUrl);
-  if (!people) {
-    people = (async () => ({
-      maker: await signedInPerson(adminUrl, 'operator'),
-      approver: await signedInPerson(adminUrl, 'approver'),
-    }))();
-    statementPeopleOf.set(adminUrl, people);
-  }
-  return people;
+export function statementPeople(): Promise<StatementPeople> {
+  statementPeopleMade ??= (async () => ({
+    maker: await personWithKey('operator'),
+    approver: await personWithKey('approver'),
+  }))();
+  return statementPeopleMade;
 }
 
-/** `pnpm cli …` in-process, as `person` acting through the admin listener at `adminUrl`. */
-export async function cliAs(adminUrl: string, person: ConsolePerson, ...argv: string[]): Promise<CliResult> {
+/** `pnpm cli …` in-process, as `person` (their own key) acting through the admin listener at `adminUrl`. */
+export async function cliAs(adminUrl: string, person: PersonWithKey, ...argv: string[]): Promise<CliResult> {
   const out: string[] = [];
   const err: string[] = [];
   const status = await runCli(argv, {
@@ -105,7 +76,7 @@ export async function cliAs(adminUrl: string, person: ConsolePerson, ...argv: st
     openQueue: () => {
       throw new Error('recon statement needs no queue');
     },
-    openAdmin: () => consoleAdminClient(adminUrl, person),
+    openAdmin: () => createAdminClient({ url: adminUrl, credential: person.key }),
     stdout: (line) => out.push(line),
     stderr: (line) => err.push(line),
   });
@@ -113,8 +84,9 @@ export async function cliAs(adminUrl: string, person: ConsolePerson, ...argv: st
 }
 
 /**
- * `pnpm cli recon statement --apply --json` as an operator, through the admin listener at `adminUrl`, then
- * — when it asked for settlements or reversals — the request approved by an approver there: the exit
+ * `pnpm cli recon statement --apply --json` as an operator with their own key, through the admin listener at
+ * `adminUrl`, then — when it asked for settlements or reversals — the request approved there by an
+ * approver with theirs: the exit
  * status of the run, and its report as the statement run stands after the approval (what was applied, what
  * is left).
  */
@@ -122,16 +94,17 @@ export async function statementApplied(
   adminUrl: string,
   ...argv: string[]
 ): Promise<CliResult & { approval?: Record<string, unknown> }> {
-  const { maker, approver } = await statementPeople(adminUrl);
+  const { maker, approver } = await statementPeople();
   const asked = await cliAs(adminUrl, maker, ...argv, '--apply', '--json');
   if (!asked.stdout) return asked;
   const report = JSON.parse(asked.stdout) as Record<string, unknown> & { runId: string; approvalId?: string };
   if (report.approvalId === undefined) return asked;
   let approval: Record<string, unknown>;
   try {
-    approval = await consoleAdminClient(adminUrl, approver).post(`/admin/approvals/${report.approvalId}/approve`, {
-      note: 'statement checked',
-    });
+    approval = await createAdminClient({ url: adminUrl, credential: approver.key }).post(
+      `/admin/approvals/${report.approvalId}/approve`,
+      { note: 'statement checked' },
+    );
   } catch (error) {
     if (error instanceof AdminRefusal) return { status: 1, stdout: '', stderr: error.message };
     throw error;

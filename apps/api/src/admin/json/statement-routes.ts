@@ -7,14 +7,12 @@ import {
   reconcileStatementRun,
   statementRunJson,
   type ApprovalSettings,
-  type Person,
   type StatementSettings,
 } from '@payout/use-cases';
 import { methodNotAllowed } from '../../http/error-handler.js';
 import { largeJsonBody } from '../../http/json-body.js';
 import { sendJson } from '../../http/send-json.js';
-import { consoleAuthorization, exactRouter } from '../console/console-authorization.js';
-import type { Viewer } from '../console/console-session.js';
+import { apiPersonOf, consoleAuthorization, exactRouter } from '../console/console-authorization.js';
 
 /** Where statements are applied from: the checks of this installation and the largest body it reads. */
 export interface StatementRouteSettings extends StatementSettings {
@@ -66,7 +64,7 @@ export function statementRoutes(deps: {
         const outcome = await reconcileStatementRun(deps, {
           files: input.files,
           ...(input.profile !== undefined && { profile: input.profile }),
-          by: personOf(viewer),
+          by: apiPersonOf(viewer),
         });
         switch (outcome.kind) {
           case 'not-allowed':
@@ -113,9 +111,4 @@ async function readBody(
   }
   if (failure instanceof Error) throw failure;
   if (failure !== undefined) throw new Error(`reading the body failed: ${JSON.stringify(failure)}`);
-}
-
-/** The person the credential (or the console session) belongs to. */
-function personOf(viewer: Viewer): Person {
-  return { username: viewer.user.username, role: viewer.user.role, via: 'admin-api' };
 }
