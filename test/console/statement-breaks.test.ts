@@ -11,6 +11,7 @@ import { useApi } from '../support/api.js';
 import { testPrisma } from '../support/database.js';
 import { makeMerchant, type TestMerchant } from '../support/factories.js';
 import { signedInPerson, type ConsolePerson } from '../support/console.js';
+import { bearer, personWithKey } from '../support/people.js';
 import { payoutAtTheRail } from '../webhooks/webhook-fixtures.js';
 
 // The breaks page (docs/reconciliation.md, "The breaks page"): a person decides what a statement's break is.
@@ -138,6 +139,49 @@ describe('the statement breaks page', () => {
     });
     expect(await db.approvalRequest.findUniqueOrThrow({ where: { id: request.id } })).toMatchObject({
       state: 'EXECUTED',
+    });
+  });
+
+  it('when people decide breaks through the admin JSON API with their own keys, then a plain break is decided at once and a money-missing one waits for another approver', async () => {
+    const [operator, approver] = [await personWithKey('operator'), await personWithKey('approver')];
+    const amountPaise = uniqueAmount();
+    const payout = await payoutAtTheRail(db, merchant, { amountPaise });
+    const run = await runStatement([
+      { reference: 'ZZJSONPLAIN1', utr: 'UTRJSONPLAIN1', amountPaise: uniqueAmount(), type: 'DEBIT' },
+      { reference: payout.ackNo, utr: 'UTRJSONMISS1', amountPaise: amountPaise + 1n, type: 'DEBIT' },
+    ]);
+    const plain = breakOf(run, 'ZZJSONPLAIN1');
+    const missing = breakOf(run, payout.ackNo);
+    const post = (key: { key: string }, at: { position: number }, action: string, body: unknown) =>
+      fetch(`${api.current.adminUrl}/admin/statements/${run.runId}/breaks/${at.position}/${action}`, {
+        method: 'POST',
+        headers: { ...bearer(key), 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+
+    expect((await post(operator, plain, 'needs-bank', {})).status).toBe(422);
+    const decided = await post(operator, plain, 'needs-bank', { why: 'asked HDFC, ticket 77' });
+    expect(decided.status).toBe(200);
+    expect(await decisionOf(run.runId, plain.position)).toMatchObject({
+      decision: 'needs_bank',
+      decidedBy: `cli:${operator.username}`,
+    });
+
+    const asked = await post(operator, missing, 'not-ours', { why: 'a fee in the same debit' });
+    expect(asked.status).toBe(202);
+    const { approval } = (await asked.json()) as { approval: { id: string; action: string } };
+    expect(approval.action).toBe('statement.decide');
+    expect(await decisionOf(run.runId, missing.position)).toBeNull();
+    const approved = await fetch(`${api.current.adminUrl}/admin/approvals/${approval.id}/approve`, {
+      method: 'POST',
+      headers: { ...bearer(approver), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ note: 'fee confirmed' }),
+    });
+    expect(approved.status).toBe(200);
+    expect(await decisionOf(run.runId, missing.position)).toMatchObject({
+      decision: 'not_ours',
+      decidedBy: `cli:${approver.username}`,
+      approvalRequestId: BigInt(approval.id),
     });
   });
 

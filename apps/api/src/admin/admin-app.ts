@@ -14,6 +14,7 @@ import { auditRefusal } from './console/console-authorization.js';
 import { consoleRoutes, consoleSession } from './console/console-routes.js';
 import { viewerOf } from './console/console-session.js';
 import type { SignInLimiter } from './console/sign-in-limiter.js';
+import { statementBreakJsonRoutes } from './json/statement-break-routes.js';
 import { statementRoutes, type StatementRouteSettings } from './json/statement-routes.js';
 import { metricsRoutes } from './metrics-routes.js';
 import { queueDashboard } from './queue-dashboard.js';
@@ -60,6 +61,7 @@ export function createAdminApp(deps: AdminDependencies): Express {
   app.use(queueDashboard({ queues: [deps.payoutQueue, deps.webhookQueue], adminToken: deps.adminToken }));
   app.use(adminJsonRoutes(deps));
   app.use(statementRoutes(deps));
+  app.use(statementBreakJsonRoutes(deps));
   app.use(consoleRoutes(deps));
   app.get('/', (_req, res) => res.redirect(303, '/console'));
   // A signed-in person posting where nothing answers is trying a path by hand: the audit log keeps it.
