@@ -4,7 +4,7 @@ import { reconcileStatement, settleSuccess, type PayoutSummary } from '@payout/d
 import { formatStatement, renderCamt053, renderMt940, type RenderableStatement } from '@payout/recon';
 import { reconcileStatementRun, type Person } from '@payout/use-cases';
 import { useApi } from '../support/api.js';
-import { statementApplied } from '../support/approvals.js';
+import { cliAs, statementApplied, statementPeople } from '../support/approvals.js';
 import { signedInPerson } from '../support/console.js';
 import { bearer, personWithKey } from '../support/people.js';
 import { testPool, testPrisma } from '../support/database.js';
@@ -18,6 +18,8 @@ import { istToday, statementFile, type StatementRunJson } from './statement-supp
 // --apply stores nothing; applying is a person's request through the admin listener.
 
 const api = useApi();
+// An admin listener that reads at most 4 KB of statements in one run.
+const small = useApi({ STATEMENT_MAX_BYTES: '4096' });
 const prisma = testPrisma();
 const pool = testPool();
 afterAll(async () => {
@@ -287,6 +289,27 @@ describe('POST /admin/statements', () => {
     const run = await prisma.statementRun.findUniqueOrThrow({ where: { id: BigInt(body.runId) } });
     expect(run).toMatchObject({ operator: `cli:${operator.username}`, fileName: 'day.sta', applied: false });
     expect((await prisma.payout.findUniqueOrThrow({ where: { id: payout.id } })).state).toBe('SUCCESS');
+  });
+
+  it('when the files together are larger than the listener’s STATEMENT_MAX_BYTES, then --apply is refused (exit 2) before anything is read into a run, and nothing is stored', async () => {
+    const { maker } = await statementPeople();
+    const entries = Array.from({ length: 120 }, (_, i) => ({
+      valueDate: istToday(),
+      type: 'DEBIT' as const,
+      amountPaise: 590n,
+      narration: `IMPS CHARGES ${i}`,
+      class: 'bank_charge' as const,
+    }));
+    const text = renderMt940(bankStatement(entries));
+    expect(text.length).toBeGreaterThan(4096);
+    const path = await statementFile(text, 'statement.sta');
+    const before = await stored();
+
+    const result = await cliAs(small.current.adminUrl, maker, 'recon', 'statement', '--file', path, '--apply');
+
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('larger than the 4096 bytes the admin listener reads (STATEMENT_MAX_BYTES');
+    expect(await stored()).toEqual(before);
   });
 
   it('when the body names no file or the file cannot be read, then 422 with why, and nothing is stored', async () => {

@@ -52,7 +52,7 @@ export function statementRoutes(deps: {
   const { allowJson } = consoleAuthorization(deps.db);
   const body = largeJsonBody(
     deps.statements.maxBytes,
-    `The statement files are larger than the ${deps.statements.maxBytes} bytes a run may have (STATEMENT_MAX_BYTES).`,
+    `The statement run is larger than the ${deps.statements.maxBytes} bytes the admin listener reads (STATEMENT_MAX_BYTES: its files together, as JSON); nothing applied.`,
   );
   router
     .route('/admin/statements')

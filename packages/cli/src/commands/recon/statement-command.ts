@@ -97,7 +97,8 @@ async function applyThroughAdmin(context: CommandContext, input: StatementInput)
     const { error: _error, status_code: _status, status: _ok, ...run } = answer;
     return run as unknown as StatementRunJson;
   } catch (error) {
-    if (error instanceof AdminRefusal && error.status === 422) throw new UsageError(error.message);
+    // A file refused (422) or a run too large for the listener (413) is bad input, as when read here.
+    if (error instanceof AdminRefusal && [413, 422].includes(error.status)) throw new UsageError(error.message);
     throw error;
   }
 }
