@@ -67,7 +67,7 @@ export type StatementRunPreview = Omit<StatementRunReport, 'runId'> & { runId: n
  */
 export async function previewStatement(
   db: PrismaClient,
-  request: Omit<StatementRunRequest, 'recordDiscrepancies'>,
+  request: Omit<StatementRunRequest, 'recordDiscrepancies' | 'actor'>,
 ): Promise<StatementRunPreview> {
   const { items: _items, startedAt: _startedAt, ...matched } = await matchStatementRun(db, request);
   return { runId: null, ...matched };
@@ -112,7 +112,10 @@ export async function reconcileStatement(db: PrismaClient, request: StatementRun
 }
 
 /** Matches the lines against the books and lists earlier runs of the same files: reads only. */
-async function matchStatementRun(db: PrismaClient, request: Omit<StatementRunRequest, 'recordDiscrepancies'>) {
+async function matchStatementRun(
+  db: PrismaClient,
+  request: Omit<StatementRunRequest, 'recordDiscrepancies' | 'actor'>,
+) {
   const startedAt = new Date();
   const references = [...new Set(request.lines.map((l) => l.reference))];
   const payouts = await findPayoutsForStatement(db, references, request.valueDates, {

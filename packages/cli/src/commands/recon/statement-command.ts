@@ -78,7 +78,6 @@ async function readOnly(context: CommandContext, input: StatementInput): Promise
     valueDates: statement.valueDates,
     fileDigest: input.digest,
     fileName: input.name,
-    actor: 'read-only',
   });
   return statementRunJson(preview, statementFileJson(statement)) as unknown as StatementRunJson;
 }
