@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ConsoleRole } from '@payout/domain';
 import { Prisma } from '../generated/prisma/client.js';
-import type { PrismaClientOrTransaction } from '../client.js';
+import type { PrismaClient, PrismaClientOrTransaction } from '../client.js';
 
 export class ConsoleUsernameTakenError extends Error {
   override readonly name = 'ConsoleUsernameTakenError';
@@ -129,6 +129,22 @@ export async function setConsoleRole(
 ): Promise<ConsoleUserView | null> {
   const { count } = await db.consoleUser.updateMany({ where: { username }, data: { role } });
   return count === 0 ? null : findConsoleUser(db, username);
+}
+
+/**
+ * The first approver of an empty installation, made directly (docs/operations.md, "Security model"): only
+ * while no enabled approver exists, checked under a lock so two at once make one. Null when there is one
+ * already — from then on a person is added by a request another approver approves.
+ */
+export async function createFirstApprover(
+  db: PrismaClient,
+  input: { username: string; passwordHash: string },
+): Promise<ConsoleUserView | null> {
+  return db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('console_users.first_approver'))`;
+    if ((await countActiveApprovers(tx)) > 0) return null;
+    return createConsoleUser(tx, { username: input.username, role: 'APPROVER', passwordHash: input.passwordHash });
+  });
 }
 
 /** How many enabled approvers there are: none means an empty installation, whose first approver is made directly. */
