@@ -6,7 +6,7 @@ import {
   type PrismaClient,
 } from '@payout/db';
 import { adminOf, call, useApi, type ApiResponse } from '../support/api.js';
-import { addConsoleUser, signInToConsole } from '../support/console.js';
+import { addConsoleUser, signedInPerson, signInToConsole } from '../support/console.js';
 import { testPrisma } from '../support/database.js';
 import { bearer, personWithKey, type PersonWithKey } from '../support/people.js';
 
@@ -162,6 +162,22 @@ describe('people on the admin API', () => {
     expect((await signIn(name, oneTime)).status).toBe(401);
     expect((await signIn(name, chosen)).status).toBe(200);
     expect(await findConsoleUser(db, name)).toMatchObject({ mustChangePassword: false });
+  });
+
+  it('when an approver approves a people request on the console, then the page shows the one-time password once', async () => {
+    const name = newName();
+    const asked = await admin('/admin/users', bearer(operator), { username: name, role: 'operator', why: 'new hire' });
+    const id = (asked.json.approval as { id: string }).id;
+    const kiran = await signedInPerson(api.current.adminUrl, 'approver');
+    const pending = await kiran.page(`/console/approvals/${id}`);
+    expect(pending.html).toContain(`Add ${name} as operator`);
+    const approved = await kiran.post(`/console/approvals/${id}/approve`, { note: 'manager agreed' });
+    expect(approved.status).toBe(201);
+    const oneTime = /<code class="secret">([^<]+)<\/code>/.exec(approved.html)![1]!;
+    expect(approved.html).toContain('must choose');
+    expect((await kiran.page(`/console/approvals/${id}`)).html).not.toContain(oneTime);
+    expect((await signIn(name, oneTime)).status).toBe(403);
+    expect(await findConsoleUser(db, name)).toMatchObject({ role: 'OPERATOR', mustChangePassword: true });
   });
 
   it('when a first password is chosen badly, then nothing changes', async () => {
