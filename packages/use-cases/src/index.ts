@@ -3,7 +3,7 @@
 // planned by one person and run on a second person's approval ("Approvals").
 export type { PayoutKey } from './payout-key.js';
 export { actorOf, type Person } from './approvals/person.js';
-export type { ApprovalDeps, ApprovalSettings, PlannedRequest } from './approvals/money-action.js';
+export type { ApprovalDeps, ApprovalSettings, HandOver, PlannedRequest } from './approvals/money-action.js';
 export { approvalJson } from './approvals/approval-json.js';
 export {
   approveRequest,
@@ -51,3 +51,11 @@ export {
   type MatchLineOutcome,
   type StatementBreakKey,
 } from './match-statement-line.js';
+export {
+  disableUser,
+  planPasswordReset,
+  planRoleChange,
+  planUserAdd,
+  type DisableUserOutcome,
+  type PlanPeopleChangeOutcome,
+} from './people-changes.js';

@@ -15,6 +15,7 @@ import { consoleRoutes, consoleSession } from './console/console-routes.js';
 import { viewerOf } from './console/console-session.js';
 import type { SignInLimiter } from './console/sign-in-limiter.js';
 import { metricsRoutes } from './metrics-routes.js';
+import { peopleRoutes } from './json/people-routes.js';
 import { queueDashboard } from './queue-dashboard.js';
 
 /** Everything the admin listener needs; the merchant app and this one share services, never routes. */
@@ -29,6 +30,8 @@ export interface AdminDependencies {
   rail: RailAdapter;
   signIn: SignInLimiter;
   sessionTtlMs: number;
+  /** How long a CLI sign-in (POST /admin/sign-in) lasts. */
+  cliSignInTtlMs: number;
   approvals: ApprovalSettings;
   /** Express's `trust proxy`, so a console behind a TLS-terminating proxy sets Secure cookies. */
   trustProxy?: string | number;
@@ -56,6 +59,7 @@ export function createAdminApp(deps: AdminDependencies): Express {
   app.use(consoleSession(deps.db));
   app.use(queueDashboard({ queues: [deps.payoutQueue, deps.webhookQueue], adminToken: deps.adminToken }));
   app.use(adminJsonRoutes(deps));
+  app.use(peopleRoutes(deps));
   app.use(consoleRoutes(deps));
   app.get('/', (_req, res) => res.redirect(303, '/console'));
   // A signed-in person posting where nothing answers is trying a path by hand: the audit log keeps it.

@@ -8,7 +8,7 @@ import {
 } from '@payout/db';
 import { decideOnApproval, may, type ApprovalDecision } from '@payout/domain';
 import { audit } from '../audit.js';
-import type { ApprovalDeps, PlannedRequest } from './money-action.js';
+import type { ApprovalDeps, HandOver, PlannedRequest } from './money-action.js';
 import { moneyActionOf } from './money-actions.js';
 import { actorOf, type Person } from './person.js';
 
@@ -48,7 +48,7 @@ export async function requestApproval(
 }
 
 export type DecideOutcome =
-  | { kind: 'executed'; request: ApprovalRequestView; handOver?: { token: string } }
+  | { kind: 'executed'; request: ApprovalRequestView; handOver?: HandOver }
   | { kind: 'rejected'; request: ApprovalRequestView }
   | { kind: 'cancelled'; request: ApprovalRequestView }
   /** Approved, but the world had moved on: the request is FAILED, with the reason, and nothing ran. */

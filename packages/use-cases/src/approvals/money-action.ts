@@ -36,13 +36,19 @@ export interface ExecutionContext {
   approver: Person;
 }
 
+/**
+ * A secret an approved request made, shown once to the approver and never stored: a merchant's new token,
+ * or a person's one-time password (which they must change at first sign-in).
+ */
+export type HandOver = { token: string } | { username: string; oneTimePassword: string };
+
 export type Execution =
   | {
       kind: 'executed';
       /** Stored on the request: what running it did. */
       outcome: Record<string, unknown>;
-      /** Shown once to the approver and never stored (a new merchant token). */
-      handOver?: { token: string };
+      /** Shown once to the approver and never stored. */
+      handOver?: HandOver;
     }
   /** The world is no longer as the request said: nothing ran. */
   | { kind: 'refused'; why: string };

@@ -3,6 +3,7 @@ import { creditWalletRoutes } from './actions/credit-wallet.js';
 import { decideRequestRoutes } from './actions/decide-request.js';
 import { enableWebhookRoutes } from './actions/enable-webhook.js';
 import { issueTokenRoutes } from './actions/issue-token.js';
+import { personalKeyRoutes } from './actions/personal-keys.js';
 import { replayWebhookRoutes } from './actions/replay-webhook.js';
 import { requeueInquiryRoutes } from './actions/requeue-inquiry.js';
 import { resolvePayoutRoutes } from './actions/resolve-payout.js';
@@ -15,6 +16,7 @@ import { consoleSession } from './console-session.js';
 import { CONSOLE_STYLESHEET } from './console-stylesheet.js';
 import { approvalsRoutes } from './pages/approvals.js';
 import { auditLogRoutes } from './pages/audit-log.js';
+import { keysRoutes } from './pages/keys.js';
 import { discrepanciesRoutes } from './pages/lists/discrepancies.js';
 import { failedWebhooksRoutes } from './pages/lists/failed-webhooks.js';
 import { waitingPayoutsRoutes } from './pages/lists/waiting-payouts.js';
@@ -67,6 +69,7 @@ export function consoleRoutes(deps: ConsoleDependencies) {
   router.use(merchantPayoutsRoutes(context));
   router.use(merchantStatementRoutes(context));
   router.use(approvalsRoutes(context));
+  router.use(keysRoutes(context));
   // The actions, one module each: those that move no money are done alone, a money action becomes a
   // request, and deciding a request is a second person's (docs/operations.md, "Roles" and "Approvals").
   router.use(replayWebhookRoutes(context));
@@ -78,6 +81,8 @@ export function consoleRoutes(deps: ConsoleDependencies) {
   router.use(creditWalletRoutes(context));
   router.use(issueTokenRoutes(context));
   router.use(decideRequestRoutes(context));
+  // A person's own keys: every role makes and revokes its own (docs/operations.md, "Security model").
+  router.use(personalKeyRoutes(context));
   router.use('/console', noSuchPage(deps.db));
   router.use('/console', consoleErrors);
   return router;
