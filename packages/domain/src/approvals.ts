@@ -11,6 +11,7 @@ export const APPROVAL_ACTIONS = [
   'statement.apply',
   'token.issue',
   'statement.match',
+  'bulk.submit',
 ] as const;
 export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
 

@@ -83,12 +83,18 @@ export async function approveRequest(
   const action = moneyActionOf(early.request.action);
   const prepared = await action.prepare?.(deps, early.request);
   const reason = input.note ?? 'approved';
+  let afterCommit: (() => Promise<void>) | undefined;
+  let outcome: DecideOutcome;
   try {
-    return await deps.db.$transaction(async (tx) => {
+    outcome = await deps.db.$transaction(async (tx) => {
       const checked = await checkUnderLock(tx, deps, input, 'approve');
       if (checked.kind !== 'allowed') return checked.outcome;
-      const execution = await action.execute({ tx, request: checked.request, approver: input.by }, prepared);
+      const execution = await action.execute(
+        { tx, request: checked.request, approver: input.by, ...(deps.producer && { producer: deps.producer }) },
+        prepared,
+      );
       if (execution.kind === 'refused') throw new WorldMoved(execution.why);
+      afterCommit = execution.afterCommit;
       await closeApprovalRequest(tx, input.id, {
         state: 'EXECUTED',
         decidedBy: input.by.username,
@@ -100,21 +106,34 @@ export async function approveRequest(
       return { kind: 'executed', request, ...(execution.handOver && { handOver: execution.handOver }) } as const;
     }, EXECUTION_TIMEOUT);
   } catch (error) {
-    if (!(error instanceof WorldMoved)) throw error;
-    return deps.db.$transaction(async (tx) => {
-      const checked = await checkUnderLock(tx, deps, input, 'approve');
-      if (checked.kind !== 'allowed') return checked.outcome;
-      await closeApprovalRequest(tx, input.id, {
-        state: 'FAILED',
-        decidedBy: input.by.username,
-        note: input.note ?? null,
-        outcome: { refused: error.why },
-      });
-      await auditDecision(tx, checked.request, input.by, reason, 'approval.fail', { refused: error.why });
-      const request = (await findApprovalRequest(tx, input.id))!;
-      return { kind: 'failed', request, why: error.why } as const;
-    });
+    return failOnApproval(deps, input, reason, error);
   }
+  // After the commit, and only after it: what ran is stored, whatever happens here.
+  if (outcome.kind === 'executed' && afterCommit) await afterCommit().catch(() => undefined);
+  return outcome;
+}
+
+/** The approval found the world moved on: the request becomes FAILED with the reason, and nothing else changes. */
+async function failOnApproval(
+  deps: ApprovalDeps,
+  input: { id: bigint; by: Person; note?: string },
+  reason: string,
+  error: unknown,
+): Promise<DecideOutcome> {
+  if (!(error instanceof WorldMoved)) throw error;
+  return deps.db.$transaction(async (tx) => {
+    const checked = await checkUnderLock(tx, deps, input, 'approve');
+    if (checked.kind !== 'allowed') return checked.outcome;
+    await closeApprovalRequest(tx, input.id, {
+      state: 'FAILED',
+      decidedBy: input.by.username,
+      note: input.note ?? null,
+      outcome: { refused: error.why },
+    });
+    await auditDecision(tx, checked.request, input.by, reason, 'approval.fail', { refused: error.why });
+    const request = (await findApprovalRequest(tx, input.id))!;
+    return { kind: 'failed', request, why: error.why } as const;
+  });
 }
 
 /** A second person says no: the request is REJECTED and nothing runs. */
