@@ -1,11 +1,12 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findWallet, listOperatorActions, type PrismaClient } from '@payout/db';
+import { acceptPayouts, findWallet, listOperatorActions, type PrismaClient } from '@payout/db';
 import { createProducerConnection, PAYOUT_QUEUE } from '@payout/queue';
 import { useApi } from '../support/api.js';
 import { signedInPerson, type ConsolePerson } from '../support/console.js';
 import { testPrisma } from '../support/database.js';
 import { makeMerchant, type TestMerchant } from '../support/factories.js';
+import { upiInstruction } from '../support/payout-instructions.js';
 
 // POST /admin/merchants/:mid/bulk (docs/operations.md, "Bulk payouts from a file"): a person asks for a
 // merchant's batch from a CSV file and gets 202 with the request; nothing is reserved or queued until a
@@ -53,6 +54,13 @@ async function worldOf(merchant: TestMerchant) {
     available: (await findWallet(db, merchant.merchant.id))?.availablePaise,
     requests: await db.approvalRequest.count({ where: { merchantId: merchant.merchant.id } }),
   };
+}
+
+/** Asks for a batch as the operator: the request's id. */
+async function askFor(merchant: TestMerchant, csv: string): Promise<string> {
+  const asked = await asPerson(operator, `/admin/merchants/${merchant.mid}/bulk`, { csv, why: 'salaries' });
+  expect(asked.status, JSON.stringify(asked.json)).toBe(202);
+  return (asked.json.approval as { id: string }).id;
 }
 
 describe('POST /admin/merchants/:mid/bulk', () => {
@@ -153,6 +161,23 @@ describe('POST /admin/merchants/:mid/bulk', () => {
     });
     expect(reused.status).toBe(409);
     expect(reused.json.message).toContain('BatchID 20261127 was used already');
+  });
+
+  it('when payouts of the merchant wait for balance at approval, then the batch, which would wait behind them, is refused and nothing changes', async () => {
+    const merchant = await makeMerchant(db, { balance: '1000.00' });
+    const id = await askFor(merchant, `${HEADER}\nUPI,${uniqueId()},100.00,,,ravi@okaxis,Ravi`);
+    // The merchant queues payouts when its balance is low, and one is waiting now: accept_payouts would queue
+    // the batch's lines behind it rather than reserve them.
+    await db.merchant.update({ where: { id: merchant.merchant.id }, data: { queueIfLowBalance: true } });
+    const [waiting] = await acceptPayouts(db, [upiInstruction(merchant.merchant.id, 500_000n)]);
+    expect(waiting!.payout.state).toBe('QUEUED');
+    const before = await worldOf(merchant);
+
+    const refused = await asPerson(approver, `/admin/approvals/${id}/approve`, {});
+
+    expect(refused.status).toBe(409);
+    expect(refused.json.message).toContain('are waiting for balance');
+    expect(await worldOf(merchant)).toEqual(before);
   });
 
   it('when a file has bad lines, then it is 422 with their line numbers and nothing is asked for', async () => {
