@@ -40,11 +40,32 @@ export async function requestApproval(
     await audit(tx, { actor: actorOf(input.maker), reason: input.reason }, 'approval.request', {
       merchantId: planned.merchantId ?? undefined,
       payoutId: planned.payoutId ?? undefined,
-      detail: { approvalId: stored.id, action: planned.action, preview: planned.preview },
+      detail: { approvalId: stored.id, action: planned.action, preview: auditedPreview(planned.preview) },
     });
     return stored;
   });
   return { kind: 'requested', request };
+}
+
+/** Items of a preview's list that the audit entry keeps; the request itself keeps them all. */
+const AUDITED_LIST_ITEMS = 20;
+
+/**
+ * A preview as the audit log keeps it: a long list (a bulk batch's 5,000 lines) cut to its first items and
+ * a count of the rest, so an audit entry stays a line a person reads on the audit page; the request row
+ * keeps the whole preview.
+ */
+function auditedPreview(preview: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(preview).flatMap(([key, value]) =>
+      Array.isArray(value) && value.length > AUDITED_LIST_ITEMS
+        ? [
+            [key, value.slice(0, AUDITED_LIST_ITEMS)],
+            [`${key}NotShown`, value.length - AUDITED_LIST_ITEMS],
+          ]
+        : [[key, value]],
+    ),
+  );
 }
 
 export type DecideOutcome =
