@@ -1,19 +1,12 @@
 import type { PrismaClient } from '@payout/db';
 import { AppError } from '@payout/domain';
-import {
-  approvalJson,
-  planOperatorBulkBatch,
-  requestApproval,
-  type ApprovalDeps,
-  type Person,
-} from '@payout/use-cases';
+import { approvalJson, planOperatorBulkBatch, requestApproval, type ApprovalDeps } from '@payout/use-cases';
 import { z } from 'zod';
 import { validate } from '@payout/contract';
 import { methodNotAllowed } from '../../http/error-handler.js';
 import { largeJsonBody } from '../../http/json-body.js';
 import { sendJson } from '../../http/send-json.js';
-import { consoleAuthorization, exactRouter } from '../console/console-authorization.js';
-import { csrfHeaderMatches, type Viewer } from '../console/console-session.js';
+import { apiPersonOf, consoleAuthorization, exactRouter } from '../console/console-authorization.js';
 
 /** A 5,000-line file with every column filled, as a JSON string, stays well under this. */
 const BULK_BODY_LIMIT_BYTES = 4 * 1024 * 1024;
@@ -36,7 +29,8 @@ const bulkBody = z.strictObject({
  * CSV file (what `pnpm cli payout bulk` sends). The file is read and every line judged as the console's
  * upload does it (packages/use-cases/src/intake/operator-bulk-batch.ts); a good batch is stored as a request
  * another approver approves, answered 202 with the request and its preview; nothing is reserved until then
- * (docs/operations.md, "Bulk payouts from a file"). A malformed file is 422 with its line numbers, a batch
+ * (docs/operations.md, "Bulk payouts from a file"). The person is the owner of the bearer credential, or
+ * a console session with its CSRF token (`allowJson`). A malformed file is 422 with its line numbers, a batch
  * this merchant cannot pay now 409, an unknown merchant 404.
  */
 export function bulkJsonRoutes(deps: { db: PrismaClient } & ApprovalDeps) {
@@ -49,7 +43,6 @@ export function bulkJsonRoutes(deps: { db: PrismaClient } & ApprovalDeps) {
       allowJson('request', (_req, _res, _viewer, next) => next()),
       ...largeJsonBody(BULK_BODY_LIMIT_BYTES, 'The request body must not exceed 4 MiB.'),
       allowJson('request', async (req, res, viewer) => {
-        requireCsrfWithCookie(req, viewer);
         const { csv, batchId, why } = validate(bulkBody, req.body);
         const mid = String(req.params.mid);
         const plan = await planOperatorBulkBatch(deps, { mid, csv, ...(batchId && { batchId }) });
@@ -61,25 +54,11 @@ export function bulkJsonRoutes(deps: { db: PrismaClient } & ApprovalDeps) {
           case 'refused':
             throw new AppError('CONFLICT', `Nothing was asked for: ${plan.why}.`);
         }
-        const asked = await requestApproval(deps, { planned: plan.planned, maker: personOf(req, viewer), reason: why });
+        const asked = await requestApproval(deps, { planned: plan.planned, maker: apiPersonOf(viewer), reason: why });
         if (asked.kind === 'not-allowed') throw new AppError('FORBIDDEN', `Not allowed: ${asked.why}.`);
         sendJson(res, 202, { error: false, status_code: 202, status: 'OK', approval: approvalJson(asked.request) });
       }),
     )
     .all(methodNotAllowed);
   return router;
-}
-
-/** A bearer credential carries no cookie to forge; a console session's cookie must come with its CSRF token. */
-function requireCsrfWithCookie(req: Parameters<typeof csrfHeaderMatches>[0], viewer: Viewer): void {
-  if (bearerOf(req) === undefined && !csrfHeaderMatches(req, viewer))
-    throw new AppError('FORBIDDEN', 'X-CSRF-Token is missing or wrong.');
-}
-
-function personOf(req: Parameters<typeof csrfHeaderMatches>[0], viewer: Viewer): Person {
-  return { username: viewer.user.username, role: viewer.user.role, via: bearerOf(req) ? 'cli' : 'admin-api' };
-}
-
-function bearerOf(req: Parameters<typeof csrfHeaderMatches>[0]): string | undefined {
-  return /^Bearer\s+(\S+)$/i.exec(req.get('Authorization') ?? '')?.[1];
 }
