@@ -195,6 +195,7 @@ function adminDependencies(config: ApiConfig, shared: SharedResources): AdminDep
     metrics,
     adminToken: config.ADMIN_TOKEN,
     payoutQueue: producer.queue,
+    producer,
     webhookQueue: dashboardQueue(WEBHOOK_QUEUE, redis, config.QUEUE_PREFIX),
     rail,
     signIn: signInLimiter({

@@ -15,6 +15,7 @@ export const APPROVAL_ACTIONS = [
   'user.add',
   'user.role',
   'user.password-reset',
+  'bulk.submit',
 ] as const;
 export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
 

@@ -42,7 +42,11 @@ export {
   type SubmitBulkInput,
 } from './intake/submit-bulk-payout.js';
 export { BULK_CSV_COLUMNS, BulkCsvRefused, bulkCsvBatchId, readBulkCsv } from './intake/bulk-csv.js';
-export { operatorBulkDeps } from './intake/operator-bulk-deps.js';
+export {
+  planOperatorBulkBatch,
+  type PlanOperatorBulkInput,
+  type PlanOperatorBulkOutcome,
+} from './intake/operator-bulk-batch.js';
 export {
   candidatesOf,
   decideStatementBreak,

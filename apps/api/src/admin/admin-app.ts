@@ -1,7 +1,7 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { Queue } from 'bullmq';
-import type { RedisConnection } from '@payout/queue';
+import type { PayoutProducer, RedisConnection } from '@payout/queue';
 import type { PrismaClient } from '@payout/db';
 import type { ApprovalSettings } from '@payout/use-cases';
 import type { RailAdapter } from '@payout/rails';
@@ -11,6 +11,7 @@ import { requestContext } from '../http/request-context.js';
 import { healthRoutes } from '../operations/health-routes.js';
 import { adminJsonRoutes } from './admin-json-routes.js';
 import { auditRefusal } from './console/console-authorization.js';
+import { bulkJsonRoutes } from './json/bulk-routes.js';
 import { consoleRoutes, consoleSession } from './console/console-routes.js';
 import { viewerOf } from './console/console-session.js';
 import type { SignInLimiter } from './console/sign-in-limiter.js';
@@ -26,6 +27,8 @@ export interface AdminDependencies {
   metrics: ServiceMetrics;
   adminToken: string;
   payoutQueue: Queue;
+  /** Queues the jobs of the payouts an approved bulk batch accepted, after its commit. */
+  producer: PayoutProducer;
   webhookQueue: Queue;
   rail: RailAdapter;
   signIn: SignInLimiter;
@@ -60,6 +63,7 @@ export function createAdminApp(deps: AdminDependencies): Express {
   app.use(queueDashboard({ queues: [deps.payoutQueue, deps.webhookQueue], adminToken: deps.adminToken }));
   app.use(adminJsonRoutes(deps));
   app.use(peopleRoutes(deps));
+  app.use(bulkJsonRoutes(deps));
   app.use(consoleRoutes(deps));
   app.get('/', (_req, res) => res.redirect(303, '/console'));
   // A signed-in person posting where nothing answers is trying a path by hand: the audit log keeps it.

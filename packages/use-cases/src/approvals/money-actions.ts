@@ -6,6 +6,7 @@ import { manualResolution } from '../resolve-manual-review.js';
 import { statementApplication } from '../apply-statement.js';
 import { statementLineMatch } from '../match-statement-line.js';
 import { passwordReset, roleChange, userAdd } from '../people-changes.js';
+import { operatorBulkBatch } from '../intake/operator-bulk-batch.js';
 import type { MoneyAction } from './money-action.js';
 
 // Every money action, by the name its requests carry: an action missing here, or filed under another
@@ -20,6 +21,7 @@ const MONEY_ACTIONS = {
   'user.add': userAdd,
   'user.role': roleChange,
   'user.password-reset': passwordReset,
+  'bulk.submit': operatorBulkBatch,
 } satisfies { [A in ApprovalAction]: MoneyAction<unknown> & { action: A } };
 
 export function moneyActionOf(action: ApprovalAction): MoneyAction<unknown> {

@@ -44,12 +44,12 @@ export function consoleRoutes(deps: ConsoleDependencies) {
     res.type('text/css').setHeader('Cache-Control', 'public, max-age=3600').send(CONSOLE_STYLESHEET);
   });
   // A bulk CSV is pasted into a form: its own, larger limit, read only once the viewer is known to be
-  // allowed to submit one (then the general parser skips it).
+  // allowed to ask for one (then the general parser skips it).
   const readBulkUpload = express.urlencoded({ extended: false, limit: BULK_UPLOAD_BODY_LIMIT, parameterLimit: 10 });
   router.post(
     BULK_UPLOAD_PATH,
     requireViewer,
-    allow('act', (_req, _res, _viewer, next) => next()),
+    allow('request', (_req, _res, _viewer, next) => next()),
     readBulkUpload,
   );
   router.use('/console', express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 }));
@@ -76,7 +76,7 @@ export function consoleRoutes(deps: ConsoleDependencies) {
   router.use(requeueInquiryRoutes(context));
   router.use(revokeTokenRoutes(context));
   router.use(enableWebhookRoutes(context));
-  router.use(bulkUploadRoutes(deps, allow));
+  router.use(bulkUploadRoutes(context));
   router.use(resolvePayoutRoutes(context));
   router.use(creditWalletRoutes(context));
   router.use(issueTokenRoutes(context));
