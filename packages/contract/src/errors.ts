@@ -42,12 +42,18 @@ const REQUESTS = {
   payloadTooLarge: 'The request body must not exceed 16 KiB.',
   badJson: 'The request body must be a JSON object.',
 };
+const TOKENS = {
+  tokenLimit:
+    'You already hold two active tokens. Revoke the one you no longer use (POST /api/token/revoke), then rotate again.',
+  tokenNotFound: 'None of your active tokens has this prefix.',
+  tokenRevokesItself: 'A token cannot revoke itself. Authenticate with your other token to revoke this one.',
+};
 const FAULTS = {
   unavailable: 'The service is temporarily unavailable. Please retry with the same TransactionID.',
   internal: 'Something went wrong on our side. Please retry later or contact support.',
 };
 
-export const MESSAGES = { ...AUTHENTICATION, ...LOOKUPS, ...REQUESTS, ...FAULTS } as const;
+export const MESSAGES = { ...AUTHENTICATION, ...LOOKUPS, ...REQUESTS, ...TOKENS, ...FAULTS } as const;
 
 const fieldError = z.object({
   field: z.string().meta({ examples: ['Ifsc'] }),
@@ -194,6 +200,29 @@ export const batchConflictSchema = conflict(
   batchId,
   'BatchID 20240601 is already used for a different batch',
   'a batch with different items',
+);
+
+// The token endpoints' refusals (docs/api.md, "Token rotation").
+export const tokenLimitSchema = errorSchema(
+  'TokenLimit',
+  409,
+  'CONFLICT',
+  z.literal(MESSAGES.tokenLimit),
+  'You already hold two active tokens: no token was made. Revoke one first.',
+);
+export const tokenNotFoundSchema = errorSchema(
+  'TokenNotFound',
+  404,
+  'NOT FOUND',
+  z.literal(MESSAGES.tokenNotFound),
+  'No active token of yours has this prefix. Nothing changed.',
+);
+export const tokenRevokesItselfSchema = errorSchema(
+  'TokenRevokesItself',
+  409,
+  'CONFLICT',
+  z.literal(MESSAGES.tokenRevokesItself),
+  'The prefix names the token this request was sent with. Nothing changed.',
 );
 
 export const payloadTooLargeSchema = errorSchema(

@@ -11,6 +11,7 @@ export const APPROVAL_ACTIONS = [
   'statement.apply',
   'token.issue',
   'statement.match',
+  'merchant.ip-allowlist',
 ] as const;
 export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
 

@@ -20,7 +20,14 @@ export {
   type RailFailureReason,
 } from './payout-state.js';
 export { LEDGER_ENTRY_KINDS, ledgerLegs, walletDelta, type LedgerEntryKind } from './ledger.js';
-export { digestMatchesAny, hashToken, newApiToken, tokenDisplayPrefix, tokenMatchesAny } from './credentials.js';
+export {
+  digestMatchesAny,
+  hashToken,
+  MAX_ACTIVE_MERCHANT_TOKENS,
+  newApiToken,
+  tokenDisplayPrefix,
+  tokenMatchesAny,
+} from './credentials.js';
 export { isSameInstruction, MINIMUM_PAYOUT_PAISE, MODE_CEILING_PAISE } from './payout-instruction.js';
 export type { Payout, PayoutForWork, PayoutInstructionRecord, PayoutRequest, PayoutSummary } from './payout.js';
 export {
@@ -61,3 +68,10 @@ export {
   type ApprovalDecision,
   type ApprovalState,
 } from './approvals.js';
+export {
+  addressAllowed,
+  MAX_ALLOWLIST_ENTRIES,
+  readAllowlist,
+  readCidr,
+  type AllowlistReading,
+} from './ip-allowlist.js';

@@ -27,6 +27,7 @@ import {
 } from '@payout/contract';
 import { AppError, type ErrorCode, type PayoutMode } from '@payout/domain';
 import { registerBulkAndValidationPaths } from './bulk-and-validation-paths.js';
+import { registerTokenPaths } from './token-paths.js';
 
 // Every body below is a schema of the wire contract (packages/contract), the one place that also builds
 // it, so the document describes what the API answers. The request schemas are the very objects the
@@ -214,14 +215,9 @@ function buildRegistry(): OpenAPIRegistry {
   registerPayoutPaths(registry);
   registerLookupPaths(registry);
   registerWalletPath(registry);
-  registerBulkAndValidationPaths(registry, {
-    response,
-    common,
-    postOnly,
-    validation,
-    invalidMid: invalidMidFailed,
-    security,
-  });
+  const shared = { response, common, postOnly, validation, invalidMid: invalidMidFailed, security };
+  registerBulkAndValidationPaths(registry, shared);
+  registerTokenPaths(registry, shared);
   return registry;
 }
 
@@ -387,6 +383,7 @@ export function buildOpenApiDocument(version: string, serverUrl = '/'): OpenApiD
       { name: 'Wallet', description: 'Your balance.' },
       { name: 'Bulk payouts', description: 'Many payouts in one request, each an ordinary payout.' },
       { name: 'Beneficiary validation', description: 'Check a beneficiary exists before paying it.' },
+      { name: 'Tokens', description: 'Rotate and revoke your own tokens.' },
     ],
   });
 }

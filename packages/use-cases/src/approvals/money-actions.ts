@@ -1,6 +1,7 @@
 import type { ApprovalAction } from '@payout/domain';
 import { walletCredit } from '../credit-wallet.js';
 import { tokenIssue } from '../merchant-tokens.js';
+import { ipAllowlistChange } from '../merchant-ip-allowlist.js';
 import { discrepancyResolution } from '../resolve-discrepancy.js';
 import { manualResolution } from '../resolve-manual-review.js';
 import { statementApplication } from '../apply-statement.js';
@@ -16,6 +17,7 @@ const MONEY_ACTIONS = {
   'statement.apply': statementApplication,
   'token.issue': tokenIssue,
   'statement.match': statementLineMatch,
+  'merchant.ip-allowlist': ipAllowlistChange,
 } satisfies { [A in ApprovalAction]: MoneyAction<unknown> & { action: A } };
 
 export function moneyActionOf(action: ApprovalAction): MoneyAction<unknown> {
