@@ -10,6 +10,7 @@ import { errorHandler, notFound } from '../http/error-handler.js';
 import { requestContext } from '../http/request-context.js';
 import { healthRoutes } from '../operations/health-routes.js';
 import { adminJsonRoutes } from './admin-json-routes.js';
+import { merchantAccessRoutes } from './json/merchant-access-routes.js';
 import { auditRefusal } from './console/console-authorization.js';
 import { consoleRoutes, consoleSession } from './console/console-routes.js';
 import { viewerOf } from './console/console-session.js';
@@ -56,6 +57,7 @@ export function createAdminApp(deps: AdminDependencies): Express {
   app.use(consoleSession(deps.db));
   app.use(queueDashboard({ queues: [deps.payoutQueue, deps.webhookQueue], adminToken: deps.adminToken }));
   app.use(adminJsonRoutes(deps));
+  app.use(merchantAccessRoutes(deps));
   app.use(consoleRoutes(deps));
   app.get('/', (_req, res) => res.redirect(303, '/console'));
   // A signed-in person posting where nothing answers is trying a path by hand: the audit log keeps it.
