@@ -31,6 +31,8 @@ export interface AdminDependencies {
   signIn: SignInLimiter;
   sessionTtlMs: number;
   approvals: ApprovalSettings;
+  /** The queue dashboard is read-only for everyone (production). */
+  queueDashboardReadOnly?: boolean;
   /** Express's `trust proxy`, so a console behind a TLS-terminating proxy sets Secure cookies. */
   trustProxy?: string | number;
 }
@@ -55,7 +57,13 @@ export function createAdminApp(deps: AdminDependencies): Express {
   app.use(healthRoutes(deps));
   app.use(metricsRoutes(deps));
   app.use(consoleSession(deps.db));
-  app.use(queueDashboard({ queues: [deps.payoutQueue, deps.webhookQueue], adminToken: deps.adminToken }));
+  app.use(
+    queueDashboard({
+      queues: [deps.payoutQueue, deps.webhookQueue],
+      adminToken: deps.adminToken,
+      readOnly: deps.queueDashboardReadOnly ?? false,
+    }),
+  );
   app.use(adminJsonRoutes(deps));
   app.use(merchantAccessRoutes(deps));
   app.use(consoleRoutes(deps));
