@@ -3,6 +3,7 @@ import type { PrismaClient } from '@payout/db';
 import type { WebhookDestinationPolicy } from '@payout/domain';
 import type { ApprovalSettings } from '@payout/use-cases';
 import type { RailAdapter } from '@payout/rails';
+import type { AdminClient } from './admin-client.js';
 import type { Output } from './output.js';
 
 /**
@@ -12,6 +13,8 @@ import type { Output } from './output.js';
 export interface CommandContext {
   db: () => PrismaClient;
   queue: () => Queue;
+  /** The admin listener, as the person whose credential this run holds: every command that acts as a person goes here. */
+  admin: () => AdminClient;
   /** The bank rail, asked before a payout is resolved by hand. */
   rail: () => RailAdapter;
   /** Reconcile: how overdue a pending payout may be before it counts as stuck. */

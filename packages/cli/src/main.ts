@@ -4,9 +4,14 @@ import { cliConfigSchema, loadConfigOrExit, webhookDestinationPolicy } from '@pa
 import { createPrismaClient } from '@payout/db';
 import { createProducerConnection, PAYOUT_QUEUE } from '@payout/queue';
 import { createHttpRailAdapter } from '@payout/rails';
+import { createAdminClient, credentialFilePath, readSavedCredential } from './admin-client.js';
 import { runCli } from './program.js';
 
 const config = loadConfigOrExit(cliConfigSchema);
+// A personal API key wins; else the sign-in `pnpm cli login` kept (and the admin listener it was made on).
+const saved = config.PAYOUT_ADMIN_KEY
+  ? undefined
+  : await readSavedCredential(credentialFilePath(config.PAYOUT_CLI_CREDENTIALS));
 
 const status = await runCli(process.argv.slice(2), {
   openQueue: () => {
@@ -21,6 +26,11 @@ const status = await runCli(process.argv.slice(2), {
       },
     };
   },
+  openAdmin: () =>
+    createAdminClient({
+      url: saved?.adminUrl ?? config.ADMIN_URL,
+      ...((config.PAYOUT_ADMIN_KEY ?? saved?.token) && { credential: config.PAYOUT_ADMIN_KEY ?? saved?.token }),
+    }),
   openRail: () =>
     createHttpRailAdapter({
       baseUrl: config.RAIL_BASE_URL,

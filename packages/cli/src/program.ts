@@ -10,6 +10,7 @@ import { registerWebhookCommands } from './commands/webhook-commands.js';
 import { registerDiscrepancyCommands } from './commands/discrepancy-commands.js';
 import { registerReconCommands } from './commands/recon-commands.js';
 import type { CommandContext } from './context.js';
+import type { AdminClient } from './admin-client.js';
 import type { Output } from './output.js';
 import { CommandFailure, UsageError } from './usage-error.js';
 import type { Queue } from 'bullmq';
@@ -28,6 +29,8 @@ export interface RunOptions {
   openQueue: () => { queue: Queue; close: () => Promise<void> };
   /** Opens the rail on first use (only `payout resolve` asks it). */
   openRail?: () => RailAdapter;
+  /** The admin listener with this run's personal credential; commands that act as a person need it. */
+  openAdmin?: () => AdminClient;
   stuckAfterMs?: number;
   /** `recon statement`: the largest statement file read; 50 MB by default. */
   statementMaxBytes?: number;
@@ -52,9 +55,14 @@ export async function runCli(argv: string[], options: RunOptions): Promise<numbe
   let db: PrismaClient | undefined;
   let queue: { queue: Queue; close: () => Promise<void> } | undefined;
   let rail: RailAdapter | undefined;
+  let admin: AdminClient | undefined;
   const context = (): CommandContext => ({
     db: () => (db ??= options.openDb()),
     queue: () => (queue ??= options.openQueue()).queue,
+    admin: () => {
+      if (!options.openAdmin) throw new Error('this run of the CLI has no admin listener');
+      return (admin ??= options.openAdmin());
+    },
     rail: () => {
       if (!options.openRail) throw new Error('this run of the CLI has no rail');
       return (rail ??= options.openRail());

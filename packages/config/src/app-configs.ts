@@ -248,6 +248,12 @@ export const cliConfigSchema = z
     /** `payout resolve` asks the rail what it did before settling by hand. */
     ...railSettings,
     ...approvalSettings,
+    /** Commands that act as a person are sent here, with that person's credential (docs/operations.md, "Security model"). */
+    ADMIN_URL: z.url().default('http://127.0.0.1:3002'),
+    /** A personal API key made on the console (/console/keys); unset, the sign-in of `pnpm cli login` is used. */
+    PAYOUT_ADMIN_KEY: z.preprocess((v) => (v === '' ? undefined : v), z.string().trim().min(1).optional()),
+    /** Where `pnpm cli login` keeps its sign-in (mode 0600); default `~/.config/payout-gateway/credential.json`. */
+    PAYOUT_CLI_CREDENTIALS: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).optional()),
   })
   .superRefine(allowPrivateWebhookAddressesOnlyInTests)
   .superRefine(allowSelfApprovalOnlyInDevelopment)

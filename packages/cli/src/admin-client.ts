@@ -1,0 +1,121 @@
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { CommandFailure } from './usage-error.js';
+
+/**
+ * The CLI's door to the admin listener (docs/operations.md, "Security model"): every command that acts as
+ * a person sends its request there with that person's own credential, and the server decides who they are
+ * and what they may do. The CLI never names a person itself.
+ */
+export interface AdminClient {
+  /** The admin listener's base URL, for messages. */
+  readonly url: string;
+  /** POSTs `body` as JSON; the parsed body of a 2xx answer, else a {@link CommandFailure} with the server's message. */
+  post<T = Record<string, unknown>>(path: string, body?: unknown): Promise<T>;
+  get<T = Record<string, unknown>>(path: string): Promise<T>;
+}
+
+export interface AdminClientOptions {
+  /** The admin listener, e.g. `http://127.0.0.1:3002`. */
+  url: string;
+  /** A personal API key or a sign-in token; without one every call is refused before it is sent. */
+  credential?: string;
+  /** Gives up on an answer after this long; 5 minutes by default (a statement run can take a while). */
+  timeoutMs?: number;
+}
+
+/** What the admin listener answered when it was not a 2xx, for a caller that needs the status. */
+export class AdminRefusal extends CommandFailure {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly body: Record<string, unknown> | undefined,
+  ) {
+    super(message);
+  }
+}
+
+const SIGN_IN_HINT =
+  'sign in first: `pnpm cli login --name <you>`, or set PAYOUT_ADMIN_KEY to a personal API key made on the console (/console/keys)';
+
+export function createAdminClient(options: AdminClientOptions): AdminClient {
+  const base = options.url.replace(/\/+$/, '');
+  const timeoutMs = options.timeoutMs ?? 5 * 60_000;
+
+  async function send<T>(method: 'GET' | 'POST', route: string, body?: unknown): Promise<T> {
+    if (!options.credential) throw new CommandFailure(`this command acts as a person: ${SIGN_IN_HINT}`);
+    let response: Response;
+    try {
+      response = await fetch(`${base}${route}`, {
+        method,
+        headers: {
+          Authorization: `Bearer ${options.credential}`,
+          Accept: 'application/json',
+          ...(body !== undefined && { 'Content-Type': 'application/json' }),
+        },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (error) {
+      throw new CommandFailure(
+        `the admin listener at ${base} did not answer (${(error as Error).message}); set ADMIN_URL`,
+      );
+    }
+    const text = await response.text();
+    let parsed: Record<string, unknown> | undefined;
+    try {
+      parsed = text ? (JSON.parse(text) as Record<string, unknown>) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    if (response.ok && parsed) return parsed as T;
+    const said = typeof parsed?.message === 'string' ? parsed.message : `HTTP ${response.status}`;
+    const message = response.status === 401 ? `${said} (${SIGN_IN_HINT})` : said;
+    throw new AdminRefusal(message, response.status, parsed);
+  }
+
+  return {
+    url: base,
+    post: (route, body) => send('POST', route, body ?? {}),
+    get: (route) => send('GET', route),
+  };
+}
+
+/** What `pnpm cli login` keeps: the sign-in token, whose it is, where it works and until when. */
+export interface SavedCredential {
+  adminUrl: string;
+  token: string;
+  username: string;
+  expiresAt: string;
+}
+
+/** Where the sign-in is kept: PAYOUT_CLI_CREDENTIALS when set, else a file in the person's own config folder. */
+export function credentialFilePath(configured?: string): string {
+  return configured || path.join(homedir(), '.config', 'payout-gateway', 'credential.json');
+}
+
+/** The saved sign-in, or undefined when there is none, it is unreadable, or it has expired. */
+export async function readSavedCredential(file: string, now = new Date()): Promise<SavedCredential | undefined> {
+  let saved: SavedCredential;
+  try {
+    saved = JSON.parse(await readFile(file, 'utf8')) as SavedCredential;
+  } catch {
+    return undefined;
+  }
+  if (typeof saved.token !== 'string' || !saved.token) return undefined;
+  if (Date.parse(saved.expiresAt) <= now.getTime()) return undefined;
+  return saved;
+}
+
+/** Keeps a sign-in in a file only its owner can read (mode 0600, in a 0700 folder). */
+export async function saveCredential(file: string, credential: SavedCredential): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  await writeFile(file, `${JSON.stringify(credential, null, 2)}\n`, { mode: 0o600 });
+  // writeFile keeps an existing file's mode: make sure it is the owner's alone.
+  await chmod(file, 0o600);
+}
+
+export async function forgetCredential(file: string): Promise<void> {
+  await rm(file, { force: true });
+}
