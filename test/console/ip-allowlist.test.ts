@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listOperatorActions } from '@payout/db';
+import { createPrismaClient, listOperatorActions } from '@payout/db';
+import { createAdminClient, EXIT_FAILED, EXIT_USAGE, runCli } from '@payout/cli';
 import { testPrisma } from '../support/database.js';
 import { makeMerchant } from '../support/factories.js';
 import { call, useApi } from '../support/api.js';
@@ -137,5 +138,42 @@ describe('IP allow-list requests', () => {
 
     expect(await requests()).toBe(0);
     expect(await allowlistOf(merchant.merchant.id)).toEqual([]);
+  });
+});
+
+/** `pnpm cli …` in this process against the admin listener, with `credential` as its person's. */
+async function cli(argv: string[], credential?: string) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const status = await runCli(argv, {
+    openDb: () => createPrismaClient({ url: process.env.DATABASE_URL!, poolSize: 1, connectTimeoutMs: 5_000 }),
+    openQueue: () => {
+      throw new Error('this command does not use the queue');
+    },
+    openAdmin: () => createAdminClient({ url: api.current.adminUrl, ...(credential && { credential }) }),
+    stdout: (line) => out.push(line),
+    stderr: (line) => err.push(line),
+  });
+  return { status, stdout: out.join('\n'), stderr: err.join('\n') };
+}
+
+describe('pnpm cli merchant allowlist', () => {
+  it('when run without a personal credential or with bad arguments, then it is refused and nothing is asked', async () => {
+    const merchant = await makeMerchant(db);
+    const ask = ['merchant', 'allowlist', '--mid', merchant.mid];
+
+    const unsigned = await cli([...ask, '--cidr', '203.0.113.0/24', '--why', 'new egress']);
+    expect(unsigned.status).toBe(EXIT_FAILED);
+    expect(unsigned.stderr).toMatch(/acts as a person: sign in first/);
+    expect((await cli([...ask, '--why', 'nothing to ask'], 'some-key')).status).toBe(EXIT_USAGE);
+    expect((await cli([...ask, '--cidr', '10.0.0.0/8', '--clear', '--why', 'both'], 'some-key')).status).toBe(
+      EXIT_USAGE,
+    );
+    expect((await cli([...ask, '--cidr', '10.0.0.0/8'], 'some-key')).status).toBe(EXIT_USAGE);
+
+    const unknownKey = await cli([...ask, '--cidr', '203.0.113.0/24', '--why', 'new egress'], 'not-a-personal-key');
+    expect(unknownKey.status).toBe(EXIT_FAILED);
+
+    expect(await db.approvalRequest.count({ where: { merchantId: merchant.merchant.id } })).toBe(0);
   });
 });

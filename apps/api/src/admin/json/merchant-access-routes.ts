@@ -33,7 +33,12 @@ export function merchantAccessRoutes(deps: ApprovalDeps) {
     .post(
       json,
       allowJson('request', async (req: Request, res: Response, viewer: Viewer) => {
-        if (!csrfHeaderMatches(req, viewer)) throw new AppError('FORBIDDEN', 'X-CSRF-Token is missing or wrong.');
+        const bearer = /^Bearer\s/i.test(req.get('Authorization') ?? '');
+        // A console session's cookie rides along on any request its browser sends, so it needs its CSRF token;
+        // a bearer credential is sent only by the CLI or a script that holds it.
+        if (!bearer && !csrfHeaderMatches(req, viewer)) {
+          throw new AppError('FORBIDDEN', 'X-CSRF-Token is missing or wrong.');
+        }
         const mid = String(req.params.mid);
         const { cidrs, why } = validate(allowlistBody, req.body ?? {});
         if (!isMid(mid)) throw new AppError('NOT_FOUND', `No merchant has MID ${mid}.`);
@@ -46,7 +51,11 @@ export function merchantAccessRoutes(deps: ApprovalDeps) {
           case 'unchanged':
             throw new AppError('CONFLICT', `The allow-list of ${mid} is already that list; nothing to ask for.`);
         }
-        const person: Person = { username: viewer.user.username, role: viewer.user.role, via: 'admin-api' };
+        const person: Person = {
+          username: viewer.user.username,
+          role: viewer.user.role,
+          via: bearer ? 'cli' : 'admin-api',
+        };
         const asked = await requestApproval(deps, { planned: plan.planned, maker: person, reason: why });
         if (asked.kind === 'not-allowed') throw new AppError('FORBIDDEN', `${asked.why}. Nothing changed.`);
         sendJson(res, 202, { error: false, status_code: 202, status: 'OK', approval: approvalJson(asked.request) });
