@@ -24,8 +24,8 @@ export const CONTRACT_MESSAGES = {
   pending: 'MP006 - Your transaction is in progress',
   success: 'MP00 - Transaction successful',
   insufficientBalance: 'MP007 - Transaction failed: insufficient balance in main wallet',
-  tokenLimit:
-    'You already hold two active tokens. Revoke the one you no longer use (POST /api/token/revoke), then rotate again.',
+  tokenLimit: (prefixes: string) =>
+    `You already hold two active tokens (${prefixes}). Revoke the one you no longer use (POST /api/token/revoke), then rotate again.`,
   tokenNotFound: 'None of your active tokens has this prefix.',
   tokenRevokesItself: 'A token cannot revoke itself. Authenticate with your other token to revoke this one.',
 } as const;

@@ -82,16 +82,32 @@ describe('POST /api/token/rotate', () => {
     );
   });
 
-  it('when the merchant already holds two active tokens, then 409 and no third token is made', async () => {
+  it('when the merchant already holds two active tokens, then 409 naming both and no third token is made', async () => {
     const merchant = await makeMerchant(prisma);
-    await issueToken(prisma, merchant.merchant.id);
+    const second = await issueToken(prisma, merchant.merchant.id);
 
     const res = await call(api.current, ROTATE, { merchant, body: {} });
 
     expect(res.status).toBe(409);
     expectDocumented(ROTATE, res);
-    expect(res.json).toEqual(errorBody(409, 'CONFLICT', CONTRACT_MESSAGES.tokenLimit));
+    const prefixes = `${tokenDisplayPrefix(merchant.token)}, ${tokenDisplayPrefix(second)}`;
+    expect(res.json).toEqual(errorBody(409, 'CONFLICT', CONTRACT_MESSAGES.tokenLimit(prefixes)));
     expect(await activeTokens(merchant.merchant.id)).toBe(2);
+  });
+
+  it('when a rotation answer was lost, then the 409 names the token never received and the held one revokes it', async () => {
+    const merchant = await makeMerchant(prisma);
+    const lost = await call(api.current, ROTATE, { merchant, body: {} });
+    expect(lost.status).toBe(200);
+
+    const again = await call(api.current, ROTATE, { merchant, body: {} });
+    expect(again.status).toBe(409);
+    const named = /\((pgt_\S{6}), (pgt_\S{6})\)/.exec(String(again.json.message))!.slice(1);
+    const unknown = named.find((prefix) => prefix !== tokenDisplayPrefix(merchant.token))!;
+    expect(unknown).toBe(lost.json.prefix);
+
+    expect((await call(api.current, REVOKE, { merchant, body: { TokenPrefix: unknown } })).status).toBe(200);
+    expect((await call(api.current, ROTATE, { merchant, body: {} })).status).toBe(200);
   });
 
   it('when two rotations race from one token, then one is answered a token and the other 409', async () => {

@@ -43,8 +43,6 @@ const REQUESTS = {
   badJson: 'The request body must be a JSON object.',
 };
 const TOKENS = {
-  tokenLimit:
-    'You already hold two active tokens. Revoke the one you no longer use (POST /api/token/revoke), then rotate again.',
   tokenNotFound: 'None of your active tokens has this prefix.',
   tokenRevokesItself: 'A token cannot revoke itself. Authenticate with your other token to revoke this one.',
 };
@@ -202,13 +200,27 @@ export const batchConflictSchema = conflict(
   'a batch with different items',
 );
 
+/**
+ * The refusal of a rotation at the limit names the active tokens' prefixes: a merchant whose rotation
+ * answer was lost learns which token it never received, and revokes it with the one it holds.
+ */
+export function tokenLimitMessage(activePrefixes: readonly string[]): string {
+  return (
+    `You already hold two active tokens (${activePrefixes.join(', ')}). ` +
+    'Revoke the one you no longer use (POST /api/token/revoke), then rotate again.'
+  );
+}
+
 // The token endpoints' refusals (docs/api.md, "Token rotation").
 export const tokenLimitSchema = errorSchema(
   'TokenLimit',
   409,
   'CONFLICT',
-  z.literal(MESSAGES.tokenLimit),
-  'You already hold two active tokens: no token was made. Revoke one first.',
+  z
+    .string()
+    .regex(/^You already hold two active tokens \(/)
+    .meta({ examples: [tokenLimitMessage(['pgt_Xk3q9Z', 'pgt_b7QmR2'])] }),
+  'You already hold two active tokens, named by their prefixes: no token was made. Revoke one first.',
 );
 export const tokenNotFoundSchema = errorSchema(
   'TokenNotFound',

@@ -11,7 +11,10 @@ export interface TokenHolder {
   mid: string;
 }
 
-export type RotateOwnTokenOutcome = { kind: 'rotated'; token: string; prefix: string } | { kind: 'at-limit' };
+export type RotateOwnTokenOutcome =
+  | { kind: 'rotated'; token: string; prefix: string }
+  /** Named, so a merchant whose rotation answer was lost can tell which token it never received. */
+  | { kind: 'at-limit'; activePrefixes: string[] };
 
 /** The audit log names the merchant itself as the actor of its own token work. */
 const byMerchant = (mid: string, reason: string) => ({ actor: `merchant:${mid}`, reason });
@@ -26,13 +29,14 @@ export async function rotateOwnToken(deps: { db: PrismaClient }, holder: TokenHo
   const token = newApiToken();
   const prefix = tokenDisplayPrefix(token);
   return deps.db.$transaction(async (tx) => {
-    const row = await addOwnToken(
+    const added = await addOwnToken(
       tx,
       holder.merchantId,
       { hash: hashToken(token), prefix },
       MAX_ACTIVE_MERCHANT_TOKENS,
     );
-    if (!row) return { kind: 'at-limit' } as const;
+    if ('activePrefixes' in added) return { kind: 'at-limit', activePrefixes: added.activePrefixes } as const;
+    const row = added.added;
     await audit(tx, byMerchant(holder.mid, 'rotated through the merchant API'), 'token.rotate', {
       merchantId: holder.merchantId,
       detail: { tokenId: row.id, prefix },

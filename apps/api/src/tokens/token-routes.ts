@@ -3,6 +3,7 @@ import {
   revokeTokenRequestSchema,
   rotateTokenRequestSchema,
   tokenRevokedBody,
+  tokenLimitMessage,
   tokenRotatedBody,
   validate,
 } from '@payout/contract';
@@ -29,7 +30,7 @@ export function tokenRoutes(deps: { db: PrismaClient } & MerchantAccessDeps): Ro
       validate(rotateTokenRequestSchema, req.body);
       const merchant = merchantOf(res);
       const rotated = await rotateOwnToken(deps, { merchantId: merchant.id, mid: merchant.mid });
-      if (rotated.kind === 'at-limit') throw new AppError('CONFLICT', MESSAGES.tokenLimit);
+      if (rotated.kind === 'at-limit') throw new AppError('CONFLICT', tokenLimitMessage(rotated.activePrefixes));
       deps.credentials.forget(merchant.mid);
       res.set('Cache-Control', 'no-store');
       sendJson(res, 200, tokenRotatedBody(rotated.token, rotated.prefix));

@@ -1156,7 +1156,7 @@ export interface components {
       /** @enum {string} */
       message: 'New token issued. Revoke the old one once your clients use the new one.';
     };
-    /** @description You already hold two active tokens: no token was made. Revoke one first. */
+    /** @description You already hold two active tokens, named by their prefixes: no token was made. Revoke one first. */
     TokenLimit: {
       /** @enum {boolean} */
       error: true;
@@ -1164,8 +1164,8 @@ export interface components {
       status_code: 409;
       /** @enum {string} */
       status: 'CONFLICT';
-      /** @enum {string} */
-      message: 'You already hold two active tokens. Revoke the one you no longer use (POST /api/token/revoke), then rotate again.';
+      /** @example You already hold two active tokens (pgt_Xk3q9Z, pgt_b7QmR2). Revoke the one you no longer use (POST /api/token/revoke), then rotate again. */
+      message: string;
     };
     /** @description No members: the token you send in the headers is the proof. */
     TokenRotationRequest: Record<string, never>;

@@ -84,18 +84,22 @@ export async function revokeToken(
 /**
  * Adds a token the merchant asked for itself, unless it already holds `maxActive` active tokens: the
  * merchant's row is locked first, so two rotations at once cannot both pass the count (docs/api.md,
- * "Token rotation"). Returns the new row, or null at the limit.
+ * "Token rotation"). Returns the new row, or at the limit the prefixes of the active tokens.
  */
 export async function addOwnToken(
   tx: Prisma.TransactionClient,
   merchantId: number,
   token: { hash: string; prefix: string },
   maxActive: number,
-): Promise<MerchantToken | null> {
+): Promise<{ added: MerchantToken } | { activePrefixes: string[] }> {
   await tx.$queryRaw`SELECT id FROM merchants WHERE id = ${merchantId} FOR UPDATE`;
-  const active = await tx.merchantToken.count({ where: { merchantId, revokedAt: null } });
-  if (active >= maxActive) return null;
-  return addToken(tx, merchantId, token.hash, token.prefix);
+  const active = await tx.merchantToken.findMany({
+    where: { merchantId, revokedAt: null },
+    select: { tokenPrefix: true },
+    orderBy: { id: 'asc' },
+  });
+  if (active.length >= maxActive) return { activePrefixes: active.map((t) => t.tokenPrefix) };
+  return { added: await addToken(tx, merchantId, token.hash, token.prefix) };
 }
 
 /** A merchant's active tokens whose display prefix is `prefix` (one, but for a one-in-billions collision). */
