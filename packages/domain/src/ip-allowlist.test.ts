@@ -5,10 +5,13 @@ describe('IP allow-list', () => {
   it('when an address or CIDR is typed, then it is written back in one form', () => {
     expect(readCidr(' 203.0.113.7 ')).toEqual({ cidr: '203.0.113.7/32' });
     expect(readCidr('2001:DB8::/32')).toEqual({ cidr: '2001:db8::/32' });
-    expect(readCidr('::ffff:10.1.2.3/8')).toEqual({ cidr: '10.1.2.3/8' });
+    expect(readCidr('::ffff:10.1.2.3/104')).toEqual({
+      problem: '"::ffff:10.1.2.3/104": write an IPv4 address as IPv4',
+    });
   });
 
   it('when an entry is not a CIDR, then the list is refused naming it', () => {
+    expect(readCidr('fe80::1%eth0')).toEqual({ problem: '"fe80::1%eth0" is not an IPv4 or IPv6 CIDR' });
     expect(readAllowlist(['10.0.0.0/8', '10.0.0.0/33', 'example.com', '1.2.3.4/1/2'])).toEqual({
       kind: 'invalid',
       problems: [

@@ -20,21 +20,23 @@ function plainAddress(address: string): string {
 
 /**
  * One CIDR as typed (`203.0.113.0/24`, `2001:db8::/32`, or a bare address meaning just it), written back in
- * one form (`/32` or `/128` added, IPv6 lower case); or why it is not one.
+ * one form (`/32` or `/128` added, IPv6 lower case); or why it is not one. An IPv4-mapped IPv6 address
+ * (`::ffff:203.0.113.7`) is refused: requests from one are matched as IPv4.
  */
 export function readCidr(text: string): { cidr: string } | { problem: string } {
   const trimmed = text.trim();
   const [address = '', prefixText, ...rest] = trimmed.split('/');
-  const plain = plainAddress(address);
-  const family = isIP(plain);
+  // A request's mapped address is matched as the IPv4 address it carries, so the list says it that way.
+  if (IPV4_MAPPED.test(address)) return { problem: `${JSON.stringify(trimmed)}: write an IPv4 address as IPv4` };
+  const family = address.includes('%') ? 0 : isIP(address);
   if (rest.length > 0 || family === 0) return { problem: `${JSON.stringify(trimmed)} is not an IPv4 or IPv6 CIDR` };
   const bits = family === 4 ? 32 : 128;
-  if (prefixText === undefined) return { cidr: `${plain.toLowerCase()}/${bits}` };
+  if (prefixText === undefined) return { cidr: `${address.toLowerCase()}/${bits}` };
   const prefix = /^[0-9]{1,3}$/.test(prefixText) ? Number(prefixText) : NaN;
   if (!(prefix >= 0 && prefix <= bits)) {
     return { problem: `${JSON.stringify(trimmed)}: the prefix length must be 0 to ${bits}` };
   }
-  return { cidr: `${plain.toLowerCase()}/${prefix}` };
+  return { cidr: `${address.toLowerCase()}/${prefix}` };
 }
 
 /** A whole list as an operator gave it: every entry read, duplicates dropped, order kept. */
