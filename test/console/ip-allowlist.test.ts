@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPrismaClient, listOperatorActions } from '@payout/db';
-import { createAdminClient, EXIT_FAILED, EXIT_USAGE, runCli } from '@payout/cli';
+import { createAdminClient, EXIT_FAILED, EXIT_OK, EXIT_USAGE, runCli } from '@payout/cli';
 import { testPrisma } from '../support/database.js';
 import { makeMerchant } from '../support/factories.js';
 import { call, useApi } from '../support/api.js';
 import { signedInPerson, type ConsolePerson } from '../support/console.js';
 import { unauthorizedBody } from '../api/contract-expectations.js';
+import { personWithKey } from '../support/people.js';
 
 // A merchant's IP allow-list is changed only on a second person's approval (docs/operations.md,
 // "Approvals"; docs/api.md, "IP allow-list"), whether asked on the console's merchant page or through
@@ -158,6 +159,72 @@ async function cli(argv: string[], credential?: string) {
 }
 
 describe('pnpm cli merchant allowlist', () => {
+  it("when an operator asks with their own key, then the request is theirs and only another approver's key applies it", async () => {
+    const merchant = await makeMerchant(db, { balance: '10.00' });
+    const omar = await personWithKey('operator');
+    const kavya = await personWithKey('approver');
+
+    const asked = await cli(
+      [
+        'merchant',
+        'allowlist',
+        '--mid',
+        merchant.mid,
+        '--cidr',
+        '203.0.113.0/24',
+        '--cidr',
+        '2001:db8:5::/48',
+        '--why',
+        'merchant moved data centre',
+        '--json',
+      ],
+      omar.key,
+    );
+
+    expect(asked.status, asked.stderr).toBe(EXIT_OK);
+    const request = JSON.parse(asked.stdout) as { approvalId: string; maker: string; preview: Record<string, unknown> };
+    expect(request).toMatchObject({
+      maker: omar.username,
+      preview: { before: [], after: ['203.0.113.0/24', '2001:db8:5::/48'] },
+    });
+    expect(await allowlistOf(merchant.merchant.id)).toEqual([]);
+    const approve = (key: string) =>
+      fetch(`${api.current.adminUrl}/admin/approvals/${request.approvalId}/approve`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: '{}',
+      });
+    expect((await approve(omar.key)).status).toBe(403);
+    expect(await allowlistOf(merchant.merchant.id)).toEqual([]);
+
+    expect((await approve(kavya.key)).status).toBe(200);
+
+    expect(await allowlistOf(merchant.merchant.id)).toEqual(['203.0.113.0/24', '2001:db8:5::/48']);
+    const audit = await listOperatorActions(db, { merchantId: merchant.merchant.id, limit: 10 });
+    expect(audit.map((a) => [a.action, a.actor])).toEqual(
+      expect.arrayContaining([
+        ['approval.request', `cli:${omar.username}`],
+        ['merchant.ip-allowlist', `cli:${kavya.username}`],
+      ]),
+    );
+    // The merchant's token now works only from those networks; this test runs on loopback.
+    const refused = await call(api.current, WALLET, { merchant });
+    expect(refused.status).toBe(401);
+    expect(refused.json).toEqual(unauthorizedBody);
+  });
+
+  it('when a support user asks with their key, then 403 and nothing is asked', async () => {
+    const merchant = await makeMerchant(db);
+    const sam = await personWithKey('support');
+    const refused = await cli(
+      ['merchant', 'allowlist', '--mid', merchant.mid, '--cidr', '203.0.113.0/24', '--why', 'x'],
+      sam.key,
+    );
+    expect(refused.status).toBe(EXIT_FAILED);
+    expect(refused.stderr).toMatch(/support/);
+    expect(await db.approvalRequest.count({ where: { merchantId: merchant.merchant.id } })).toBe(0);
+  });
+
   it('when run without a personal credential or with bad arguments, then it is refused and nothing is asked', async () => {
     const merchant = await makeMerchant(db);
     const ask = ['merchant', 'allowlist', '--mid', merchant.mid];

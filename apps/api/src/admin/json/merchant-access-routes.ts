@@ -2,11 +2,11 @@ import express, { type Request, type Response } from 'express';
 import { z } from 'zod';
 import { validate } from '@payout/contract';
 import { AppError, isMid, MAX_ALLOWLIST_ENTRIES } from '@payout/domain';
-import { approvalJson, planIpAllowlist, requestApproval, type ApprovalDeps, type Person } from '@payout/use-cases';
+import { approvalJson, planIpAllowlist, requestApproval, type ApprovalDeps } from '@payout/use-cases';
 import { methodNotAllowed } from '../../http/error-handler.js';
 import { sendJson } from '../../http/send-json.js';
-import { consoleAuthorization, exactRouter } from '../console/console-authorization.js';
-import { csrfHeaderMatches, type Viewer } from '../console/console-session.js';
+import { apiPersonOf, consoleAuthorization, exactRouter } from '../console/console-authorization.js';
+import type { Viewer } from '../console/console-session.js';
 
 const allowlistBody = z.object({
   cidrs: z
@@ -23,6 +23,7 @@ const allowlistBody = z.object({
  * A merchant's access, for people (docs/operations.md, "Approvals"): POST /admin/merchants/:mid/ip-allowlist
  * `{cidrs, why}` asks for a new IP allow-list (docs/api.md, "IP allow-list") and answers 202 with the
  * request another approver decides; nothing changes until then. An empty `cidrs` asks to lift the limit.
+ * The person is the owner of the bearer credential or the console session (`allowJson`).
  */
 export function merchantAccessRoutes(deps: ApprovalDeps) {
   const router = exactRouter();
@@ -33,12 +34,6 @@ export function merchantAccessRoutes(deps: ApprovalDeps) {
     .post(
       json,
       allowJson('request', async (req: Request, res: Response, viewer: Viewer) => {
-        const bearer = /^Bearer\s/i.test(req.get('Authorization') ?? '');
-        // A console session's cookie rides along on any request its browser sends, so it needs its CSRF token;
-        // a bearer credential is sent only by the CLI or a script that holds it.
-        if (!bearer && !csrfHeaderMatches(req, viewer)) {
-          throw new AppError('FORBIDDEN', 'X-CSRF-Token is missing or wrong.');
-        }
         const mid = String(req.params.mid);
         const { cidrs, why } = validate(allowlistBody, req.body ?? {});
         if (!isMid(mid)) throw new AppError('NOT_FOUND', `No merchant has MID ${mid}.`);
@@ -51,12 +46,7 @@ export function merchantAccessRoutes(deps: ApprovalDeps) {
           case 'unchanged':
             throw new AppError('CONFLICT', `The allow-list of ${mid} is already that list; nothing to ask for.`);
         }
-        const person: Person = {
-          username: viewer.user.username,
-          role: viewer.user.role,
-          via: bearer ? 'cli' : 'admin-api',
-        };
-        const asked = await requestApproval(deps, { planned: plan.planned, maker: person, reason: why });
+        const asked = await requestApproval(deps, { planned: plan.planned, maker: apiPersonOf(viewer), reason: why });
         if (asked.kind === 'not-allowed') throw new AppError('FORBIDDEN', `${asked.why}. Nothing changed.`);
         sendJson(res, 202, { error: false, status_code: 202, status: 'OK', approval: approvalJson(asked.request) });
       }),
