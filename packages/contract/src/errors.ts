@@ -126,7 +126,7 @@ export const unauthorizedSchema = errorSchema(
   401,
   'UNAUTHORIZED',
   z.literal(MESSAGES.unauthenticated),
-  'MID or Token missing, unknown, or not matching each other.',
+  'MID or Token missing, unknown, or not matching each other; or sent from an address outside your IP allow-list.',
 );
 
 export const badBodySchema = errorSchema(

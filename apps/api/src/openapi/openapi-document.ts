@@ -39,8 +39,9 @@ The payout gateway's merchant API: pay out from your main wallet to bank account
 and look up payouts, pay-ins and your balance.
 
 **Authentication.** Every operation needs the headers \`MID\` and \`Token\` issued to you. A missing or wrong
-pair is 401; a malformed MID (or a suspended merchant) is 400 "Please Input Valid MID". Nothing else of the
-request is read before authentication.
+pair is 401, and so is a right pair sent from an address outside your IP allow-list, if you have one; a
+malformed MID (or a suspended merchant) is 400 "Please Input Valid MID". Nothing else of the request is read
+before authentication. Rotate your token yourself with \`POST /api/token/rotate\`.
 
 **Every answer** is a JSON object with \`error\` (boolean), \`status_code\` (equal to the HTTP status) and
 \`status\` (text), and carries an \`X-Request-Id\` header: quote it to support.

@@ -387,7 +387,7 @@ export interface components {
       /** @enum {string} */
       message: 'The request body must be a JSON object.';
     };
-    /** @description MID or Token missing, unknown, or not matching each other. */
+    /** @description MID or Token missing, unknown, or not matching each other; or sent from an address outside your IP allow-list. */
     Unauthorized: {
       /** @enum {boolean} */
       error: true;
