@@ -209,6 +209,7 @@ function adminDependencies(config: ApiConfig, shared: SharedResources): AdminDep
     sessionTtlMs: config.CONSOLE_SESSION_TTL_MS,
     cliSignInTtlMs: config.ADMIN_CLI_SIGN_IN_TTL_MS,
     approvals: { ttlMs: config.APPROVAL_TTL_MS, selfApproval: config.APPROVALS_ALLOW_SELF_APPROVAL },
+    queueDashboardReadOnly: config.NODE_ENV === 'production',
     ...(config.ADMIN_TRUST_PROXY !== undefined && { trustProxy: trustProxySetting(config.ADMIN_TRUST_PROXY) }),
   };
 }

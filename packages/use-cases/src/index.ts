@@ -23,6 +23,14 @@ export { enableWebhookEndpointAction, type EnableWebhookEndpointOutcome } from '
 export { requeueInquiry, type RequeueInquiryOutcome } from './requeue-inquiry.js';
 export { planWalletCredit, type PlanWalletCreditOutcome } from './credit-wallet.js';
 export { planTokenIssue, revokeToken, type PlanTokenIssueOutcome, type RevokeTokenOutcome } from './merchant-tokens.js';
+export {
+  revokeOwnToken,
+  rotateOwnToken,
+  type RevokeOwnTokenOutcome,
+  type RotateOwnTokenOutcome,
+  type TokenHolder,
+} from './merchant-own-tokens.js';
+export { planIpAllowlist, type PlanIpAllowlistOutcome } from './merchant-ip-allowlist.js';
 export { resolveDiscrepancyAction, type ResolveDiscrepancyOutcome } from './resolve-discrepancy.js';
 export { planStatementApplication, type PlanStatementApplicationOutcome } from './apply-statement.js';
 export { directAccepter, type PayoutAccepter } from './intake/payout-accepter.js';

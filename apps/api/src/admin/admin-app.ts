@@ -10,6 +10,7 @@ import { errorHandler, notFound } from '../http/error-handler.js';
 import { requestContext } from '../http/request-context.js';
 import { healthRoutes } from '../operations/health-routes.js';
 import { adminJsonRoutes } from './admin-json-routes.js';
+import { merchantAccessRoutes } from './json/merchant-access-routes.js';
 import { auditRefusal } from './console/console-authorization.js';
 import { bulkJsonRoutes } from './json/bulk-routes.js';
 import { consoleRoutes, consoleSession } from './console/console-routes.js';
@@ -36,6 +37,8 @@ export interface AdminDependencies {
   /** How long a CLI sign-in (POST /admin/sign-in) lasts. */
   cliSignInTtlMs: number;
   approvals: ApprovalSettings;
+  /** The queue dashboard is read-only for everyone (production). */
+  queueDashboardReadOnly?: boolean;
   /** Express's `trust proxy`, so a console behind a TLS-terminating proxy sets Secure cookies. */
   trustProxy?: string | number;
 }
@@ -60,10 +63,17 @@ export function createAdminApp(deps: AdminDependencies): Express {
   app.use(healthRoutes(deps));
   app.use(metricsRoutes(deps));
   app.use(consoleSession(deps.db));
-  app.use(queueDashboard({ queues: [deps.payoutQueue, deps.webhookQueue], adminToken: deps.adminToken }));
+  app.use(
+    queueDashboard({
+      queues: [deps.payoutQueue, deps.webhookQueue],
+      adminToken: deps.adminToken,
+      readOnly: deps.queueDashboardReadOnly ?? false,
+    }),
+  );
   app.use(adminJsonRoutes(deps));
   app.use(peopleRoutes(deps));
   app.use(bulkJsonRoutes(deps));
+  app.use(merchantAccessRoutes(deps));
   app.use(consoleRoutes(deps));
   app.get('/', (_req, res) => res.redirect(303, '/console'));
   // A signed-in person posting where nothing answers is trying a path by hand: the audit log keeps it.
