@@ -195,6 +195,7 @@ function adminDependencies(config: ApiConfig, shared: SharedResources): AdminDep
     metrics,
     adminToken: config.ADMIN_TOKEN,
     payoutQueue: producer.queue,
+    producer,
     webhookQueue: dashboardQueue(WEBHOOK_QUEUE, redis, config.QUEUE_PREFIX),
     rail,
     signIn: signInLimiter({
@@ -206,6 +207,7 @@ function adminDependencies(config: ApiConfig, shared: SharedResources): AdminDep
       maxHashing: config.CONSOLE_SIGNIN_MAX_HASHING,
     }),
     sessionTtlMs: config.CONSOLE_SESSION_TTL_MS,
+    cliSignInTtlMs: config.ADMIN_CLI_SIGN_IN_TTL_MS,
     approvals: { ttlMs: config.APPROVAL_TTL_MS, selfApproval: config.APPROVALS_ALLOW_SELF_APPROVAL },
     statements: {
       maxBytes: config.STATEMENT_MAX_BYTES,
@@ -214,6 +216,7 @@ function adminDependencies(config: ApiConfig, shared: SharedResources): AdminDep
         settlementAccount: config.STATEMENT_SETTLEMENT_ACCOUNT,
       }),
     },
+    queueDashboardReadOnly: config.NODE_ENV === 'production',
     ...(config.ADMIN_TRUST_PROXY !== undefined && { trustProxy: trustProxySetting(config.ADMIN_TRUST_PROXY) }),
   };
 }

@@ -6,6 +6,18 @@ import type { RailAdapter } from '@payout/rails';
 import type { AdminClient } from './admin-client.js';
 import type { Output } from './output.js';
 
+/** What `login` and `logout` need: where to sign in, where the sign-in is kept, how a password is read. */
+export interface SignInSettings {
+  /** The admin listener to sign in at (ADMIN_URL). */
+  adminUrl: string;
+  /** Where the sign-in is kept, mode 0600 (PAYOUT_CLI_CREDENTIALS). */
+  credentialFile: string;
+  /** Reads the password typed at the terminal, without echo. */
+  readPassword: (prompt: string) => Promise<string>;
+  /** Reads everything piped to stdin (`--password-stdin`). */
+  readStdin: () => Promise<string>;
+}
+
 /**
  * What every command gets: the database, the payouts queue and the rail (each opened on first use) and
  * where to print.
@@ -15,6 +27,8 @@ export interface CommandContext {
   queue: () => Queue;
   /** The admin listener, as the person whose credential this run holds: every command that acts as a person goes here. */
   admin: () => AdminClient;
+  /** `login` and `logout`: the sign-in settings of this run. */
+  signIn: () => SignInSettings;
   /** The bank rail, asked before a payout is resolved by hand. */
   rail: () => RailAdapter;
   /** Reconcile: how overdue a pending payout may be before it counts as stuck. */

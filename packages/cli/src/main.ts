@@ -6,6 +6,7 @@ import { createProducerConnection, PAYOUT_QUEUE } from '@payout/queue';
 import { createHttpRailAdapter } from '@payout/rails';
 import { createAdminClient, credentialFilePath, readSavedCredential } from './admin-client.js';
 import { runCli } from './program.js';
+import { readHiddenLine, readStdin } from './terminal-secret.js';
 
 const config = loadConfigOrExit(cliConfigSchema);
 // A personal API key wins; else the sign-in `pnpm cli login` kept (and the admin listener it was made on).
@@ -31,6 +32,12 @@ const status = await runCli(process.argv.slice(2), {
       url: saved?.adminUrl ?? config.ADMIN_URL,
       ...((config.PAYOUT_ADMIN_KEY ?? saved?.token) && { credential: config.PAYOUT_ADMIN_KEY ?? saved?.token }),
     }),
+  signIn: {
+    adminUrl: config.ADMIN_URL,
+    credentialFile: credentialFilePath(config.PAYOUT_CLI_CREDENTIALS),
+    readPassword: readHiddenLine,
+    readStdin,
+  },
   openRail: () =>
     createHttpRailAdapter({
       baseUrl: config.RAIL_BASE_URL,

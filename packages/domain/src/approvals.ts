@@ -12,6 +12,12 @@ export const APPROVAL_ACTIONS = [
   'token.issue',
   'statement.match',
   'statement.decide',
+  // People: adding one, changing a role, resetting a password (docs/operations.md, "Security model").
+  'user.add',
+  'user.role',
+  'user.password-reset',
+  'bulk.submit',
+  'merchant.ip-allowlist',
 ] as const;
 export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
 

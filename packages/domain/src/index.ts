@@ -23,6 +23,7 @@ export { LEDGER_ENTRY_KINDS, ledgerLegs, walletDelta, type LedgerEntryKind } fro
 export {
   digestMatchesAny,
   hashToken,
+  MAX_ACTIVE_MERCHANT_TOKENS,
   newApiToken,
   newSecretToken,
   tokenDisplayPrefix,
@@ -68,7 +69,13 @@ export {
   type ResolutionDecision,
   type ResolutionRequest,
 } from './manual-resolution.js';
-export { hashPassword, newPassword, verifyPassword } from './passwords.js';
+export {
+  hashPassword,
+  MIN_CHOSEN_PASSWORD_LENGTH,
+  newPassword,
+  newPasswordProblem,
+  verifyPassword,
+} from './passwords.js';
 export {
   CONSOLE_ROLES,
   CONSOLE_USERNAME_PATTERN,
@@ -86,3 +93,10 @@ export {
   type ApprovalDecision,
   type ApprovalState,
 } from './approvals.js';
+export {
+  addressAllowed,
+  MAX_ALLOWLIST_ENTRIES,
+  readAllowlist,
+  readCidr,
+  type AllowlistReading,
+} from './ip-allowlist.js';

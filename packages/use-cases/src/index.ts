@@ -3,7 +3,7 @@
 // planned by one person and run on a second person's approval ("Approvals").
 export type { PayoutKey } from './payout-key.js';
 export { actorOf, type Person } from './approvals/person.js';
-export type { ApprovalDeps, ApprovalSettings, PlannedRequest } from './approvals/money-action.js';
+export type { ApprovalDeps, ApprovalSettings, HandOver, PlannedRequest } from './approvals/money-action.js';
 export { approvalJson } from './approvals/approval-json.js';
 export {
   approveRequest,
@@ -25,6 +25,14 @@ export { enableWebhookEndpointAction, type EnableWebhookEndpointOutcome } from '
 export { requeueInquiry, type RequeueInquiryOutcome } from './requeue-inquiry.js';
 export { planWalletCredit, type PlanWalletCreditOutcome } from './credit-wallet.js';
 export { planTokenIssue, revokeToken, type PlanTokenIssueOutcome, type RevokeTokenOutcome } from './merchant-tokens.js';
+export {
+  revokeOwnToken,
+  rotateOwnToken,
+  type RevokeOwnTokenOutcome,
+  type RotateOwnTokenOutcome,
+  type TokenHolder,
+} from './merchant-own-tokens.js';
+export { planIpAllowlist, type PlanIpAllowlistOutcome } from './merchant-ip-allowlist.js';
 export { resolveDiscrepancyAction, type ResolveDiscrepancyOutcome } from './resolve-discrepancy.js';
 export { planStatementApplication, type PlanStatementApplicationOutcome } from './apply-statement.js';
 export {
@@ -57,8 +65,12 @@ export {
   type SubmitBulkInput,
 } from './intake/submit-bulk-payout.js';
 export { BULK_CSV_COLUMNS, BulkCsvRefused, bulkCsvBatchId, readBulkCsv } from './intake/bulk-csv.js';
-export { operatorBulkDeps } from './intake/operator-bulk-deps.js';
 export { breakSaysMoneyIsMissing } from '@payout/recon';
+export {
+  planOperatorBulkBatch,
+  type PlanOperatorBulkInput,
+  type PlanOperatorBulkOutcome,
+} from './intake/operator-bulk-batch.js';
 export {
   candidatesOf,
   decideStatementBreak,
@@ -67,3 +79,11 @@ export {
   type MatchLineOutcome,
   type StatementBreakKey,
 } from './match-statement-line.js';
+export {
+  disableUser,
+  planPasswordReset,
+  planRoleChange,
+  planUserAdd,
+  type DisableUserOutcome,
+  type PlanPeopleChangeOutcome,
+} from './people-changes.js';

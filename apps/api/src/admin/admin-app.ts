@@ -1,7 +1,7 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { Queue } from 'bullmq';
-import type { RedisConnection } from '@payout/queue';
+import type { PayoutProducer, RedisConnection } from '@payout/queue';
 import type { PrismaClient } from '@payout/db';
 import type { ApprovalSettings } from '@payout/use-cases';
 import type { RailAdapter } from '@payout/rails';
@@ -10,13 +10,16 @@ import { errorHandler, notFound } from '../http/error-handler.js';
 import { requestContext } from '../http/request-context.js';
 import { healthRoutes } from '../operations/health-routes.js';
 import { adminJsonRoutes } from './admin-json-routes.js';
+import { merchantAccessRoutes } from './json/merchant-access-routes.js';
 import { auditRefusal } from './console/console-authorization.js';
+import { bulkJsonRoutes } from './json/bulk-routes.js';
 import { consoleRoutes, consoleSession } from './console/console-routes.js';
 import { viewerOf } from './console/console-session.js';
 import type { SignInLimiter } from './console/sign-in-limiter.js';
 import { statementBreakJsonRoutes } from './json/statement-break-routes.js';
 import { statementRoutes, type StatementRouteSettings } from './json/statement-routes.js';
 import { metricsRoutes } from './metrics-routes.js';
+import { peopleRoutes } from './json/people-routes.js';
 import { queueDashboard } from './queue-dashboard.js';
 
 /** Everything the admin listener needs; the merchant app and this one share services, never routes. */
@@ -27,13 +30,19 @@ export interface AdminDependencies {
   metrics: ServiceMetrics;
   adminToken: string;
   payoutQueue: Queue;
+  /** Queues the jobs of the payouts an approved bulk batch accepted, after its commit. */
+  producer: PayoutProducer;
   webhookQueue: Queue;
   rail: RailAdapter;
   signIn: SignInLimiter;
   sessionTtlMs: number;
+  /** How long a CLI sign-in (POST /admin/sign-in) lasts. */
+  cliSignInTtlMs: number;
   approvals: ApprovalSettings;
   /** Applying statement runs (`POST /admin/statements`): the settlement account, production's checks, the body limit. */
   statements: StatementRouteSettings;
+  /** The queue dashboard is read-only for everyone (production). */
+  queueDashboardReadOnly?: boolean;
   /** Express's `trust proxy`, so a console behind a TLS-terminating proxy sets Secure cookies. */
   trustProxy?: string | number;
 }
@@ -58,10 +67,19 @@ export function createAdminApp(deps: AdminDependencies): Express {
   app.use(healthRoutes(deps));
   app.use(metricsRoutes(deps));
   app.use(consoleSession(deps.db));
-  app.use(queueDashboard({ queues: [deps.payoutQueue, deps.webhookQueue], adminToken: deps.adminToken }));
+  app.use(
+    queueDashboard({
+      queues: [deps.payoutQueue, deps.webhookQueue],
+      adminToken: deps.adminToken,
+      readOnly: deps.queueDashboardReadOnly ?? false,
+    }),
+  );
   app.use(adminJsonRoutes(deps));
   app.use(statementRoutes(deps));
   app.use(statementBreakJsonRoutes(deps));
+  app.use(peopleRoutes(deps));
+  app.use(bulkJsonRoutes(deps));
+  app.use(merchantAccessRoutes(deps));
   app.use(consoleRoutes(deps));
   app.get('/', (_req, res) => res.redirect(303, '/console'));
   // A signed-in person posting where nothing answers is trying a path by hand: the audit log keeps it.

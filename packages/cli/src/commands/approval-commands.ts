@@ -118,12 +118,14 @@ function showDecision(out: Output, outcome: DecideOutcome, id: bigint): void {
       );
     default: {
       const handOver = outcome.kind === 'executed' ? outcome.handOver : undefined;
-      const result = { ...approvalJson(outcome.request), ...(handOver && { token: handOver.token }) };
+      const result = { ...approvalJson(outcome.request), ...handOver };
+      const note =
+        handOver && 'token' in handOver
+          ? 'give it to the merchant now: it is never shown again'
+          : 'give it to the person now: it is never shown again, and they choose their own at first sign-in';
       show(out, result, [
         { title: `Request ${id}: ${outcome.request.state.toLowerCase()}`, rows: [approvalRow(outcome.request)] },
-        ...(handOver
-          ? [{ rows: [{ token: handOver.token, note: 'give it to the merchant now: it is never shown again' }] }]
-          : []),
+        ...(handOver ? [{ rows: [{ ...handOver, note }] }] : []),
       ]);
     }
   }

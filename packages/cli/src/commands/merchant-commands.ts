@@ -12,6 +12,7 @@ import { randomInt } from 'node:crypto';
 import { amountArgument, merchantCommand, midArgument, nonEmptyArgument } from '../arguments.js';
 import type { CommandContext } from '../context.js';
 import { merchantByMid, noMerchant } from '../merchant-by-mid.js';
+import { registerMerchantAllowlistCommand } from './merchant-allowlist-command.js';
 import { showResult } from '../output.js';
 import { CommandFailure, UsageError } from '../usage-error.js';
 
@@ -23,6 +24,7 @@ export function registerMerchantCommands(program: Command, context: () => Comman
   registerCreateCommand(merchant, context);
   registerStatusCommands(merchant, context);
   registerUpdateCommand(merchant, context);
+  registerMerchantAllowlistCommand(merchant, context);
   merchantCommand(merchant, 'show', 'show a merchant').action(async (opts: { mid: string }) => {
     const { db, out } = context();
     const found = await merchantByMid(db(), opts.mid);

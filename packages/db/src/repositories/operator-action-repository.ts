@@ -2,7 +2,7 @@ import type { PrismaClientOrTransaction } from '../client.js';
 
 /** One entry of the audit log: who did what, to which merchant or payout, why, and the details. */
 export interface OperatorActionInput {
-  /** "console:<username>" or "cli:<name>". */
+  /** "console:<username>", "cli:<name>", or "merchant:<MID>" for a merchant's own token work. */
   actor: string;
   action: OperatorActionName;
   merchantId?: number | null;
@@ -23,6 +23,7 @@ export type OperatorActionName =
   | 'wallet.credit'
   | 'token.rotate'
   | 'token.revoke'
+  | 'merchant.ip-allowlist'
   | 'discrepancy.resolve'
   | 'statement.apply'
   | 'approval.request'
@@ -31,6 +32,18 @@ export type OperatorActionName =
   | 'approval.cancel'
   | 'approval.expire'
   | 'approval.fail'
+  /** People (docs/operations.md, "Security model"): added, role changed, password reset on approval; disabled. */
+  | 'user.add'
+  | 'user.role'
+  | 'user.password-reset'
+  | 'user.disable'
+  /** A person chose their own password after one was made for them. */
+  | 'user.password-change'
+  /** A person made or revoked one of their own API keys, signed in or out of the CLI. */
+  | 'credential.create'
+  | 'credential.revoke'
+  | 'credential.sign-in'
+  | 'credential.sign-out'
   /** A person reached for something their role does not allow, or posted to no action at all. */
   | 'access.refused';
 

@@ -1,10 +1,13 @@
 import type { ApprovalAction } from '@payout/domain';
 import { walletCredit } from '../credit-wallet.js';
 import { tokenIssue } from '../merchant-tokens.js';
+import { ipAllowlistChange } from '../merchant-ip-allowlist.js';
 import { discrepancyResolution } from '../resolve-discrepancy.js';
 import { manualResolution } from '../resolve-manual-review.js';
 import { statementApplication } from '../apply-statement.js';
 import { statementBreakDecision, statementLineMatch } from '../match-statement-line.js';
+import { passwordReset, roleChange, userAdd } from '../people-changes.js';
+import { operatorBulkBatch } from '../intake/operator-bulk-batch.js';
 import type { MoneyAction } from './money-action.js';
 
 // Every money action, by the name its requests carry: an action missing here, or filed under another
@@ -17,6 +20,11 @@ const MONEY_ACTIONS = {
   'token.issue': tokenIssue,
   'statement.match': statementLineMatch,
   'statement.decide': statementBreakDecision,
+  'user.add': userAdd,
+  'user.role': roleChange,
+  'user.password-reset': passwordReset,
+  'bulk.submit': operatorBulkBatch,
+  'merchant.ip-allowlist': ipAllowlistChange,
 } satisfies { [A in ApprovalAction]: MoneyAction<unknown> & { action: A } };
 
 export function moneyActionOf(action: ApprovalAction): MoneyAction<unknown> {

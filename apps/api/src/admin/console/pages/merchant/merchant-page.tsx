@@ -23,7 +23,12 @@ export function MerchantPage(props: {
         <BalanceFacts merchant={m} />
         <div class="actions">
           <ActionButton viewer={props.viewer} href={`${base}/credit`} label="Request a credit…" needs="request" />
-          <ActionButton viewer={props.viewer} href={`${base}/bulk`} label="Bulk payouts from CSV…" />
+          <ActionButton
+            viewer={props.viewer}
+            href={`${base}/bulk`}
+            label="Request bulk payouts from CSV…"
+            needs="request"
+          />
         </div>
       </Section>
 
@@ -43,6 +48,28 @@ export function MerchantPage(props: {
             viewer={props.viewer}
             href={`${base}/tokens/rotate`}
             label="Request another token…"
+            needs="request"
+          />
+        </div>
+      </Section>
+
+      <Section id="ip-allowlist" title="IP allow-list">
+        {m.ipAllowlist.length === 0 ? (
+          <p class="empty">No allow-list: the tokens work from any address.</p>
+        ) : (
+          <ul>
+            {m.ipAllowlist.map((cidr) => (
+              <li key={cidr}>
+                <code>{cidr}</code>
+              </li>
+            ))}
+          </ul>
+        )}
+        <div class="actions">
+          <ActionButton
+            viewer={props.viewer}
+            href={`${base}/ip-allowlist`}
+            label="Request a new allow-list…"
             needs="request"
           />
         </div>
