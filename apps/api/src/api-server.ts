@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
-import type { ApiConfig } from '@payout/config';
+import { webhookDestinationPolicy, type ApiConfig } from '@payout/config';
 import { createPrismaClient, type PrismaClient } from '@payout/db';
 import { Queue } from 'bullmq';
 import { createHttpRailAdapter, type RailAdapter } from '@payout/rails';
@@ -207,6 +207,7 @@ function adminDependencies(config: ApiConfig, shared: SharedResources): AdminDep
     }),
     sessionTtlMs: config.CONSOLE_SESSION_TTL_MS,
     approvals: { ttlMs: config.APPROVAL_TTL_MS, selfApproval: config.APPROVALS_ALLOW_SELF_APPROVAL },
+    webhookDestinations: webhookDestinationPolicy(config),
     ...(config.ADMIN_TRUST_PROXY !== undefined && { trustProxy: trustProxySetting(config.ADMIN_TRUST_PROXY) }),
   };
 }

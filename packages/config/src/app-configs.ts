@@ -127,9 +127,15 @@ export const apiConfigSchema = z
     /** Beneficiary validations one merchant may ask for per minute, across all API processes; beyond, 429. */
     VALIDATION_RATE_PER_MINUTE: positiveInt(300),
     ...approvalSettings,
+    /**
+     * Tests and development only, as for the worker: a merchant's webhook may be registered (POST
+     * /admin/merchants/:mid/webhook) at a loopback or private address.
+     */
+    WEBHOOK_ALLOW_PRIVATE_ADDRESSES: flag(false),
   })
   .superRefine(refusePlaceholderSecretsOutsideDevelopment(['PAYIN_CALLBACK_SECRET', 'ADMIN_TOKEN']))
   .superRefine(allowSelfApprovalOnlyInDevelopment)
+  .superRefine(allowPrivateWebhookAddressesOnlyInTests)
   .transform(hashTagQueuePrefix);
 export type ApiConfig = z.infer<typeof apiConfigSchema>;
 

@@ -15,6 +15,7 @@ export {
 } from './approvals/approval-flow.js';
 export {
   planManualResolution,
+  railSummary,
   type PlanManualResolutionInput,
   type PlanManualResolutionOutcome,
 } from './resolve-manual-review.js';
@@ -23,6 +24,16 @@ export { enableWebhookEndpointAction, type EnableWebhookEndpointOutcome } from '
 export { requeueInquiry, type RequeueInquiryOutcome } from './requeue-inquiry.js';
 export { planWalletCredit, type PlanWalletCreditOutcome } from './credit-wallet.js';
 export { planTokenIssue, revokeToken, type PlanTokenIssueOutcome, type RevokeTokenOutcome } from './merchant-tokens.js';
+export {
+  createMerchantAction,
+  MERCHANT_LIMIT_CEILING,
+  setMerchantStatusAction,
+  type CreateMerchantOutcome,
+  type SetMerchantStatusOutcome,
+} from './merchants/merchant-admin.js';
+export { merchantJson, webhookEndpointJson } from './merchants/merchant-json.js';
+export { registerWebhookAction, type RegisterWebhookOutcome } from './merchants/register-webhook.js';
+export { webhookDestinationProblem } from './merchants/webhook-destination.js';
 export { resolveDiscrepancyAction, type ResolveDiscrepancyOutcome } from './resolve-discrepancy.js';
 export { planStatementApplication, type PlanStatementApplicationOutcome } from './apply-statement.js';
 export { directAccepter, type PayoutAccepter } from './intake/payout-accepter.js';

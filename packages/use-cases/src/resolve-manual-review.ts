@@ -172,7 +172,8 @@ function describeDecision(decision: Exclude<ResolutionDecision, { kind: 'refuse'
     : `failed (${FAILURE_REASON_TEXT[decision.reason]})`;
 }
 
-function railSummary(answer: RailAnswer): string {
+/** The rail's answer in a few words, as the approver and a refused maker read it. */
+export function railSummary(answer: RailAnswer): string {
   switch (answer.outcome) {
     case 'SUCCESS':
       return `SUCCESS, UTR ${answer.bankReference}`;

@@ -4,12 +4,16 @@ import type { Queue } from 'bullmq';
 import type { RedisConnection } from '@payout/queue';
 import type { PrismaClient } from '@payout/db';
 import type { ApprovalSettings } from '@payout/use-cases';
+import type { WebhookDestinationPolicy } from '@payout/domain';
 import type { RailAdapter } from '@payout/rails';
 import type { Logger, ServiceMetrics } from '@payout/telemetry';
 import { errorHandler, notFound } from '../http/error-handler.js';
 import { requestContext } from '../http/request-context.js';
 import { healthRoutes } from '../operations/health-routes.js';
 import { adminJsonRoutes } from './admin-json-routes.js';
+import { discrepancyJsonRoutes } from './json/discrepancy-routes.js';
+import { merchantJsonRoutes } from './json/merchant-routes.js';
+import { payoutJsonRoutes } from './json/payout-routes.js';
 import { auditRefusal } from './console/console-authorization.js';
 import { consoleRoutes, consoleSession } from './console/console-routes.js';
 import { viewerOf } from './console/console-session.js';
@@ -30,6 +34,8 @@ export interface AdminDependencies {
   signIn: SignInLimiter;
   sessionTtlMs: number;
   approvals: ApprovalSettings;
+  /** Where a person may point a merchant's webhook; by default the production rules (https, public addresses). */
+  webhookDestinations?: WebhookDestinationPolicy;
   /** Express's `trust proxy`, so a console behind a TLS-terminating proxy sets Secure cookies. */
   trustProxy?: string | number;
 }
@@ -56,6 +62,15 @@ export function createAdminApp(deps: AdminDependencies): Express {
   app.use(consoleSession(deps.db));
   app.use(queueDashboard({ queues: [deps.payoutQueue, deps.webhookQueue], adminToken: deps.adminToken }));
   app.use(adminJsonRoutes(deps));
+  // What a person does through the CLI (or a script) with their own credential (docs/operations.md, "Security model").
+  app.use(
+    merchantJsonRoutes({
+      ...deps,
+      webhookDestinations: deps.webhookDestinations ?? { requireHttps: true, allowPrivateAddresses: false },
+    }),
+  );
+  app.use(payoutJsonRoutes(deps));
+  app.use(discrepancyJsonRoutes(deps));
   app.use(consoleRoutes(deps));
   app.get('/', (_req, res) => res.redirect(303, '/console'));
   // A signed-in person posting where nothing answers is trying a path by hand: the audit log keeps it.

@@ -6,6 +6,7 @@ import { findPayoutStory, listApprovalRequests, type PrismaClient } from '@payou
 import {
   approvalJson,
   approveRequest,
+  cancelRequest,
   rejectRequest,
   type ApprovalDeps,
   type DecideOutcome,
@@ -94,6 +95,11 @@ export function adminJsonRoutes(deps: { db: PrismaClient; payoutQueue: Queue; ad
   router
     .route('/admin/approvals/:id/reject')
     .post(json, allowJson('approve', decide(rejectRequest)))
+    .all(methodNotAllowed);
+  // POST /admin/approvals/:id/cancel: the maker withdraws their own open request (the use case refuses anyone else).
+  router
+    .route('/admin/approvals/:id/cancel')
+    .post(json, allowJson('request', decide(cancelRequest)))
     .all(methodNotAllowed);
   return router;
 }

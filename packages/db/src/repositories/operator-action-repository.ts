@@ -31,6 +31,10 @@ export type OperatorActionName =
   | 'approval.cancel'
   | 'approval.expire'
   | 'approval.fail'
+  | 'merchant.create'
+  | 'merchant.suspend'
+  | 'merchant.activate'
+  | 'webhook.register'
   /** A person reached for something their role does not allow, or posted to no action at all. */
   | 'access.refused';
 
