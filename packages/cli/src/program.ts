@@ -10,14 +10,13 @@ import { registerWebhookCommands } from './commands/webhook-commands.js';
 import { registerDiscrepancyCommands } from './commands/discrepancy-commands.js';
 import { registerReconCommands } from './commands/recon-commands.js';
 import type { CommandContext } from './context.js';
-import type { AdminClient } from './admin-client.js';
+import { AdminRefusal, type AdminClient } from './admin-client.js';
 import type { Output } from './output.js';
 import { CommandFailure, UsageError } from './usage-error.js';
 import type { Queue } from 'bullmq';
 import type { PrismaClient } from '@payout/db';
 import type { WebhookDestinationPolicy } from '@payout/domain';
 import type { ApprovalSettings } from '@payout/use-cases';
-import type { RailAdapter } from '@payout/rails';
 import { registerConsoleCommands } from './commands/console-commands.js';
 import { registerApprovalCommands } from './commands/approval-commands.js';
 import { DEFAULT_APPROVAL_TTL_MS } from '@payout/domain';
@@ -27,8 +26,6 @@ export interface RunOptions {
   openDb: () => PrismaClient;
   /** Opens the payouts queue on first use (only `payout show` needs it); `close` releases its connection. */
   openQueue: () => { queue: Queue; close: () => Promise<void> };
-  /** Opens the rail on first use (only `payout resolve` asks it). */
-  openRail?: () => RailAdapter;
   /** The admin listener with this run's personal credential; commands that act as a person need it. */
   openAdmin?: () => AdminClient;
   stuckAfterMs?: number;
@@ -44,6 +41,21 @@ export interface RunOptions {
   stderr: (line: string) => void;
 }
 
+/**
+ * Which commands need the database itself and which act as a person (docs/operations.md, "Security model"):
+ * shown under the command list of `pnpm cli --help`.
+ */
+const WHO_RUNS_WHAT = `
+Deployment commands (need DATABASE_URL; run where the database is, outside the four-eyes rule):
+  db:migrate, reconcile, and the read-only reports: payout show, approval list|show, discrepancy list,
+  webhook show|disabled, wallet show, token list, merchant show, recon statement (without --apply)
+
+Commands that act as a person (sent to the admin listener, ADMIN_URL, with your own credential: sign in
+once with \`pnpm cli login --name <you>\`, or set PAYOUT_ADMIN_KEY to a personal API key from /console/keys):
+  merchant create|suspend|activate|webhook, token rotate|revoke, wallet credit, payout resolve,
+  discrepancy resolve, webhook replay|enable, approval approve|reject|cancel (and the other money commands)
+The audit log names you (cli:<username>); a money action waits for another approver, signed in as themselves.`;
+
 /** Exit statuses: 0 done, 1 the command could not do it, 2 the command was called wrongly. */
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -54,7 +66,6 @@ export async function runCli(argv: string[], options: RunOptions): Promise<numbe
   const out: Output = { json: argv.includes('--json'), write: options.stdout };
   let db: PrismaClient | undefined;
   let queue: { queue: Queue; close: () => Promise<void> } | undefined;
-  let rail: RailAdapter | undefined;
   let admin: AdminClient | undefined;
   const context = (): CommandContext => ({
     db: () => (db ??= options.openDb()),
@@ -62,10 +73,6 @@ export async function runCli(argv: string[], options: RunOptions): Promise<numbe
     admin: () => {
       if (!options.openAdmin) throw new Error('this run of the CLI has no admin listener');
       return (admin ??= options.openAdmin());
-    },
-    rail: () => {
-      if (!options.openRail) throw new Error('this run of the CLI has no rail');
-      return (rail ??= options.openRail());
     },
     stuckAfterMs: options.stuckAfterMs ?? 60_000,
     statementMaxBytes: options.statementMaxBytes ?? 50 * 1024 * 1024,
@@ -77,6 +84,7 @@ export async function runCli(argv: string[], options: RunOptions): Promise<numbe
 
   const program = new Command('pnpm cli')
     .description('Payout gateway operator commands')
+    .addHelpText('after', WHO_RUNS_WHAT)
     .option('--json', 'print JSON for scripts instead of a table')
     .showHelpAfterError()
     .exitOverride()
@@ -111,6 +119,11 @@ export async function runCli(argv: string[], options: RunOptions): Promise<numbe
       options.stderr(`error: ${error.message}`);
       return EXIT_USAGE;
     }
+    // The admin listener found the input wrong (422): the command was called wrongly, as a local check would say.
+    if (error instanceof AdminRefusal && error.status === 422) {
+      options.stderr(`error: ${error.message}`);
+      return EXIT_USAGE;
+    }
     if (error instanceof CommandFailure) {
       if (!error.silent) options.stderr(`error: ${error.message}`);
       return EXIT_FAILED;
@@ -119,6 +132,5 @@ export async function runCli(argv: string[], options: RunOptions): Promise<numbe
   } finally {
     await db?.$disconnect();
     await queue?.close();
-    await rail?.close();
   }
 }
