@@ -28,6 +28,7 @@ export {
   createMerchantAction,
   MERCHANT_LIMIT_CEILING,
   setMerchantStatusAction,
+  updateQueueSettingsAction,
   type CreateMerchantOutcome,
   type SetMerchantStatusOutcome,
 } from './merchants/merchant-admin.js';

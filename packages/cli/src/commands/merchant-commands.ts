@@ -1,15 +1,16 @@
 import type { Command } from 'commander';
-import { updateQueueSettings } from '@payout/db';
 import { formatRupees, type Paise } from '@payout/domain';
 import { MERCHANT_LIMIT_CEILING, merchantJson } from '@payout/use-cases';
 import { amountArgument, merchantCommand, midArgument, nonEmptyArgument, noted } from '../arguments.js';
 import type { CommandContext } from '../context.js';
-import { merchantByMid, noMerchant } from '../merchant-by-mid.js';
+import { merchantByMid } from '../merchant-by-mid.js';
 import { showResult, type Row } from '../output.js';
 import { UsageError } from '../usage-error.js';
 
 export function registerMerchantCommands(program: Command, context: () => CommandContext): void {
-  const merchant = program.command('merchant').description('create, suspend and activate merchants');
+  const merchant = program
+    .command('merchant')
+    .description('create, suspend, activate and change merchants (as you, signed in); show one (a deployment command)');
   registerCreateCommand(merchant, context);
   registerStatusCommands(merchant, context);
   registerUpdateCommand(merchant, context);
@@ -70,7 +71,7 @@ function registerStatusCommands(merchant: Command, context: () => CommandContext
 }
 
 function registerUpdateCommand(merchant: Command, context: () => CommandContext): void {
-  merchantCommand(merchant, 'update', "change a merchant's settings")
+  noted(merchantCommand(merchant, 'update', "change a merchant's settings"))
     .option(
       '--queue-if-low-balance <on|off>',
       'queue payouts that do not fit the balance until a credit makes room, instead of refusing them',
@@ -81,17 +82,20 @@ function registerUpdateCommand(merchant: Command, context: () => CommandContext)
       'how long a queued payout waits before it fails, e.g. 72h, 90m, 3d',
       durationArgument,
     )
-    .action(async (opts: { mid: string; queueIfLowBalance?: boolean; queueWindow?: number }) => {
-      const { db, out } = context();
+    .action(async (opts: { mid: string; queueIfLowBalance?: boolean; queueWindow?: number; note?: string }) => {
+      const { admin, out } = context();
       if (opts.queueIfLowBalance === undefined && opts.queueWindow === undefined) {
         throw new UsageError('nothing to change: give --queue-if-low-balance and/or --queue-window');
       }
-      const updated = await updateQueueSettings(db(), opts.mid, {
-        ...(opts.queueIfLowBalance !== undefined && { queueIfLowBalance: opts.queueIfLowBalance }),
-        ...(opts.queueWindow !== undefined && { queueWindowSeconds: opts.queueWindow }),
-      });
-      if (!updated) throw noMerchant(opts.mid);
-      showResult(out, merchantJson(updated));
+      const answer = await admin().post<{ merchant: Row }>(
+        `/admin/merchants/${encodeURIComponent(opts.mid)}/queue-settings`,
+        {
+          ...(opts.queueIfLowBalance !== undefined && { queueIfLowBalance: opts.queueIfLowBalance }),
+          ...(opts.queueWindow !== undefined && { queueWindowSeconds: opts.queueWindow }),
+          ...(opts.note !== undefined && { why: opts.note }),
+        },
+      );
+      showResult(out, answer.merchant);
     });
 }
 

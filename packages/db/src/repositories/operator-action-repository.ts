@@ -34,6 +34,7 @@ export type OperatorActionName =
   | 'merchant.create'
   | 'merchant.suspend'
   | 'merchant.activate'
+  | 'merchant.queue-settings'
   | 'webhook.register'
   /** A person reached for something their role does not allow, or posted to no action at all. */
   | 'access.refused';

@@ -1,5 +1,13 @@
 import { randomInt } from 'node:crypto';
-import { createMerchant, MidTakenError, setMerchantStatus, type Merchant, type PrismaClient } from '@payout/db';
+import {
+  createMerchant,
+  MidTakenError,
+  setMerchantStatus,
+  updateQueueSettings,
+  type Merchant,
+  type PrismaClient,
+  type QueueSettings,
+} from '@payout/db';
 import { formatRupees, hashToken, newApiToken, rupees, tokenDisplayPrefix, type Paise } from '@payout/domain';
 import { audit, type Requested } from '../audit.js';
 
@@ -69,6 +77,25 @@ export async function setMerchantStatusAction(
     await audit(tx, input, input.status === 'SUSPENDED' ? 'merchant.suspend' : 'merchant.activate', {
       merchantId: merchant.id,
       detail: { mid: merchant.mid, status: merchant.status },
+    });
+    return { kind: 'changed', merchant } as const;
+  });
+}
+
+/**
+ * Changes whether a merchant's payouts that do not fit the balance wait for a credit, and for how long
+ * (docs/api.md, "Queue if low balance"). It moves no money, so one person does it, with an audit entry.
+ */
+export async function updateQueueSettingsAction(
+  deps: { db: PrismaClient },
+  input: Requested & { mid: string; settings: QueueSettings },
+): Promise<SetMerchantStatusOutcome> {
+  return deps.db.$transaction(async (tx) => {
+    const merchant = await updateQueueSettings(tx, input.mid, input.settings);
+    if (!merchant) return { kind: 'no-merchant' } as const;
+    await audit(tx, input, 'merchant.queue-settings', {
+      merchantId: merchant.id,
+      detail: { queueIfLowBalance: merchant.queueIfLowBalance, queueWindowSeconds: merchant.queueWindowSeconds },
     });
     return { kind: 'changed', merchant } as const;
   });

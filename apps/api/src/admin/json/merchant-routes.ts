@@ -13,6 +13,7 @@ import {
   requestApproval,
   revokeToken,
   setMerchantStatusAction,
+  updateQueueSettingsAction,
   webhookEndpointJson,
   type ApprovalSettings,
 } from '@payout/use-cases';
@@ -35,6 +36,21 @@ const createBody = z.strictObject({
   upiLimit: optional(rupeeAmountField),
 });
 const whyBody = z.strictObject({ why: whyField });
+const queueSettingsBody = z
+  .strictObject({
+    queueIfLowBalance: z.boolean().optional(),
+    /** How long a queued payout waits before it fails: a minute to 30 days. */
+    queueWindowSeconds: z
+      .number()
+      .int()
+      .min(60)
+      .max(30 * 86_400)
+      .optional(),
+    why: optional(whyField),
+  })
+  .refine((b) => b.queueIfLowBalance !== undefined || b.queueWindowSeconds !== undefined, {
+    error: 'nothing to change: give queueIfLowBalance and/or queueWindowSeconds',
+  });
 const optionalWhyBody = z.strictObject({ why: optional(whyField) });
 const webhookBody = z.strictObject({
   url: z.url({ error: 'url must be an absolute http:// or https:// URL' }).max(2048),
@@ -99,6 +115,27 @@ export function merchantJsonRoutes(deps: MerchantJsonDeps) {
       )
       .all(methodNotAllowed);
   }
+
+  router
+    .route('/admin/merchants/:mid/queue-settings')
+    .post(
+      action('act', async ({ req, res, actor, body }) => {
+        const mid = midOf(req);
+        const { queueIfLowBalance, queueWindowSeconds, why } = validate(queueSettingsBody, body);
+        const changed = await updateQueueSettingsAction(deps, {
+          mid,
+          settings: {
+            ...(queueIfLowBalance !== undefined && { queueIfLowBalance }),
+            ...(queueWindowSeconds !== undefined && { queueWindowSeconds }),
+          },
+          actor,
+          reason: why ?? 'queue settings changed',
+        });
+        if (changed.kind === 'no-merchant') throw noMerchant(mid);
+        sendOk(res, { merchant: merchantJson(changed.merchant) });
+      }),
+    )
+    .all(methodNotAllowed);
 
   router
     .route('/admin/merchants/:mid/webhook')
