@@ -1,4 +1,4 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { PrismaClient } from '@payout/db';
 import { AppError, isJsonNumber, isMid, parseRupees, type ConsolePermission, type Paise } from '@payout/domain';
@@ -54,12 +54,13 @@ export function viaCredential(viewer: Viewer): boolean {
 /** The request's body as a JSON object, parsed losslessly (16 KiB at most); an empty POST is `{}`. */
 async function readJsonBody(req: Request, res: Response): Promise<Record<string, unknown>> {
   if (!req.get('Content-Type') && (req.get('Content-Length') ?? '0') === '0') return {};
+  const failed = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));
   for (const step of jsonBody) {
     await new Promise<void>((resolve, reject) => {
       try {
-        (step as RequestHandler)(req, res, (error?: unknown) => (error ? reject(error as Error) : resolve()));
+        void step(req, res, (error?: unknown) => (error ? reject(failed(error)) : resolve()));
       } catch (error) {
-        reject(error as Error);
+        reject(failed(error));
       }
     });
   }

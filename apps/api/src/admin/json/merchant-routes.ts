@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import { z } from 'zod';
 import { findMerchantByMid, type PrismaClient } from '@payout/db';
-import { AppError, formatRupees, type WebhookDestinationPolicy } from '@payout/domain';
+import { AppError, formatRupees, isJsonNumber, type WebhookDestinationPolicy } from '@payout/domain';
 import { optional, text, validate } from '@payout/contract';
 import {
   createMerchantAction,
@@ -41,10 +41,14 @@ const queueSettingsBody = z
     queueIfLowBalance: z.boolean().optional(),
     /** How long a queued payout waits before it fails: a minute to 30 days. */
     queueWindowSeconds: z
-      .number()
-      .int()
-      .min(60)
-      .max(30 * 86_400)
+      .preprocess(
+        (value) => (isJsonNumber(value) ? Number(value.toString()) : value),
+        z
+          .number({ error: 'queueWindowSeconds must be a whole number of seconds' })
+          .int()
+          .min(60)
+          .max(30 * 86_400),
+      )
       .optional(),
     why: optional(whyField),
   })
