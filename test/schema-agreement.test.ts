@@ -96,6 +96,8 @@ const DATABASE_ONLY_CHECKS = [
   'approval_requests_action_known',
   'approval_requests_decided',
   'approval_requests_expiry_after_request',
+  'personal_credentials_digest_hex',
+  'personal_credentials_expires_after_creation',
 ];
 const DATABASE_ONLY_UNIQUE_INDEXES = [
   'ledger_entries_one_terminal_entry_per_payout',

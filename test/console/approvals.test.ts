@@ -70,7 +70,8 @@ describe('approvals', () => {
       },
       body: '{}',
     });
-    expect(withAdminToken.status).toBe(403);
+    // The admin token names nobody: it is no person's credential.
+    expect(withAdminToken.status).toBe(401);
     expect((await ravi.post(`${path}/approve`, { note: 'operators do not approve' })).status).toBe(403);
     expect(await available(merchant.merchant.id)).toBe(10000n);
 

@@ -1,11 +1,27 @@
-import { cliJson } from '../webhooks/webhook-fixtures.js';
+import { createConsoleUser } from '@payout/db';
+import { hashPassword, newPassword, type ConsoleRole } from '@payout/domain';
+import { testPrisma } from './database.js';
 
 export type ConsoleRoleName = 'support' | 'operator' | 'approver';
 
-/** Adds a console user through the CLI (`console user add`) and returns the password it printed once. */
+/**
+ * Adds a console user straight into this run's database (as the first approver of an empty installation is
+ * made) and returns their random password. Adding a person through the CLI is a request another approver
+ * decides (docs/operations.md, "Security model"), which a test's people would otherwise wait for.
+ */
 export async function addConsoleUser(name: string, role: ConsoleRoleName): Promise<string> {
-  const added = await cliJson('console', 'user', 'add', '--name', name, '--role', role);
-  return String(added.password);
+  const password = newPassword();
+  const db = testPrisma();
+  try {
+    await createConsoleUser(db, {
+      username: name,
+      role: role.toUpperCase() as ConsoleRole,
+      passwordHash: await hashPassword(password),
+    });
+  } finally {
+    await db.$disconnect();
+  }
+  return password;
 }
 
 /** Signs in as a browser would: loads the form (its CSRF cookie and field), then posts it. */

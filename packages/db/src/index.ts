@@ -34,6 +34,7 @@ export {
 } from './invariant-check.js';
 export { findPayoutStory, findPayoutStoryByAckNo, type PayoutStory } from './repositories/payout-story.js';
 export * from './repositories/console-user-repository.js';
+export * from './repositories/personal-credential-repository.js';
 export * from './repositories/operator-action-repository.js';
 export * from './repositories/approval-repository.js';
 export * from './repositories/console-queries.js';

@@ -8,7 +8,15 @@ const TOKEN_PREFIX = 'pgt_';
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 export function newApiToken(): string {
-  return TOKEN_PREFIX + randomBytes(32).toString('base64url');
+  return newSecretToken(TOKEN_PREFIX);
+}
+
+/**
+ * A bearer secret: `prefix` (which says what kind of secret it is, so one found in a log is recognised)
+ * followed by 32 random bytes in base64url. Hashed with {@link hashToken} for storage, like a merchant token.
+ */
+export function newSecretToken(prefix: string): string {
+  return prefix + randomBytes(32).toString('base64url');
 }
 
 /** Hex SHA-256 of a token: what is stored, never the token. */

@@ -20,7 +20,26 @@ export {
   type RailFailureReason,
 } from './payout-state.js';
 export { LEDGER_ENTRY_KINDS, ledgerLegs, walletDelta, type LedgerEntryKind } from './ledger.js';
-export { digestMatchesAny, hashToken, newApiToken, tokenDisplayPrefix, tokenMatchesAny } from './credentials.js';
+export {
+  digestMatchesAny,
+  hashToken,
+  newApiToken,
+  newSecretToken,
+  tokenDisplayPrefix,
+  tokenMatchesAny,
+} from './credentials.js';
+export {
+  API_KEY_DAYS,
+  claimsPersonalCredential,
+  credentialExpiry,
+  DEFAULT_SIGN_IN_TTL_MS,
+  isPersonalCredential,
+  MAX_SIGN_IN_TTL_MS,
+  newPersonalCredential,
+  PERSONAL_CREDENTIAL_KINDS,
+  personalCredentialPrefix,
+  type PersonalCredentialKind,
+} from './personal-credentials.js';
 export { isSameInstruction, MINIMUM_PAYOUT_PAISE, MODE_CEILING_PAISE } from './payout-instruction.js';
 export type { Payout, PayoutForWork, PayoutInstructionRecord, PayoutRequest, PayoutSummary } from './payout.js';
 export {

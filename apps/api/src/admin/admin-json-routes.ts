@@ -10,15 +10,14 @@ import {
   rejectRequest,
   type ApprovalDeps,
   type DecideOutcome,
-  type Person,
 } from '@payout/use-cases';
 import { findPayoutJobs } from '@payout/queue';
 import { methodNotAllowed } from '../http/error-handler.js';
 import { sendJson } from '../http/send-json.js';
 import { transactionIdField, validate } from '@payout/contract';
 import { presentsAdminToken, requireAdmin } from './admin-auth.js';
-import { consoleAuthorization, exactRouter } from './console/console-authorization.js';
-import { csrfHeaderMatches, viewerOf, type Viewer } from './console/console-session.js';
+import { apiPersonOf, consoleAuthorization, exactRouter } from './console/console-authorization.js';
+import { viewerOf, type Viewer } from './console/console-session.js';
 
 const storyQuery = z.object({
   mid: z.string({ error: 'mid is required' }).refine(isMid, { error: 'mid must be a well-formed MID' }),
@@ -35,8 +34,9 @@ const REQUEST_ID = /^[1-9][0-9]{0,18}$/;
  * For scripts, behind the admin token: GET /admin/payouts?mid=…&TransactionID=… answers "where is my
  * money?" with a payout's whole story (events with the rail's answers, ledger legs, webhook attempts,
  * queue jobs) as JSON, and GET /admin/approvals lists the money actions waiting for a second person.
- * Deciding one needs a person: POST /admin/approvals/:id/approve|reject takes a console session (its
- * cookie and its CSRF token in X-CSRF-Token), never the admin token alone, which names nobody.
+ * Deciding one needs a person: POST /admin/approvals/:id/approve|reject takes that person's own bearer
+ * credential or a console session (its cookie and its CSRF token in X-CSRF-Token), never the admin token
+ * alone, which names nobody.
  */
 export function adminJsonRoutes(deps: { db: PrismaClient; payoutQueue: Queue; adminToken: string } & ApprovalDeps) {
   const router = exactRouter();
@@ -78,9 +78,9 @@ export function adminJsonRoutes(deps: { db: PrismaClient; payoutQueue: Queue; ad
     .all(methodNotAllowed);
 
   const { allowJson } = consoleAuthorization(deps.db);
+  // allowJson has checked the person: their bearer credential, or their console session and its CSRF token.
   const decide = (take: typeof approveRequest) => async (req: Request, res: Response, viewer: Viewer) => {
-    if (!csrfHeaderMatches(req, viewer)) throw new AppError('FORBIDDEN', 'X-CSRF-Token is missing or wrong.');
-    const person: Person = { username: viewer.user.username, role: viewer.user.role, via: 'admin-api' };
+    const person = apiPersonOf(viewer);
     const id = String(req.params.id);
     if (!REQUEST_ID.test(id)) throw new AppError('NOT_FOUND', 'No such request.');
     const { note } = validate(decisionBody, req.body ?? {});

@@ -41,7 +41,8 @@ export function queueDashboard(deps: { queues: Queue[]; adminToken: string }): R
     (req, res, next) => {
       if (holdsToken(req)) return full(req, res, next);
       const viewer = viewerOf(res);
-      if (viewer) return (mayAct(viewer.user.role) ? full : readOnly)(req, res, next);
+      // A bearer credential sends no CSRF token, so it gets the board that changes nothing.
+      if (viewer) return (viewer.via === 'console' && mayAct(viewer.user.role) ? full : readOnly)(req, res, next);
       res.setHeader('WWW-Authenticate', 'Basic realm="payout-gateway admin", charset="UTF-8"');
       throw new AppError('UNAUTHENTICATED', 'Sign in to the console at /console/login, or send the admin token.');
     },

@@ -1,7 +1,8 @@
 import { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { recordOperatorAction, type PrismaClient } from '@payout/db';
 import { AppError, may, type ConsolePermission } from '@payout/domain';
-import { viewerOf, type Viewer } from './console-session.js';
+import type { Person } from '@payout/use-cases';
+import { credentialRefused, csrfHeaderMatches, viewerOf, type Viewer } from './console-session.js';
 import { renderPage } from './render.js';
 import { MessagePage } from './views/layout.js';
 
@@ -35,7 +36,8 @@ export function consoleAuthorization(db: PrismaClient) {
   function allow(permission: ConsolePermission, handler: PermittedHandler): AuthorizedHandler {
     const authorized: RequestHandler = async (req, res, next) => {
       const viewer = viewerOf(res);
-      if (!viewer) {
+      // A bearer credential is for /admin/… only: the console's pages and forms take its session alone.
+      if (!viewer || viewer.via !== 'console') {
         // Behind the sign-in guard this cannot happen; refuse rather than trust the mount order.
         renderPage(res, 401, <MessagePage title="Signed out">Sign in to use the console.</MessagePage>);
         return;
@@ -59,13 +61,26 @@ export function consoleAuthorization(db: PrismaClient) {
     return Object.assign(authorized, { [PERMISSION]: permission });
   }
   /**
-   * {@link allow} for the admin JSON API: the same check, refused with a JSON error body (403) instead
-   * of a page.
+   * {@link allow} for the admin JSON API (docs/operations.md, "Security model"): the person is the owner of
+   * the personal credential sent as `Authorization: Bearer …`, or the console session of the cookie, whose
+   * posts must repeat its CSRF token in `X-CSRF-Token` (a bearer credential needs none: no browser sends it
+   * on its own). No person: 401; a credential that proves no one: 401; a role without the permission: 403,
+   * audited. The admin token names nobody, so it is never enough here.
    */
   function allowJson(permission: ConsolePermission, handler: PermittedHandler): AuthorizedHandler {
     const authorized: RequestHandler = async (req, res, next) => {
       const viewer = viewerOf(res);
-      if (!viewer) throw new AppError('FORBIDDEN', 'This needs a person: sign in to the console.');
+      if (!viewer) {
+        throw new AppError(
+          'UNAUTHENTICATED',
+          credentialRefused(res)
+            ? 'This credential is unknown, revoked or expired, or its user is disabled: sign in again (pnpm cli login) or create a new key on /console/keys.'
+            : 'This needs a person: send Authorization: Bearer <your credential> (pnpm cli login, or a key from /console/keys), or use the console.',
+        );
+      }
+      if (viewer.via === 'console' && !SAFE_METHODS.has(req.method) && !csrfHeaderMatches(req, viewer)) {
+        throw new AppError('FORBIDDEN', 'X-CSRF-Token is missing or wrong.');
+      }
       if (!may(viewer.user.role, permission)) {
         await auditRefusal(db, req, viewer, `needs the ${permission} permission`);
         throw new AppError(
@@ -80,6 +95,16 @@ export function consoleAuthorization(db: PrismaClient) {
   return { allow, allowJson };
 }
 
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+/**
+ * The person acting through the admin JSON API: `cli:<username>` in the audit log for a bearer credential,
+ * `admin-api:<username>` for a console session's JSON calls.
+ */
+export function apiPersonOf(viewer: Viewer): Person {
+  return { username: viewer.user.username, role: viewer.user.role, via: viewer.via === 'cli' ? 'cli' : 'admin-api' };
+}
+
 /** The permission a handler was wrapped with, or undefined for a handler outside {@link consoleAuthorization}. */
 export function permissionOf(handler: unknown): ConsolePermission | undefined {
   return typeof handler === 'function' ? (handler as Partial<AuthorizedHandler>)[PERMISSION] : undefined;
@@ -88,11 +113,11 @@ export function permissionOf(handler: unknown): ConsolePermission | undefined {
 /** Writes a refused attempt of a signed-in person to the audit log: who, which method and path, and why. */
 export async function auditRefusal(db: PrismaClient, req: Request, viewer: Viewer, why: string): Promise<void> {
   req.log.warn(
-    { consoleUser: viewer.user.username, method: req.method, path: req.originalUrl, why },
+    { consoleUser: viewer.user.username, via: viewer.via, method: req.method, path: req.originalUrl, why },
     'console refused',
   );
   await recordOperatorAction(db, {
-    actor: `console:${viewer.user.username}`,
+    actor: `${viewer.via}:${viewer.user.username}`,
     action: 'access.refused',
     reason: why,
     detail: { method: req.method, path: req.originalUrl.slice(0, 300), role: viewer.user.role },

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import {
+  authenticatePersonalCredential,
   createConsoleSession,
   deleteConsoleSession,
   deleteExpiredConsoleSessions,
@@ -8,11 +9,20 @@ import {
   type ConsoleUserView,
   type PrismaClient,
 } from '@payout/db';
+import { claimsPersonalCredential } from '@payout/domain';
 
-/** The person signed in to the console, and the token each of their forms must carry back. */
+/**
+ * The person behind a request, and how they proved it: `console` — a browser's session cookie, whose
+ * forms and JSON posts must carry back `csrfToken`; `cli` — a personal credential sent as
+ * `Authorization: Bearer …` to /admin/… (no cookie is involved, so there is nothing to forge and
+ * `csrfToken` is empty, which no CSRF check accepts). docs/operations.md, "Security model".
+ */
 export interface Viewer {
   user: ConsoleUserView;
   csrfToken: string;
+  via: 'console' | 'cli';
+  /** The bearer credential a `cli` viewer presented (signing out revokes it). */
+  credential?: { id: number; kind: 'API_KEY' | 'SIGN_IN'; prefix: string; expiresAt: Date };
 }
 
 /** The session cookie's name over plain http; over TLS it is `__Host-console_session` (see {@link cookieName}). */
@@ -22,20 +32,53 @@ const SIGN_IN_COOKIE = 'console_signin';
 /** Every console form carries its CSRF token in this field. */
 export const CSRF_FIELD = '_csrf';
 
-/** Loads the viewer from the session cookie, if any, into `res.locals` (see {@link viewerOf}). */
+interface Locals {
+  viewer?: Viewer;
+  credentialRefused?: boolean;
+}
+
+/**
+ * Loads the viewer into `res.locals` (see {@link viewerOf}): on /admin/… from a personal credential in
+ * `Authorization: Bearer …` when one is sent (the cookie is then not read: the request said who it is),
+ * otherwise from the console's session cookie. A bearer token shaped like a personal credential that proves
+ * no one (unknown, revoked, expired, its user disabled) is remembered, so the JSON API can answer 401
+ * rather than fall back to a cookie. Any other bearer token (the read-only ADMIN_TOKEN) is left to its routes.
+ */
 export function consoleSession(db: PrismaClient): RequestHandler {
   return async (req, res, next) => {
+    const locals = res.locals as Locals;
+    const bearer = req.path.startsWith('/admin/') ? personalBearer(req) : undefined;
+    if (bearer !== undefined) {
+      const person = await authenticatePersonalCredential(db, bearer);
+      if (person) locals.viewer = { user: person.user, csrfToken: '', via: 'cli', credential: person.credential };
+      else locals.credentialRefused = true;
+      next();
+      return;
+    }
     const sessionId = readCookie(req, SESSION_COOKIE);
     if (sessionId) {
       const session = await findConsoleSession(db, sessionId);
-      if (session) (res.locals as { viewer?: Viewer }).viewer = { user: session.user, csrfToken: session.csrfToken };
+      if (session) locals.viewer = { user: session.user, csrfToken: session.csrfToken, via: 'console' };
     }
     next();
   };
 }
 
 export function viewerOf(res: Response): Viewer | undefined {
-  return (res.locals as { viewer?: Viewer }).viewer;
+  return (res.locals as Locals).viewer;
+}
+
+/** Whether the request sent a personal credential that proves no one (see {@link consoleSession}). */
+export function credentialRefused(res: Response): boolean {
+  return (res.locals as Locals).credentialRefused === true;
+}
+
+/** The bearer token of a request when it is shaped like a personal credential (`pgk_…`, `pgs_…`). */
+function personalBearer(req: Request): string | undefined {
+  const header = req.get('Authorization') ?? '';
+  if (!header.startsWith('Bearer ')) return undefined;
+  const token = header.slice(7).trim();
+  return claimsPersonalCredential(token) ? token : undefined;
 }
 
 /** Starts a session for `user`: a random id in an HttpOnly cookie, only its digest in PostgreSQL. */
