@@ -6,8 +6,7 @@ import { text } from '@payout/contract';
 import { actorOf, approvalJson, type Person, type RequestApprovalOutcome } from '@payout/use-cases';
 import { jsonBody } from '../../http/json-body.js';
 import { sendJson } from '../../http/send-json.js';
-import { consoleAuthorization, type AuthorizedHandler } from '../console/console-authorization.js';
-import { csrfHeaderMatches, type Viewer } from '../console/console-session.js';
+import { apiPersonOf, consoleAuthorization, type AuthorizedHandler } from '../console/console-authorization.js';
 
 /**
  * What an admin JSON action is given once its person is known and allowed: the person (as the use cases
@@ -24,31 +23,18 @@ export interface JsonAction {
 
 /**
  * The admin JSON API's actions for people (docs/operations.md, "Security model"): each is wrapped in
- * `allowJson` with the permission the console uses for the same action, so the role is checked where the
- * action happens and before its body is read; a console session must also carry its CSRF token (a personal
- * credential involves no cookie, so there is nothing to forge).
+ * `allowJson` with the permission the console uses for the same action, so the person (their personal
+ * credential, or a console session with its CSRF token) and their role are checked where the action
+ * happens and before its body is read.
  */
 export function jsonActions(db: PrismaClient) {
   const { allowJson } = consoleAuthorization(db);
   return (permission: ConsolePermission, act: (action: JsonAction) => Promise<void>): AuthorizedHandler =>
     allowJson(permission, async (req, res, viewer) => {
-      if (!viaCredential(viewer) && !csrfHeaderMatches(req, viewer)) {
-        throw new AppError('FORBIDDEN', 'X-CSRF-Token is missing or wrong.');
-      }
       const body = await readJsonBody(req, res);
-      const person = personOf(viewer);
+      const person = apiPersonOf(viewer);
       await act({ req, res, person, actor: actorOf(person), body });
     });
-}
-
-/** The viewer as the use cases name a person: `cli` when they proved themselves with a personal credential. */
-export function personOf(viewer: Viewer): Person {
-  return { username: viewer.user.username, role: viewer.user.role, via: viaCredential(viewer) ? 'cli' : 'admin-api' };
-}
-
-/** Whether the viewer came with a personal credential (`Authorization: Bearer …`) rather than a console session. */
-export function viaCredential(viewer: Viewer): boolean {
-  return (viewer as Viewer & { via?: string }).via === 'cli';
 }
 
 /** The request's body as a JSON object, parsed losslessly (16 KiB at most); an empty POST is `{}`. */
