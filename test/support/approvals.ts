@@ -85,22 +85,52 @@ export async function askedAndApproved(run: CliAs, ...argv: string[]): Promise<R
   return run(approverKey, 'approval', 'approve', '--id', approvalId);
 }
 
+/** The operator who applies statements and the approver who approves them: {@link fourEyes}, each with their key. */
+export interface StatementPeople {
+  maker: { username: string; key: string };
+  approver: { username: string; key: string };
+}
+
 /**
- * `pnpm cli recon statement --apply --json` with the maker's key, then — when it asked for settlements or
- * reversals — `approval approve` with the approver's key, through `run` (a test's way of running the CLI as
- * the person whose credential it is given): the exit status of the run, and its report as the statement run
- * stands after the approval (what was applied, what is left).
+ * The people of {@link statementApplied}. A personal key works on every admin listener of this run's
+ * database, so `adminUrl` picks no one; it is taken so a test names the listener it means.
+ */
+export async function statementPeople(_adminUrl?: string): Promise<StatementPeople> {
+  const { maker, makerKey, approver, approverKey } = await fourEyes();
+  return { maker: { username: maker, key: makerKey }, approver: { username: approver, key: approverKey } };
+}
+
+/** `pnpm cli …` in-process, as `person` (their key) acting through the admin listener at `adminUrl`. */
+export function cliAs(adminUrl: string, person: { key: string }, ...argv: string[]): Promise<CliResult> {
+  return runCliAs(adminUrl, person.key, argv);
+}
+
+/**
+ * `pnpm cli recon statement --apply --json` with the maker's key, through the admin listener at `adminUrl`,
+ * then — when it asked for settlements or reversals — `approval approve` with the approver's key: the exit
+ * status of the run, and its report as the statement run stands after the approval (what was applied, what
+ * is left).
  */
 export async function statementApplied(
-  run: (credential: string, ...argv: string[]) => Promise<CliResult>,
+  adminUrl: string | ((...argv: string[]) => Promise<CliResult>),
   ...argv: string[]
 ): Promise<CliResult & { approval?: Record<string, unknown> }> {
+  // A test's own way of running the CLI holds no one's credential: the run and its approval need the listener.
+  if (typeof adminUrl !== 'string') throw new Error('statementApplied needs the admin listener’s URL');
   const { makerKey, approverKey } = await fourEyes();
-  const asked = await run(makerKey, ...argv, '--apply', '--json');
+  const asked = await runCliAs(adminUrl, makerKey, [...argv, '--apply', '--json']);
   if (!asked.stdout) return asked;
   const report = JSON.parse(asked.stdout) as Record<string, unknown> & { runId: string; approvalId?: string };
   if (report.approvalId === undefined) return asked;
-  const approved = await run(approverKey, 'approval', 'approve', '--id', report.approvalId, '--json');
+  const approved = await runCliAs(adminUrl, approverKey, [
+    'approval',
+    'approve',
+    '--id',
+    report.approvalId,
+    '--note',
+    'statement checked',
+    '--json',
+  ]);
   if (approved.status !== 0) return { ...approved, status: approved.status };
   const db = createPrismaClient({ url: process.env.DATABASE_URL!, poolSize: 1, connectTimeoutMs: 5_000 });
   try {
