@@ -47,12 +47,13 @@ export interface RunOptions {
  */
 const WHO_RUNS_WHAT = `
 Deployment commands (need DATABASE_URL; run where the database is, outside the four-eyes rule):
-  db:migrate, reconcile, and the read-only reports: payout show, approval list|show, discrepancy list,
-  webhook show|disabled, wallet show, token list, merchant show, recon statement (without --apply)
+  reconcile (and \`pnpm db:migrate\`), and the read-only reports: payout show, approval list|show,
+  discrepancy list, webhook show|disabled, wallet show, token list, merchant show, recon statement
+  (without --apply)
 
 Commands that act as a person (sent to the admin listener, ADMIN_URL, with your own credential: sign in
 once with \`pnpm cli login --name <you>\`, or set PAYOUT_ADMIN_KEY to a personal API key from /console/keys):
-  merchant create|suspend|activate|webhook, token rotate|revoke, wallet credit, payout resolve,
+  merchant create|suspend|activate|update|webhook, token rotate|revoke, wallet credit, payout resolve,
   discrepancy resolve, webhook replay|enable, approval approve|reject|cancel (and the other money commands)
 The audit log names you (cli:<username>); a money action waits for another approver, signed in as themselves.`;
 
