@@ -251,8 +251,6 @@ export const cliConfigSchema = z
     API_BASE_URL: z.url().default('http://127.0.0.1:3000'),
     /** Tests and development only, as for the worker: `merchant webhook` accepts loopback and private addresses. */
     WEBHOOK_ALLOW_PRIVATE_ADDRESSES: flag(false),
-    /** `payout resolve` asks the rail what it did before settling by hand. */
-    ...railSettings,
     ...approvalSettings,
     /** Commands that act as a person are sent here, with that person's credential (docs/operations.md, "Security model"). */
     ADMIN_URL: z.url().default('http://127.0.0.1:3002'),
