@@ -7,9 +7,10 @@ import { call, impsBody } from '../support/api.js';
 import { testPrisma } from '../support/database.js';
 import { eventually } from '../support/eventually.js';
 import { makeMerchant, type TestMerchant } from '../support/factories.js';
+import { addConsoleUser, type ConsoleRoleName } from '../support/console.js';
 import { useStack } from '../support/stack.js';
 import { consoleScreenshot, launchChromium } from '../support/browser.js';
-import { cliJson, payoutAtTheRail } from '../webhooks/webhook-fixtures.js';
+import { payoutAtTheRail } from '../webhooks/webhook-fixtures.js';
 
 // The support console in a real browser: Debian's chromium driven by playwright-core, against the API's
 // admin listener started in-process with a worker and the rail simulator. Support signs in and finds a
@@ -38,8 +39,7 @@ const admin = (path: string) => `${stack.current.api.adminUrl}${path}`;
 beforeAll(async () => {
   db = testPrisma();
   for (const [role, person] of Object.entries(people)) {
-    const added = await cliJson('console', 'user', 'add', '--name', person.name, '--role', role);
-    person.password = String(added.password);
+    person.password = await addConsoleUser(person.name, role as ConsoleRoleName);
   }
   merchant = await makeMerchant(db, { balance: '5000.00' });
   const body = impsBody({ Amount: '1234.50' });

@@ -22,8 +22,15 @@ let ackNo: string;
 let tokenId: number;
 let approvalId: string;
 
-/** The sign-in form is the one door a stranger may post to. */
-const PUBLIC_POSTS = new Set(['/console/login', '/console/logout']);
+/** Signing in (the console's form, choosing a first password, the CLI's sign-in) is the one door a stranger may post to. */
+const PUBLIC_POSTS = new Set(['/console/login', '/console/login/password', '/console/logout', '/admin/sign-in']);
+
+/**
+ * What every signed-in person may post, support too: their own keys and their own sign-out
+ * (docs/operations.md, "Security model"). Each acts on its poster's own credentials only
+ * (test/console/personal-keys.test.ts).
+ */
+const EVERY_PERSON_POSTS = ['/admin/sign-out', '/console/keys', '/console/keys/:prefix/revoke'];
 
 interface Layer {
   route?: { path: string | RegExp; stack: { method?: string; handle: unknown }[] };
@@ -59,7 +66,8 @@ function filled(path: string): string {
     .replace(':ackNo', ackNo)
     .replace(':mid', merchant.mid)
     .replace(/tokens\/:id/, `tokens/${tokenId}`)
-    .replace(/approvals\/:id/, `approvals/${approvalId}`);
+    .replace(/approvals\/:id/, `approvals/${approvalId}`)
+    .replace(':username', operator.username);
 }
 
 /** The other spellings of a path an attacker tries: each must reach nothing. */
@@ -90,6 +98,9 @@ async function worldFingerprint(): Promise<unknown> {
            (SELECT string_agg(state::text, ',' ORDER BY id) FROM payouts) AS payout_states,
            (SELECT count(*) FROM webhook_deliveries) AS deliveries,
            (SELECT count(*) FROM bulk_batches) AS batches,
+           (SELECT string_agg(username || ':' || role || ':' || (disabled_at IS NULL), ',' ORDER BY id)
+              FROM console_users) AS people,
+           (SELECT count(*) FROM personal_credentials WHERE revoked_at IS NULL) AS credentials,
            (SELECT count(*) FROM operator_actions WHERE action <> 'access.refused') AS actions`;
   return JSON.parse(JSON.stringify(row, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))) as unknown;
 }
@@ -126,13 +137,17 @@ describe('the admin listener’s routes', () => {
       (r) => !PUBLIC_POSTS.has(String(r.path)) && permissionOf(r.handlers.find((h) => permissionOf(h))) === undefined,
     );
     expect(unchecked.map((r) => String(r.path))).toEqual([]);
-    expect(posts.filter((r) => PUBLIC_POSTS.has(String(r.path)))).toHaveLength(2);
+    expect(posts.filter((r) => PUBLIC_POSTS.has(String(r.path)))).toHaveLength(PUBLIC_POSTS.size);
+    const everyPerson = posts.filter((r) => permissionOf(r.handlers.find((h) => permissionOf(h))) === 'read');
+    expect(everyPerson.map((r) => String(r.path)).sort()).toEqual([...EVERY_PERSON_POSTS].sort());
   });
 
   it('when a support user posts to every action and every spelling of its path, then each is refused, nothing changes, and each refusal is audited', async () => {
     const paths = routesOf(createAdminApp(stack.current.api.adminDeps))
       .filter((r) => r.method === 'post' && typeof r.path === 'string' && !PUBLIC_POSTS.has(r.path))
+      .filter((r) => !EVERY_PERSON_POSTS.includes(r.path as string))
       .map((r) => filled(r.path as string));
+    expect(paths).toContain(`/admin/users/${operator.username}/role`);
     expect(paths).toContain(`/console/merchants/${merchant.mid}/credit`);
     const before = await worldFingerprint();
     for (const path of paths) {
@@ -171,7 +186,13 @@ describe('the admin listener’s routes', () => {
       const res = await operator.post(`/console/approvals/${approvalId}/${decision}`, { note: 'my own' });
       expect(res.status).toBe(403);
     }
-    expect((await refusalsOf(operator)) - refused).toBe(2);
+    const disable = await fetch(`${stack.current.api.adminUrl}/admin/users/${support.username}/disable`, {
+      method: 'POST',
+      headers: { Cookie: operator.cookie, 'X-CSRF-Token': operator.csrf, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ why: 'an operator may not' }),
+    });
+    expect(disable.status).toBe(403);
+    expect((await refusalsOf(operator)) - refused).toBe(3);
     expect(await worldFingerprint()).toEqual(before);
   });
 

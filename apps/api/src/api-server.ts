@@ -195,6 +195,7 @@ function adminDependencies(config: ApiConfig, shared: SharedResources): AdminDep
     metrics,
     adminToken: config.ADMIN_TOKEN,
     payoutQueue: producer.queue,
+    producer,
     webhookQueue: dashboardQueue(WEBHOOK_QUEUE, redis, config.QUEUE_PREFIX),
     rail,
     signIn: signInLimiter({
@@ -206,6 +207,7 @@ function adminDependencies(config: ApiConfig, shared: SharedResources): AdminDep
       maxHashing: config.CONSOLE_SIGNIN_MAX_HASHING,
     }),
     sessionTtlMs: config.CONSOLE_SESSION_TTL_MS,
+    cliSignInTtlMs: config.ADMIN_CLI_SIGN_IN_TTL_MS,
     approvals: { ttlMs: config.APPROVAL_TTL_MS, selfApproval: config.APPROVALS_ALLOW_SELF_APPROVAL },
     webhookDestinations: webhookDestinationPolicy(config),
     ...(config.ADMIN_TRUST_PROXY !== undefined && { trustProxy: trustProxySetting(config.ADMIN_TRUST_PROXY) }),

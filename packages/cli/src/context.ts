@@ -5,6 +5,18 @@ import type { ApprovalSettings } from '@payout/use-cases';
 import type { AdminClient } from './admin-client.js';
 import type { Output } from './output.js';
 
+/** What `login` and `logout` need: where to sign in, where the sign-in is kept, how a password is read. */
+export interface SignInSettings {
+  /** The admin listener to sign in at (ADMIN_URL). */
+  adminUrl: string;
+  /** Where the sign-in is kept, mode 0600 (PAYOUT_CLI_CREDENTIALS). */
+  credentialFile: string;
+  /** Reads the password typed at the terminal, without echo. */
+  readPassword: (prompt: string) => Promise<string>;
+  /** Reads everything piped to stdin (`--password-stdin`). */
+  readStdin: () => Promise<string>;
+}
+
 /**
  * What every command gets: the database and the payouts queue (each opened on first use), the admin
  * listener as the person whose credential the run holds, and where to print.
@@ -14,6 +26,8 @@ export interface CommandContext {
   queue: () => Queue;
   /** The admin listener, as the person whose credential this run holds: every command that acts as a person goes here. */
   admin: () => AdminClient;
+  /** `login` and `logout`: the sign-in settings of this run. */
+  signIn: () => SignInSettings;
   /** Reconcile: how overdue a pending payout may be before it counts as stuck. */
   stuckAfterMs: number;
   /** `recon statement`: the largest statement file read (STATEMENT_MAX_BYTES). */

@@ -5,6 +5,7 @@ import { createPrismaClient } from '@payout/db';
 import { createProducerConnection, PAYOUT_QUEUE } from '@payout/queue';
 import { createAdminClient, credentialFilePath, readSavedCredential } from './admin-client.js';
 import { runCli } from './program.js';
+import { readHiddenLine, readStdin } from './terminal-secret.js';
 
 const config = loadConfigOrExit(cliConfigSchema);
 // A personal API key wins; else the sign-in `pnpm cli login` kept (and the admin listener it was made on).
@@ -30,6 +31,12 @@ const status = await runCli(process.argv.slice(2), {
       url: saved?.adminUrl ?? config.ADMIN_URL,
       ...((config.PAYOUT_ADMIN_KEY ?? saved?.token) && { credential: config.PAYOUT_ADMIN_KEY ?? saved?.token }),
     }),
+  signIn: {
+    adminUrl: config.ADMIN_URL,
+    credentialFile: credentialFilePath(config.PAYOUT_CLI_CREDENTIALS),
+    readPassword: readHiddenLine,
+    readStdin,
+  },
   stuckAfterMs: config.RECONCILE_STUCK_AFTER_MS,
   statementMaxBytes: config.STATEMENT_MAX_BYTES,
   ...(config.STATEMENT_SETTLEMENT_ACCOUNT !== undefined && { settlementAccount: config.STATEMENT_SETTLEMENT_ACCOUNT }),

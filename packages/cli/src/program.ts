@@ -9,7 +9,7 @@ import { registerPayinCommands } from './commands/payin-commands.js';
 import { registerWebhookCommands } from './commands/webhook-commands.js';
 import { registerDiscrepancyCommands } from './commands/discrepancy-commands.js';
 import { registerReconCommands } from './commands/recon-commands.js';
-import type { CommandContext } from './context.js';
+import type { CommandContext, SignInSettings } from './context.js';
 import { AdminRefusal, type AdminClient } from './admin-client.js';
 import type { Output } from './output.js';
 import { CommandFailure, UsageError } from './usage-error.js';
@@ -19,6 +19,7 @@ import type { WebhookDestinationPolicy } from '@payout/domain';
 import type { ApprovalSettings } from '@payout/use-cases';
 import { registerConsoleCommands } from './commands/console-commands.js';
 import { registerApprovalCommands } from './commands/approval-commands.js';
+import { registerLoginCommands } from './commands/login-commands.js';
 import { DEFAULT_APPROVAL_TTL_MS } from '@payout/domain';
 
 export interface RunOptions {
@@ -28,6 +29,8 @@ export interface RunOptions {
   openQueue: () => { queue: Queue; close: () => Promise<void> };
   /** The admin listener with this run's personal credential; commands that act as a person need it. */
   openAdmin?: () => AdminClient;
+  /** `login` and `logout`: where to sign in, where the sign-in is kept, how a password is read. */
+  signIn?: SignInSettings;
   stuckAfterMs?: number;
   /** `recon statement`: the largest statement file read; 50 MB by default. */
   statementMaxBytes?: number;
@@ -75,6 +78,10 @@ export async function runCli(argv: string[], options: RunOptions): Promise<numbe
       if (!options.openAdmin) throw new Error('this run of the CLI has no admin listener');
       return (admin ??= options.openAdmin());
     },
+    signIn: () => {
+      if (!options.signIn) throw new Error('this run of the CLI cannot sign in');
+      return options.signIn;
+    },
     stuckAfterMs: options.stuckAfterMs ?? 60_000,
     statementMaxBytes: options.statementMaxBytes ?? 50 * 1024 * 1024,
     ...(options.settlementAccount !== undefined && { settlementAccount: options.settlementAccount }),
@@ -102,6 +109,7 @@ export async function runCli(argv: string[], options: RunOptions): Promise<numbe
   registerReconCommands(program, context);
   registerConsoleCommands(program, context);
   registerApprovalCommands(program, context);
+  registerLoginCommands(program, context);
   // Subcommands inherit neither exitOverride nor the output streams from their parent.
   const all = (c: Command): Command[] => [c, ...c.commands.flatMap(all)];
   for (const command of program.commands.flatMap(all)) {

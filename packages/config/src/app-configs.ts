@@ -87,6 +87,13 @@ export const apiConfigSchema = z
     ADMIN_TRUST_PROXY: z.string().min(1).optional(),
     /** How long a console sign-in lasts. */
     CONSOLE_SESSION_TTL_MS: positiveInt(8 * 60 * 60 * 1000),
+    /** How long a CLI sign-in (`pnpm cli login`, POST /admin/sign-in) lasts: at most a day. */
+    ADMIN_CLI_SIGN_IN_TTL_MS: z.coerce
+      .number()
+      .int()
+      .positive()
+      .max(24 * 60 * 60 * 1000, { error: 'ADMIN_CLI_SIGN_IN_TTL_MS is at most a day (86400000)' })
+      .default(8 * 60 * 60 * 1000),
     /** Failed console sign-ins allowed per username and address within CONSOLE_SIGNIN_WINDOW_MS. */
     CONSOLE_SIGNIN_ATTEMPTS: positiveInt(5),
     CONSOLE_SIGNIN_WINDOW_MS: positiveInt(15 * 60 * 1000),

@@ -11,6 +11,11 @@ export const APPROVAL_ACTIONS = [
   'statement.apply',
   'token.issue',
   'statement.match',
+  // People: adding one, changing a role, resetting a password (docs/operations.md, "Security model").
+  'user.add',
+  'user.role',
+  'user.password-reset',
+  'bulk.submit',
 ] as const;
 export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
 

@@ -6,9 +6,10 @@ export type ConsoleRole = (typeof CONSOLE_ROLES)[number];
  * What a person may do:
  * - `read`: every page, story and list;
  * - `act`: the actions that move no money and are harmless to repeat (replay a webhook, re-queue an
- *   inquiry, revoke a token, enable a webhook endpoint, submit a merchant's bulk file);
+ *   inquiry, revoke a token, enable a webhook endpoint);
  * - `request`: ask for a money action (credit, manual resolution, a discrepancy's ledger resolution, a
- *   statement's settlements and reversals, a new merchant token), which waits for a second person;
+ *   statement's settlements and reversals, a new merchant token, a merchant's bulk file), which waits for a
+ *   second person;
  * - `approve`: approve or reject another person's request, which then runs.
  */
 export type ConsolePermission = 'read' | 'act' | 'request' | 'approve';

@@ -62,7 +62,13 @@ export {
 } from './signatures.js';
 export { isForbiddenWebhookAddress, webhookUrlProblem, type WebhookDestinationPolicy } from './webhook-destination.js';
 export { decideResolution, type ResolutionDecision, type ResolutionRequest } from './manual-resolution.js';
-export { hashPassword, newPassword, verifyPassword } from './passwords.js';
+export {
+  hashPassword,
+  MIN_CHOSEN_PASSWORD_LENGTH,
+  newPassword,
+  newPasswordProblem,
+  verifyPassword,
+} from './passwords.js';
 export {
   CONSOLE_ROLES,
   CONSOLE_USERNAME_PATTERN,

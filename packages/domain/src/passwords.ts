@@ -26,6 +26,23 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return timingSafeEqual(key, expected);
 }
 
+/** The shortest password a person may choose for themselves. */
+export const MIN_CHOSEN_PASSWORD_LENGTH = 12;
+
+/**
+ * Why a password a person chooses (replacing a one-time password) is refused, or undefined: long enough,
+ * not too long to hash, typed the same twice, and not the one-time password someone else has seen.
+ */
+export function newPasswordProblem(oneTime: string, chosen: string, repeated: string): string | undefined {
+  if (chosen.length < MIN_CHOSEN_PASSWORD_LENGTH) {
+    return `Choose a password of at least ${MIN_CHOSEN_PASSWORD_LENGTH} characters.`;
+  }
+  if (chosen.length > 200) return 'Choose a password of at most 200 characters.';
+  if (chosen !== repeated) return 'The two new passwords differ.';
+  if (chosen === oneTime) return 'Choose a password other than the one-time password.';
+  return undefined;
+}
+
 /** A generated password: 20 random characters, shown once to the person it is for. */
 export function newPassword(): string {
   return randomBytes(15).toString('base64url');

@@ -3,7 +3,7 @@
 // planned by one person and run on a second person's approval ("Approvals").
 export type { PayoutKey } from './payout-key.js';
 export { actorOf, type Person } from './approvals/person.js';
-export type { ApprovalDeps, ApprovalSettings, PlannedRequest } from './approvals/money-action.js';
+export type { ApprovalDeps, ApprovalSettings, HandOver, PlannedRequest } from './approvals/money-action.js';
 export { approvalJson } from './approvals/approval-json.js';
 export {
   approveRequest,
@@ -54,7 +54,11 @@ export {
   type SubmitBulkInput,
 } from './intake/submit-bulk-payout.js';
 export { BULK_CSV_COLUMNS, BulkCsvRefused, bulkCsvBatchId, readBulkCsv } from './intake/bulk-csv.js';
-export { operatorBulkDeps } from './intake/operator-bulk-deps.js';
+export {
+  planOperatorBulkBatch,
+  type PlanOperatorBulkInput,
+  type PlanOperatorBulkOutcome,
+} from './intake/operator-bulk-batch.js';
 export {
   candidatesOf,
   decideStatementBreak,
@@ -63,3 +67,11 @@ export {
   type MatchLineOutcome,
   type StatementBreakKey,
 } from './match-statement-line.js';
+export {
+  disableUser,
+  planPasswordReset,
+  planRoleChange,
+  planUserAdd,
+  type DisableUserOutcome,
+  type PlanPeopleChangeOutcome,
+} from './people-changes.js';

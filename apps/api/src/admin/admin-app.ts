@@ -1,7 +1,7 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { Queue } from 'bullmq';
-import type { RedisConnection } from '@payout/queue';
+import type { PayoutProducer, RedisConnection } from '@payout/queue';
 import type { PrismaClient } from '@payout/db';
 import type { ApprovalSettings } from '@payout/use-cases';
 import type { WebhookDestinationPolicy } from '@payout/domain';
@@ -15,10 +15,12 @@ import { discrepancyJsonRoutes } from './json/discrepancy-routes.js';
 import { merchantJsonRoutes } from './json/merchant-routes.js';
 import { payoutJsonRoutes } from './json/payout-routes.js';
 import { auditRefusal } from './console/console-authorization.js';
+import { bulkJsonRoutes } from './json/bulk-routes.js';
 import { consoleRoutes, consoleSession } from './console/console-routes.js';
 import { viewerOf } from './console/console-session.js';
 import type { SignInLimiter } from './console/sign-in-limiter.js';
 import { metricsRoutes } from './metrics-routes.js';
+import { peopleRoutes } from './json/people-routes.js';
 import { queueDashboard } from './queue-dashboard.js';
 
 /** Everything the admin listener needs; the merchant app and this one share services, never routes. */
@@ -29,10 +31,14 @@ export interface AdminDependencies {
   metrics: ServiceMetrics;
   adminToken: string;
   payoutQueue: Queue;
+  /** Queues the jobs of the payouts an approved bulk batch accepted, after its commit. */
+  producer: PayoutProducer;
   webhookQueue: Queue;
   rail: RailAdapter;
   signIn: SignInLimiter;
   sessionTtlMs: number;
+  /** How long a CLI sign-in (POST /admin/sign-in) lasts. */
+  cliSignInTtlMs: number;
   approvals: ApprovalSettings;
   /** Where a person may point a merchant's webhook; by default the production rules (https, public addresses). */
   webhookDestinations?: WebhookDestinationPolicy;
@@ -71,6 +77,8 @@ export function createAdminApp(deps: AdminDependencies): Express {
   );
   app.use(payoutJsonRoutes(deps));
   app.use(discrepancyJsonRoutes(deps));
+  app.use(peopleRoutes(deps));
+  app.use(bulkJsonRoutes(deps));
   app.use(consoleRoutes(deps));
   app.get('/', (_req, res) => res.redirect(303, '/console'));
   // A signed-in person posting where nothing answers is trying a path by hand: the audit log keeps it.

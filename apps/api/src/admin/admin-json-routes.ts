@@ -120,7 +120,8 @@ function sendDecision(res: Response, outcome: DecideOutcome): void {
         status_code: 200,
         status: 'OK',
         approval: approvalJson(outcome.request),
-        ...(outcome.kind === 'executed' && outcome.handOver && { token: outcome.handOver.token }),
+        // The secret an approval made (a merchant's token, a person's one-time password): this answer only.
+        ...(outcome.kind === 'executed' && outcome.handOver),
       });
   }
 }

@@ -73,8 +73,11 @@ export type ApprovalAnswer = Record<string, unknown> & {
 
 interface DecisionAnswer {
   approval: ApprovalAnswer;
-  /** An approved token request: the new token, shown once. */
+  /** An approved token request: the merchant's new token, shown once. */
   token?: string;
+  /** An approved person or password reset: their one-time password, shown once. */
+  username?: string;
+  oneTimePassword?: string;
 }
 
 /**
@@ -97,12 +100,16 @@ export function showRequested(out: Output, answer: { approval: ApprovalAnswer })
 }
 
 function showDecision(out: Output, answer: DecisionAnswer, id: bigint): void {
-  const { approval: request, token } = answer;
-  show(out, { ...request, ...(token !== undefined && { token }) }, [
+  const { approval: request, ...handOver } = answer;
+  // The secret an approval made is in this answer only: the approver hands it over now.
+  const given = handOver.token !== undefined || handOver.oneTimePassword !== undefined;
+  const note =
+    handOver.token !== undefined
+      ? 'give it to the merchant now: it is never shown again'
+      : 'give it to the person now: it is never shown again, and they choose their own at first sign-in';
+  show(out, { ...request, ...handOver }, [
     { title: `Request ${id}: ${request.state.toLowerCase()}`, rows: [answerRow(request)] },
-    ...(token !== undefined
-      ? [{ rows: [{ token, note: 'give it to the merchant now: it is never shown again' }] }]
-      : []),
+    ...(given ? [{ rows: [{ ...handOver, note }] }] : []),
   ]);
 }
 

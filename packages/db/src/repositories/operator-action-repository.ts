@@ -36,6 +36,18 @@ export type OperatorActionName =
   | 'merchant.activate'
   | 'merchant.queue-settings'
   | 'webhook.register'
+  /** People (docs/operations.md, "Security model"): added, role changed, password reset on approval; disabled. */
+  | 'user.add'
+  | 'user.role'
+  | 'user.password-reset'
+  | 'user.disable'
+  /** A person chose their own password after one was made for them. */
+  | 'user.password-change'
+  /** A person made or revoked one of their own API keys, signed in or out of the CLI. */
+  | 'credential.create'
+  | 'credential.revoke'
+  | 'credential.sign-in'
+  | 'credential.sign-out'
   /** A person reached for something their role does not allow, or posted to no action at all. */
   | 'access.refused';
 

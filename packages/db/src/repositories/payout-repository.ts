@@ -1,5 +1,5 @@
 import type { PayoutInstructionRecord, PayoutSummary } from '@payout/domain';
-import { sql, sqlRows, type PrismaClient, type PrismaClientOrTransaction } from '../client.js';
+import { sql, sqlRows, type PrismaClient, type PrismaClientOrTransaction, type Transaction } from '../client.js';
 import { isRetryableTransactionError } from '../database-errors.js';
 import { payoutFromRow, type PayoutRow } from './payout-columns.js';
 
@@ -47,7 +47,31 @@ export async function acceptPayouts(
   db: PrismaClient,
   instructions: readonly PayoutInstructionRecord[],
 ): Promise<AcceptResult[]> {
-  const items = JSON.stringify(
+  const items = acceptItems(instructions);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await acceptStatement(db, items);
+    } catch (error) {
+      if (attempt >= MAX_DEADLOCK_RETRIES || !isRetryableTransactionError(error)) throw error;
+    }
+  }
+}
+
+/**
+ * {@link acceptPayouts} inside a caller's transaction, for a batch that must be accepted with the rest of
+ * that transaction or not at all (an operator's bulk batch, run on its approval: docs/operations.md, "Bulk
+ * payouts from a file"). The same `accept_payouts` statement; a deadlock fails the caller's transaction,
+ * which cannot be run again from here.
+ */
+export function acceptPayoutsInTransaction(
+  tx: Transaction,
+  instructions: readonly PayoutInstructionRecord[],
+): Promise<AcceptResult[]> {
+  return acceptStatement(tx, acceptItems(instructions));
+}
+
+function acceptItems(instructions: readonly PayoutInstructionRecord[]): string {
+  return JSON.stringify(
     instructions.map((i) => ({
       merchant_id: i.merchantId,
       transaction_id: i.transactionId,
@@ -63,17 +87,47 @@ export async function acceptPayouts(
       description: i.description,
     })),
   );
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const rows = await sqlRows<SummaryRow & { outcome: AcceptOutcome }>(
-        db,
-        sql`SELECT * FROM accept_payouts(${items}::jsonb)`,
-      );
-      return rows.map((row) => ({ outcome: row.outcome, payout: payoutFromRow(row, SUMMARY_FIELDS) }));
-    } catch (error) {
-      if (attempt >= MAX_DEADLOCK_RETRIES || !isRetryableTransactionError(error)) throw error;
-    }
-  }
+}
+
+async function acceptStatement(db: PrismaClientOrTransaction, items: string): Promise<AcceptResult[]> {
+  const rows = await sqlRows<SummaryRow & { outcome: AcceptOutcome }>(
+    db,
+    sql`SELECT * FROM accept_payouts(${items}::jsonb)`,
+  );
+  return rows.map((row) => ({ outcome: row.outcome, payout: payoutFromRow(row, SUMMARY_FIELDS) }));
+}
+
+/** Where a payout goes: an account and its branch's IFSC (IMPS), or a UPI address with no IFSC. */
+export interface BeneficiaryKey {
+  account: string;
+  ifsc: string | null;
+}
+
+/**
+ * Which of `beneficiaries` this merchant has paid out to before (any earlier payout to the same account and
+ * IFSC, or the same UPI address), as `beneficiaryKeyOf` keys: what an approver of an operator's batch is
+ * shown beside each line (docs/operations.md, "Bulk payouts from a file").
+ */
+export async function findKnownBeneficiaries(
+  db: PrismaClientOrTransaction,
+  merchantId: number,
+  beneficiaries: readonly BeneficiaryKey[],
+): Promise<Set<string>> {
+  if (beneficiaries.length === 0) return new Set();
+  const rows = await sqlRows<{ account: string; ifsc: string | null }>(
+    db,
+    sql`SELECT DISTINCT p.beneficiary_account AS account, p.beneficiary_ifsc::text AS ifsc
+          FROM unnest(${beneficiaries.map((b) => b.account)}::text[], ${beneficiaries.map((b) => b.ifsc)}::text[])
+               AS b(account, ifsc)
+          JOIN payouts p ON p.merchant_id = ${merchantId} AND p.beneficiary_account = b.account
+                        AND p.beneficiary_ifsc::text IS NOT DISTINCT FROM b.ifsc`,
+  );
+  return new Set(rows.map(beneficiaryKeyOf));
+}
+
+/** One text per beneficiary, for sets and maps. */
+export function beneficiaryKeyOf(beneficiary: BeneficiaryKey): string {
+  return beneficiary.ifsc === null ? beneficiary.account : `${beneficiary.account} ${beneficiary.ifsc}`;
 }
 
 /** A merchant's payout by its TransactionID; another merchant's is never found. */

@@ -55,11 +55,12 @@ const VIEW = {
   lastUsedAt: true,
   revokedAt: true,
 } as const;
-const USER = { id: true, username: true, role: true, disabledAt: true } as const;
+const USER = { id: true, username: true, role: true, disabledAt: true, mustChangePassword: true } as const;
 
 /**
  * Issues `username` a credential of `kind` that lives `ttlMs` (the kind's default when omitted; bounds in
- * packages/domain/src/personal-credentials.ts). Refused for an unknown or disabled user.
+ * packages/domain/src/personal-credentials.ts). Refused for an unknown or disabled user, and for one who has
+ * not yet chosen their own password.
  */
 export async function issuePersonalCredential(
   db: PrismaClientOrTransaction,
@@ -67,6 +68,11 @@ export async function issuePersonalCredential(
 ): Promise<IssuedPersonalCredential> {
   const user = await db.consoleUser.findUnique({ where: { username: input.username }, select: USER });
   if (!user || user.disabledAt) throw new PersonalCredentialRefusedError(`no enabled console user ${input.username}`);
+  if (user.mustChangePassword) {
+    throw new PersonalCredentialRefusedError(
+      `${input.username} must first choose their own password at /console/login`,
+    );
+  }
   const now = new Date();
   const expiry = credentialExpiry(input.kind, input.ttlMs, now);
   if ('refused' in expiry) throw new PersonalCredentialRefusedError(expiry.refused);
@@ -109,7 +115,8 @@ export async function authenticatePersonalCredential(
   });
   const digest = hashToken(token);
   const found = candidates.find((c) => digestMatchesAny(digest, [c.digest]));
-  if (!found || found.revokedAt || found.expiresAt <= new Date() || found.user.disabledAt) return null;
+  if (!found || found.revokedAt || found.expiresAt <= new Date()) return null;
+  if (found.user.disabledAt || found.user.mustChangePassword) return null;
   // At most one write a minute per credential: "last used" is for its owner's list, not an access log.
   await db.$executeRaw`
     UPDATE personal_credentials SET last_used_at = now()

@@ -8,7 +8,7 @@ import {
 } from '@payout/db';
 import { decideOnApproval, may, type ApprovalDecision } from '@payout/domain';
 import { audit } from '../audit.js';
-import type { ApprovalDeps, PlannedRequest } from './money-action.js';
+import type { ApprovalDeps, HandOver, PlannedRequest } from './money-action.js';
 import { moneyActionOf } from './money-actions.js';
 import { actorOf, type Person } from './person.js';
 
@@ -40,15 +40,36 @@ export async function requestApproval(
     await audit(tx, { actor: actorOf(input.maker), reason: input.reason }, 'approval.request', {
       merchantId: planned.merchantId ?? undefined,
       payoutId: planned.payoutId ?? undefined,
-      detail: { approvalId: stored.id, action: planned.action, preview: planned.preview },
+      detail: { approvalId: stored.id, action: planned.action, preview: auditedPreview(planned.preview) },
     });
     return stored;
   });
   return { kind: 'requested', request };
 }
 
+/** Items of a preview's list that the audit entry keeps; the request itself keeps them all. */
+const AUDITED_LIST_ITEMS = 20;
+
+/**
+ * A preview as the audit log keeps it: a long list (a bulk batch's 5,000 lines) cut to its first items and
+ * a count of the rest, so an audit entry stays a line a person reads on the audit page; the request row
+ * keeps the whole preview.
+ */
+function auditedPreview(preview: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(preview).flatMap(([key, value]) =>
+      Array.isArray(value) && value.length > AUDITED_LIST_ITEMS
+        ? [
+            [key, value.slice(0, AUDITED_LIST_ITEMS)],
+            [`${key}NotShown`, value.length - AUDITED_LIST_ITEMS],
+          ]
+        : [[key, value]],
+    ),
+  );
+}
+
 export type DecideOutcome =
-  | { kind: 'executed'; request: ApprovalRequestView; handOver?: { token: string } }
+  | { kind: 'executed'; request: ApprovalRequestView; handOver?: HandOver }
   | { kind: 'rejected'; request: ApprovalRequestView }
   | { kind: 'cancelled'; request: ApprovalRequestView }
   /** Approved, but the world had moved on: the request is FAILED, with the reason, and nothing ran. */
@@ -83,12 +104,18 @@ export async function approveRequest(
   const action = moneyActionOf(early.request.action);
   const prepared = await action.prepare?.(deps, early.request);
   const reason = input.note ?? 'approved';
+  let afterCommit: (() => Promise<void>) | undefined;
+  let outcome: DecideOutcome;
   try {
-    return await deps.db.$transaction(async (tx) => {
+    outcome = await deps.db.$transaction(async (tx) => {
       const checked = await checkUnderLock(tx, deps, input, 'approve');
       if (checked.kind !== 'allowed') return checked.outcome;
-      const execution = await action.execute({ tx, request: checked.request, approver: input.by }, prepared);
+      const execution = await action.execute(
+        { tx, request: checked.request, approver: input.by, ...(deps.producer && { producer: deps.producer }) },
+        prepared,
+      );
       if (execution.kind === 'refused') throw new WorldMoved(execution.why);
+      afterCommit = execution.afterCommit;
       await closeApprovalRequest(tx, input.id, {
         state: 'EXECUTED',
         decidedBy: input.by.username,
@@ -100,21 +127,34 @@ export async function approveRequest(
       return { kind: 'executed', request, ...(execution.handOver && { handOver: execution.handOver }) } as const;
     }, EXECUTION_TIMEOUT);
   } catch (error) {
-    if (!(error instanceof WorldMoved)) throw error;
-    return deps.db.$transaction(async (tx) => {
-      const checked = await checkUnderLock(tx, deps, input, 'approve');
-      if (checked.kind !== 'allowed') return checked.outcome;
-      await closeApprovalRequest(tx, input.id, {
-        state: 'FAILED',
-        decidedBy: input.by.username,
-        note: input.note ?? null,
-        outcome: { refused: error.why },
-      });
-      await auditDecision(tx, checked.request, input.by, reason, 'approval.fail', { refused: error.why });
-      const request = (await findApprovalRequest(tx, input.id))!;
-      return { kind: 'failed', request, why: error.why } as const;
-    });
+    return failOnApproval(deps, input, reason, error);
   }
+  // After the commit, and only after it: what ran is stored, whatever happens here.
+  if (outcome.kind === 'executed' && afterCommit) await afterCommit().catch(() => undefined);
+  return outcome;
+}
+
+/** The approval found the world moved on: the request becomes FAILED with the reason, and nothing else changes. */
+async function failOnApproval(
+  deps: ApprovalDeps,
+  input: { id: bigint; by: Person; note?: string },
+  reason: string,
+  error: unknown,
+): Promise<DecideOutcome> {
+  if (!(error instanceof WorldMoved)) throw error;
+  return deps.db.$transaction(async (tx) => {
+    const checked = await checkUnderLock(tx, deps, input, 'approve');
+    if (checked.kind !== 'allowed') return checked.outcome;
+    await closeApprovalRequest(tx, input.id, {
+      state: 'FAILED',
+      decidedBy: input.by.username,
+      note: input.note ?? null,
+      outcome: { refused: error.why },
+    });
+    await auditDecision(tx, checked.request, input.by, reason, 'approval.fail', { refused: error.why });
+    const request = (await findApprovalRequest(tx, input.id))!;
+    return { kind: 'failed', request, why: error.why } as const;
+  });
 }
 
 /** A second person says no: the request is REJECTED and nothing runs. */

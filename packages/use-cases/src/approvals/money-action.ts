@@ -1,5 +1,6 @@
 import type { ApprovalRequestView, PrismaClient, Transaction } from '@payout/db';
 import type { ApprovalAction } from '@payout/domain';
+import type { PayoutProducer } from '@payout/queue';
 import type { RailAdapter } from '@payout/rails';
 import type { Person } from './person.js';
 
@@ -8,6 +9,11 @@ export interface ApprovalDeps {
   db: PrismaClient;
   /** Asked (status only) when a manual resolution is requested and again when it is approved. */
   rail?: RailAdapter;
+  /**
+   * Queues the jobs of payouts an approval accepted (an operator's bulk batch), once its transaction has
+   * committed. Without it, or if Redis does not take them, the sweeper queues them (apps/worker/src/sweeper.ts).
+   */
+  producer?: PayoutProducer;
   approvals: ApprovalSettings;
 }
 
@@ -34,15 +40,29 @@ export interface ExecutionContext {
   tx: Transaction;
   request: ApprovalRequestView;
   approver: Person;
+  /** For an action that accepts payouts: what queues their jobs after the commit (see {@link ApprovalDeps}). */
+  producer?: PayoutProducer;
 }
+
+/**
+ * A secret an approved request made, shown once to the approver and never stored: a merchant's new token,
+ * or a person's one-time password (which they must change at first sign-in).
+ */
+export type HandOver = { token: string } | { username: string; oneTimePassword: string };
 
 export type Execution =
   | {
       kind: 'executed';
       /** Stored on the request: what running it did. */
       outcome: Record<string, unknown>;
-      /** Shown once to the approver and never stored (a new merchant token). */
-      handOver?: { token: string };
+      /** Shown once to the approver and never stored. */
+      handOver?: HandOver;
+      /**
+       * Runs once the approver's transaction has committed, never inside it (queuing the jobs of the payouts
+       * it accepted: a job must not reach the worker before its payout is visible). Its failure changes
+       * nothing that committed; what it leaves undone is the sweeper's.
+       */
+      afterCommit?: () => Promise<void>;
     }
   /** The world is no longer as the request said: nothing ran. */
   | { kind: 'refused'; why: string };

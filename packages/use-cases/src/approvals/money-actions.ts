@@ -5,6 +5,8 @@ import { discrepancyResolution } from '../resolve-discrepancy.js';
 import { manualResolution } from '../resolve-manual-review.js';
 import { statementApplication } from '../apply-statement.js';
 import { statementLineMatch } from '../match-statement-line.js';
+import { passwordReset, roleChange, userAdd } from '../people-changes.js';
+import { operatorBulkBatch } from '../intake/operator-bulk-batch.js';
 import type { MoneyAction } from './money-action.js';
 
 // Every money action, by the name its requests carry: an action missing here, or filed under another
@@ -16,6 +18,10 @@ const MONEY_ACTIONS = {
   'statement.apply': statementApplication,
   'token.issue': tokenIssue,
   'statement.match': statementLineMatch,
+  'user.add': userAdd,
+  'user.role': roleChange,
+  'user.password-reset': passwordReset,
+  'bulk.submit': operatorBulkBatch,
 } satisfies { [A in ApprovalAction]: MoneyAction<unknown> & { action: A } };
 
 export function moneyActionOf(action: ApprovalAction): MoneyAction<unknown> {

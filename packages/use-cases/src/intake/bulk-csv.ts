@@ -31,8 +31,19 @@ export class BulkCsvRefused extends Error {
   override readonly name = 'BulkCsvRefused';
 }
 
+/** One payout of a file: its line number (1 is the header) and its cells by column name. */
+export interface BulkCsvLine {
+  line: number;
+  item: Record<string, string>;
+}
+
 /** The file's rows as bulk items (column name → cell), or a {@link BulkCsvRefused} naming every bad line. */
 export function readBulkCsv(bytes: Buffer | string): Record<string, string>[] {
+  return readBulkCsvLines(bytes).map((l) => l.item);
+}
+
+/** {@link readBulkCsv} with each item's line number, for messages that name the line. */
+export function readBulkCsvLines(bytes: Buffer | string): BulkCsvLine[] {
   let records: { record: Record<string, string>; info: { lines: number } }[];
   try {
     records = parse<{ record: Record<string, string>; info: { lines: number } }>(bytes, {
@@ -72,7 +83,7 @@ export function readBulkCsv(bytes: Buffer | string): Record<string, string>[] {
       `file refused, nothing was reserved:\n${problems.slice(0, LISTED_PROBLEMS).join('\n')}${more}`,
     );
   }
-  return records.map((r) => r.record);
+  return records.map((r) => ({ line: r.info.lines, item: r.record }));
 }
 
 function checkedHeader(header: string[]): string[] {

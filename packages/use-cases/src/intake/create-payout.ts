@@ -12,7 +12,10 @@ import { maskAccount, type Logger, type ServiceMetrics } from '@payout/telemetry
 import type { PayoutAccepter } from './payout-accepter.js';
 
 /** Which of the merchant's own limits caps a payout of each mode (set by `pnpm cli merchant create|update`). */
-const MERCHANT_LIMIT: Record<PayoutMode, 'impsMaxPaise' | 'upiMaxPaise'> = { IMPS: 'impsMaxPaise', UPI: 'upiMaxPaise' };
+export const MERCHANT_LIMIT: Record<PayoutMode, 'impsMaxPaise' | 'upiMaxPaise'> = {
+  IMPS: 'impsMaxPaise',
+  UPI: 'upiMaxPaise',
+};
 
 export interface CreatePayoutDeps {
   accepter: PayoutAccepter;

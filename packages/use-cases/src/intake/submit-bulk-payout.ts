@@ -57,7 +57,7 @@ const ITEM_REFUSALS: readonly ErrorCode[] = ['BAD_REQUEST', 'VALIDATION_FAILED',
  */
 export async function submitBulkPayout(deps: SubmitBulkDeps, input: SubmitBulkInput): Promise<BulkBatchState> {
   const { merchant, batchId, payouts, log } = input;
-  const digest = itemsDigest(payouts);
+  const digest = bulkItemsDigest(payouts);
   const known = await findBatchWithDigest(deps, input, digest);
   if (known) return known;
 
@@ -147,6 +147,6 @@ function waitingForJob(items: readonly BulkItemState[]): PayoutSummary[] {
  * The items' digest: SHA-256 of the Payouts array written back losslessly (numbers by their exact
  * literal), so a retry of the same request matches and any changed member does not.
  */
-function itemsDigest(payouts: readonly unknown[]): string {
+export function bulkItemsDigest(payouts: readonly unknown[]): string {
   return createHash('sha256').update(stringifyJson(payouts)).digest('hex');
 }

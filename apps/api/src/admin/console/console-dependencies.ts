@@ -1,5 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { PrismaClient } from '@payout/db';
+import type { PayoutProducer } from '@payout/queue';
 import type { ApprovalSettings } from '@payout/use-cases';
 import type { RailAdapter } from '@payout/rails';
 import type { consoleAuthorization } from './console-authorization.js';
@@ -9,6 +10,8 @@ import type { SignInLimiter } from './sign-in-limiter.js';
 export interface ConsoleDependencies {
   db: PrismaClient;
   payoutQueue: Queue;
+  /** Queues the jobs of the payouts an approved bulk batch accepted, after its commit. */
+  producer: PayoutProducer;
   webhookQueue: Queue;
   /** Asked (status inquiry only) before a payout is resolved by hand. */
   rail: RailAdapter;

@@ -3,6 +3,7 @@ import { creditWalletRoutes } from './actions/credit-wallet.js';
 import { decideRequestRoutes } from './actions/decide-request.js';
 import { enableWebhookRoutes } from './actions/enable-webhook.js';
 import { issueTokenRoutes } from './actions/issue-token.js';
+import { personalKeyRoutes } from './actions/personal-keys.js';
 import { replayWebhookRoutes } from './actions/replay-webhook.js';
 import { requeueInquiryRoutes } from './actions/requeue-inquiry.js';
 import { resolvePayoutRoutes } from './actions/resolve-payout.js';
@@ -15,6 +16,7 @@ import { consoleSession } from './console-session.js';
 import { CONSOLE_STYLESHEET } from './console-stylesheet.js';
 import { approvalsRoutes } from './pages/approvals.js';
 import { auditLogRoutes } from './pages/audit-log.js';
+import { keysRoutes } from './pages/keys.js';
 import { discrepanciesRoutes } from './pages/lists/discrepancies.js';
 import { failedWebhooksRoutes } from './pages/lists/failed-webhooks.js';
 import { waitingPayoutsRoutes } from './pages/lists/waiting-payouts.js';
@@ -42,12 +44,12 @@ export function consoleRoutes(deps: ConsoleDependencies) {
     res.type('text/css').setHeader('Cache-Control', 'public, max-age=3600').send(CONSOLE_STYLESHEET);
   });
   // A bulk CSV is pasted into a form: its own, larger limit, read only once the viewer is known to be
-  // allowed to submit one (then the general parser skips it).
+  // allowed to ask for one (then the general parser skips it).
   const readBulkUpload = express.urlencoded({ extended: false, limit: BULK_UPLOAD_BODY_LIMIT, parameterLimit: 10 });
   router.post(
     BULK_UPLOAD_PATH,
     requireViewer,
-    allow('act', (_req, _res, _viewer, next) => next()),
+    allow('request', (_req, _res, _viewer, next) => next()),
     readBulkUpload,
   );
   router.use('/console', express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 50 }));
@@ -67,17 +69,20 @@ export function consoleRoutes(deps: ConsoleDependencies) {
   router.use(merchantPayoutsRoutes(context));
   router.use(merchantStatementRoutes(context));
   router.use(approvalsRoutes(context));
+  router.use(keysRoutes(context));
   // The actions, one module each: those that move no money are done alone, a money action becomes a
   // request, and deciding a request is a second person's (docs/operations.md, "Roles" and "Approvals").
   router.use(replayWebhookRoutes(context));
   router.use(requeueInquiryRoutes(context));
   router.use(revokeTokenRoutes(context));
   router.use(enableWebhookRoutes(context));
-  router.use(bulkUploadRoutes(deps, allow));
+  router.use(bulkUploadRoutes(context));
   router.use(resolvePayoutRoutes(context));
   router.use(creditWalletRoutes(context));
   router.use(issueTokenRoutes(context));
   router.use(decideRequestRoutes(context));
+  // A person's own keys: every role makes and revokes its own (docs/operations.md, "Security model").
+  router.use(personalKeyRoutes(context));
   router.use('/console', noSuchPage(deps.db));
   router.use('/console', consoleErrors);
   return router;

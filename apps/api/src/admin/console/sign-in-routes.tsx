@@ -1,6 +1,6 @@
-import { findConsoleUserForSignIn } from '@payout/db';
-import { verifyPassword } from '@payout/domain';
-import { clientKey } from '../../auth/auth-failure-limit.js';
+import type { Response } from 'express';
+import { changeOwnConsolePassword, recordOperatorAction } from '@payout/db';
+import { hashPassword, newPasswordProblem } from '@payout/domain';
 import { exactRouter } from './console-authorization.js';
 import type { ConsoleDependencies } from './console-dependencies.js';
 import {
@@ -13,13 +13,11 @@ import {
   csrfMatches,
 } from './console-session.js';
 import { renderPage } from './render.js';
-import { LoginPage } from './views/login-page.js';
+import { checkPassword, type PasswordCheck } from './password-check.js';
+import { CHANGE_PASSWORD_PATH, ChangePasswordPage, LoginPage } from './views/login-page.js';
 import { MessagePage } from './views/layout.js';
 
-// Checked against when the username is unknown, so a wrong username takes as long as a wrong password.
-const DECOY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
-
-/** GET and POST /console/login, POST /console/logout. */
+/** GET and POST /console/login, POST /console/login/password, POST /console/logout. */
 export function signInRoutes(deps: ConsoleDependencies) {
   const router = exactRouter();
 
@@ -44,34 +42,64 @@ export function signInRoutes(deps: ConsoleDependencies) {
       again(400, 'Enter your username and password.');
       return;
     }
-    const address = clientKey(req);
-    const waitSeconds = await deps.signIn.blockedFor(username, address);
-    if (waitSeconds > 0) {
-      res.setHeader('Retry-After', String(waitSeconds));
-      again(429, `Too many failed sign-ins. Try again in ${Math.ceil(waitSeconds / 60)} min.`);
+    const checked = await checkPassword(deps, req, username, password);
+    if (refusedSignIn(res, checked, again)) return;
+    const { user } = checked as Extract<PasswordCheck, { kind: 'right' }>;
+    if (user.mustChangePassword) {
+      // A password someone else saw (docs/operations.md, "Security model"): no session until they choose their own.
+      renderPage(res, 200, <ChangePasswordPage csrfToken={signInCsrfToken(req, res)} username={user.username} />);
       return;
     }
-    // The password hash is the costly part: when as many are computing as this process allows, the answer
-    // is an immediate 503 rather than a queue of hashes competing with the merchant API for its CPU.
-    const checking = deps.signIn.withHashingSlot(async () => {
-      const found = await findConsoleUserForSignIn(deps.db, username);
-      return { user: found, matches: await verifyPassword(password, found?.passwordHash ?? DECOY_HASH) };
+    await startSession(deps.db, req, res, user, deps.sessionTtlMs);
+    req.log.info({ consoleUser: user.username }, 'console sign-in');
+    res.redirect(303, '/console');
+  });
+
+  // The first sign-in after a password was made for someone: the one-time password again, and their own.
+  router.post(CHANGE_PASSWORD_PATH, async (req, res) => {
+    const username = (formField(req, 'username') ?? '').trim().toLowerCase();
+    const password = formField(req, 'password') ?? '';
+    const chosen = formField(req, 'newPassword') ?? '';
+    const again = (status: number, error: string) =>
+      renderPage(
+        res,
+        status,
+        <ChangePasswordPage csrfToken={signInCsrfToken(req, res)} username={username} error={error} />,
+      );
+    if (!signInCsrfMatches(req)) {
+      again(403, 'The form had expired. Please sign in again.');
+      return;
+    }
+    const problem = newPasswordProblem(password, chosen, formField(req, 'repeat') ?? '');
+    if (!username || username.length > 64 || password.length > 200 || problem) {
+      again(400, problem ?? 'Enter your username and one-time password.');
+      return;
+    }
+    const checked = await checkPassword(deps, req, username, password);
+    if (refusedSignIn(res, checked, again)) return;
+    const { user } = checked as Extract<PasswordCheck, { kind: 'right' }>;
+    if (!user.mustChangePassword) {
+      again(409, 'Your password is already your own: sign in with it.');
+      return;
+    }
+    const changed = await deps.db.$transaction(async (tx) => {
+      const done = await changeOwnConsolePassword(tx, user.id, await hashPassword(chosen));
+      if (done) {
+        await recordOperatorAction(tx, {
+          actor: `console:${done.username}`,
+          action: 'user.password-change',
+          reason: 'chose their own password at first sign-in',
+          detail: { username: done.username },
+        });
+      }
+      return done;
     });
-    if (!checking) {
-      req.log.warn('console sign-in refused: password checks at their limit');
-      res.setHeader('Retry-After', '1');
-      again(503, 'The console is busy checking other sign-ins. Please try again in a moment.');
-      return;
-    }
-    const { user, matches } = await checking;
-    if (!user || !matches || user.disabledAt) {
-      await deps.signIn.failed(username, address);
+    if (!changed) {
       again(401, 'Wrong username or password, or the account is disabled.');
       return;
     }
-    await deps.signIn.succeeded(username, address);
-    await startSession(deps.db, req, res, user, deps.sessionTtlMs);
-    req.log.info({ consoleUser: user.username }, 'console sign-in');
+    await startSession(deps.db, req, res, changed, deps.sessionTtlMs);
+    req.log.info({ consoleUser: changed.username }, 'console sign-in after choosing a password');
     res.redirect(303, '/console');
   });
 
@@ -91,4 +119,23 @@ export function signInRoutes(deps: ConsoleDependencies) {
     res.redirect(303, '/console/login');
   });
   return router;
+}
+
+/** Answers a sign-in whose password check did not pass; false when it passed. */
+function refusedSignIn(res: Response, checked: PasswordCheck, again: (status: number, error: string) => void): boolean {
+  switch (checked.kind) {
+    case 'right':
+      return false;
+    case 'blocked':
+      res.setHeader('Retry-After', String(checked.waitSeconds));
+      again(429, `Too many failed sign-ins. Try again in ${Math.ceil(checked.waitSeconds / 60)} min.`);
+      return true;
+    case 'busy':
+      res.setHeader('Retry-After', '1');
+      again(503, 'The console is busy checking other sign-ins. Please try again in a moment.');
+      return true;
+    case 'wrong':
+      again(401, 'Wrong username or password, or the account is disabled.');
+      return true;
+  }
 }

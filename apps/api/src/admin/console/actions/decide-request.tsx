@@ -41,8 +41,9 @@ export function decideRequestRoutes({ deps, allow }: ConsoleContext) {
 function showDecision(res: Response, viewer: Viewer, outcome: DecideOutcome): void {
   switch (outcome.kind) {
     case 'executed':
-      if (outcome.handOver) showToken(res, viewer, outcome.request.id, outcome.handOver.token);
-      else res.redirect(303, `/console/approvals/${outcome.request.id}`);
+      if (!outcome.handOver) res.redirect(303, `/console/approvals/${outcome.request.id}`);
+      else if ('token' in outcome.handOver) showToken(res, viewer, outcome.request.id, outcome.handOver.token);
+      else showOneTimePassword(res, viewer, outcome.request.id, outcome.handOver);
       return;
     case 'rejected':
     case 'cancelled':
@@ -84,6 +85,35 @@ function showToken(res: Response, viewer: Viewer, requestId: bigint, token: stri
       <p>Approved. Give this token to the merchant now: it is never shown again.</p>
       <p>
         <code class="secret">{token}</code>
+      </p>
+      <p>
+        <a href={`/console/approvals/${requestId}`}>Back to request #{requestId.toString()}</a>
+      </p>
+    </MessagePage>,
+  );
+}
+
+/**
+ * An approved person's one-time password, shown once to the approver, who hands it over. The person must
+ * choose their own at first sign-in, so the approver cannot go on using it unnoticed (docs/operations.md,
+ * "Security model").
+ */
+function showOneTimePassword(
+  res: Response,
+  viewer: Viewer,
+  requestId: bigint,
+  handOver: { username: string; oneTimePassword: string },
+): void {
+  renderPage(
+    res,
+    201,
+    <MessagePage title="One-time password" viewer={viewer}>
+      <p>
+        Approved. Give {handOver.username} this one-time password now: it is never shown again, and they must choose
+        their own when they first sign in.
+      </p>
+      <p>
+        <code class="secret">{handOver.oneTimePassword}</code>
       </p>
       <p>
         <a href={`/console/approvals/${requestId}`}>Back to request #{requestId.toString()}</a>

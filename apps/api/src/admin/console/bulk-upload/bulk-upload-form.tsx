@@ -15,17 +15,18 @@ export function renderBulkUploadForm(res: Response, viewer: Viewer, mid: string,
       action={`/console/merchants/${encodeURIComponent(mid)}/bulk`}
       back={`/console/merchants/${encodeURIComponent(mid)}`}
       error={error}
-      confirm="Submit the batch"
+      confirm="Request the batch"
       explanation={
         <>
           <p>
             Paste the merchant's CSV file: a header line with the columns {BULK_CSV_COLUMNS.join(',')} (Mode,
             TransactionID, Amount and Name required), then one payout per line, at most 5,000. Every line is checked
-            first: one bad line refuses the whole file and nothing is reserved.
+            first: one bad line refuses the whole file and nothing is stored.
           </p>
           <p>
-            Submitting the same file again answers the same batch; it never pays twice. Each payout is reserved from the
-            merchant's main wallet like a payout the merchant sent.
+            The batch becomes a request: another approver sees each beneficiary (new to this merchant or paid before),
+            the total and the main wallet before and after, and only their approval reserves and queues the payouts. The
+            same file twice is the same batch (its BatchID comes from the content); it never pays twice.
           </p>
         </>
       }

@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import type { ApprovalRequestView } from '@payout/db';
 import { approvalStateAt, may } from '@payout/domain';
 import type { Viewer } from '../console-session.js';
+import { BulkPreview } from './bulk-preview.js';
 import { ist } from './format.js';
 import { Csrf, Page, RowsTable, Section, StatusBadge, type Column } from './layout.js';
 
@@ -28,8 +29,8 @@ export function ApprovalListPage(props: {
     <Page title="Approvals" viewer={props.viewer}>
       <p>
         Money actions wait here for a second person: a credit, a manual resolution, a discrepancy's ledger resolution, a
-        statement's settlements and reversals, a new merchant token. Approvers approve or reject other people's
-        requests; a request expires after a day.
+        statement's settlements and reversals, a new merchant token, an operator's bulk batch. Approvers approve or
+        reject other people's requests; a request expires after a day.
       </p>
       <Section id="open" title="Waiting for a decision">
         <RowsTable caption="Open requests" columns={columns(now)} rows={props.open} empty="No request is waiting." />
@@ -74,7 +75,7 @@ export function ApprovalPage(props: { viewer: Viewer; request: ApprovalRequestVi
         )}
       </dl>
       <Section id="what" title="What will happen">
-        <Details value={details} />
+        {request.action === 'bulk.submit' ? <BulkPreview preview={details} /> : <Details value={details} />}
       </Section>
       {mayDecide && (
         <Section id="decide" title="Decide">

@@ -15,6 +15,7 @@ const CONSOLE_NAV: readonly (readonly [href: string, label: string])[] = [
   ['/console/lists/statement-breaks', 'Statement breaks'],
   ['/console/approvals', 'Approvals'],
   ['/console/audit', 'Audit log'],
+  ['/console/keys', 'My keys'],
   ['/admin/queues', 'Queues'],
 ];
 

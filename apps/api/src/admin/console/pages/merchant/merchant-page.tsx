@@ -23,7 +23,12 @@ export function MerchantPage(props: {
         <BalanceFacts merchant={m} />
         <div class="actions">
           <ActionButton viewer={props.viewer} href={`${base}/credit`} label="Request a credit…" needs="request" />
-          <ActionButton viewer={props.viewer} href={`${base}/bulk`} label="Bulk payouts from CSV…" />
+          <ActionButton
+            viewer={props.viewer}
+            href={`${base}/bulk`}
+            label="Request bulk payouts from CSV…"
+            needs="request"
+          />
         </div>
       </Section>
 
