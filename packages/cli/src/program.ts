@@ -10,7 +10,7 @@ import { registerWebhookCommands } from './commands/webhook-commands.js';
 import { registerDiscrepancyCommands } from './commands/discrepancy-commands.js';
 import { registerReconCommands } from './commands/recon-commands.js';
 import type { CommandContext, SignInSettings } from './context.js';
-import { AdminRefusal, type AdminClient } from './admin-client.js';
+import type { AdminClient } from './admin-client.js';
 import type { Output } from './output.js';
 import { CommandFailure, UsageError } from './usage-error.js';
 import type { Queue } from 'bullmq';
@@ -125,11 +125,6 @@ export async function runCli(argv: string[], options: RunOptions): Promise<numbe
       return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
     }
     if (error instanceof UsageError) {
-      options.stderr(`error: ${error.message}`);
-      return EXIT_USAGE;
-    }
-    // The admin listener found the input wrong (422): the command was called wrongly, as a local check would say.
-    if (error instanceof AdminRefusal && error.status === 422) {
       options.stderr(`error: ${error.message}`);
       return EXIT_USAGE;
     }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { listDiscrepancies, RESOLUTIONS, type DiscrepancyView } from '@payout/db';
+import { calledWrongly } from '../admin-client.js';
 import { showRequested, type ApprovalAnswer } from './approval-commands.js';
 import { formatRupees } from '@payout/domain';
 import { nonEmptyArgument } from '../arguments.js';
@@ -40,10 +41,12 @@ export function registerDiscrepancyCommands(program: Command, context: () => Com
     .requiredOption('--note <text>', 'why (what the bank confirmed, the ticket)', nonEmptyArgument('note', 500))
     .action(async (opts: { id: bigint; resolution: string; note: string }) => {
       const { admin, out } = context();
-      const answer = await admin().post<{ approval?: ApprovalAnswer; discrepancy?: ResolvedAnswer }>(
-        `/admin/discrepancies/${opts.id}/resolve`,
-        { resolution: opts.resolution, note: opts.note },
-      );
+      const answer = await admin()
+        .post<{ approval?: ApprovalAnswer; discrepancy?: ResolvedAnswer }>(`/admin/discrepancies/${opts.id}/resolve`, {
+          resolution: opts.resolution,
+          note: opts.note,
+        })
+        .catch(calledWrongly);
       if (answer.approval) {
         showRequested(out, { approval: answer.approval });
         return;

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { calledWrongly } from '../../admin-client.js';
 import { merchantCommand } from '../../arguments.js';
 import type { CommandContext } from '../../context.js';
 import { showResult, type Row } from '../../output.js';
@@ -26,7 +27,8 @@ export function registerMerchantWebhookCommand(merchant: Command, context: () =>
         .post<{ webhook: Row; secret?: string }>(`/admin/merchants/${encodeURIComponent(opts.mid)}/webhook`, {
           url: opts.url,
           ...(opts.keepSecret && { keepSecret: true }),
-        });
+        })
+        .catch(calledWrongly);
       if (answer.secret === undefined) {
         showResult(ctx.out, answer.webhook);
         return;
