@@ -134,4 +134,29 @@ describe('approving a request made from the CLI', () => {
     expect(late.status).toBe(EXIT_FAILED);
     expect(await world()).toEqual(before);
   });
+
+  it('when someone else cancels a request, then it is refused; the approver rejects it with a note and it never runs', async () => {
+    const { makerKey, approverKey, approver } = await fourEyes();
+    const asked = await runCliAs(api.current.adminUrl, makerKey, [...credit('REJECT-1'), '--json']);
+    const { approvalId } = JSON.parse(asked.stdout) as { approvalId: string };
+    const before = await world();
+    const notTheirs = await runCliAs(api.current.adminUrl, approverKey, ['approval', 'cancel', '--id', approvalId]);
+    expect(notTheirs.status).toBe(EXIT_FAILED);
+    const rejected = await runCliAs(api.current.adminUrl, approverKey, [
+      'approval',
+      'reject',
+      '--id',
+      approvalId,
+      '--note',
+      'no such transfer',
+      '--json',
+    ]);
+    expect(rejected.status).toBe(EXIT_OK);
+    expect(JSON.parse(rejected.stdout)).toMatchObject({
+      state: 'REJECTED',
+      decidedBy: approver,
+      note: 'no such transfer',
+    });
+    expect(await world()).toEqual(before);
+  });
 });
