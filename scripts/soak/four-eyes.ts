@@ -43,12 +43,17 @@ export async function creditWithApproval(
   credit: { mid: string; amountPaise: bigint; reference: string },
 ): Promise<void> {
   const asked = await onAnyListener(adminUrls, operators.makerKey, (admin) =>
-    admin.post<{ approval?: { id: string } }>(`/admin/merchants/${credit.mid}/credits`, {
-      amount: formatRupees(credit.amountPaise),
-      reference: credit.reference,
-      why: 'top-up',
-    }),
+    admin.post<{ approval?: { id: string }; credit?: { credited: boolean } }>(
+      `/admin/merchants/${credit.mid}/credits`,
+      {
+        amount: formatRupees(credit.amountPaise),
+        reference: credit.reference,
+        why: 'top-up',
+      },
+    ),
   );
+  // Asked again after a listener died mid-answer, and the first request was approved meanwhile: it is done.
+  if (asked.credit) return;
   const id = asked.approval?.id;
   if (id === undefined) throw new Error(`credit ${credit.reference} of ${credit.mid} made no request`);
   const decided = await onAnyListener(adminUrls, operators.approverKey, (admin) =>
