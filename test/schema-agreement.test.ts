@@ -117,8 +117,9 @@ const enumDbName = (name: string) => {
   return e.dbName ?? e.name;
 };
 
-/** The PostgreSQL type Prisma gives a field, as format_type() writes it. */
+/** The PostgreSQL type Prisma gives a field, as format_type() writes it (a list is an array of it). */
 function expectedType(field: DmmfField): string {
+  if (field.isList) return `${expectedType({ ...field, isList: false })}[]`;
   if (field.kind === 'enum') return `"${enumDbName(field.type)}"`.replace(/^"([a-z_][a-z0-9_]*)"$/, '$1');
   const native = field.nativeType;
   if (native) {

@@ -24,6 +24,10 @@ export const CONTRACT_MESSAGES = {
   pending: 'MP006 - Your transaction is in progress',
   success: 'MP00 - Transaction successful',
   insufficientBalance: 'MP007 - Transaction failed: insufficient balance in main wallet',
+  tokenLimit: (prefixes: string) =>
+    `You already hold two active tokens (${prefixes}). Revoke the one you no longer use (POST /api/token/revoke), then rotate again.`,
+  tokenNotFound: 'None of your active tokens has this prefix.',
+  tokenRevokesItself: 'A token cannot revoke itself. Authenticate with your other token to revoke this one.',
 } as const;
 
 /** Any message the contract does not spell out: still a string, and not blank. */

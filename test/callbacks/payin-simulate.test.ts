@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,22 +27,39 @@ afterAll(async () => {
   await db.$disconnect();
 });
 
-function simulate(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ status: number; stdout: string; stderr: string }> {
+function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<{ status: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--conditions=source', '--import', 'tsx', 'packages/cli/src/main.ts', 'payin', 'simulate', ...args],
-      {
-        cwd: ROOT,
-        env: { ...process.env, API_BASE_URL: api.current.url, PAYIN_CALLBACK_SECRET: SECRET, ...env },
-        timeout: 30_000,
-      },
+      ['--conditions=source', '--import', 'tsx', 'packages/cli/src/main.ts', ...argv],
+      { cwd: ROOT, env, timeout: 30_000 },
       (error, stdout, stderr) => resolve({ status: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
+}
+
+function simulate(args: string[], env: Record<string, string> = {}) {
+  return runCli(['payin', 'simulate', ...args], {
+    ...process.env,
+    API_BASE_URL: api.current.url,
+    PAYIN_CALLBACK_SECRET: SECRET,
+    ...env,
+  });
+}
+
+/**
+ * A workstation's shell pointed at production: the database and the real secret, and no NODE_ENV at all
+ * (the test run's own `test` is not passed on).
+ */
+function cleanEnvironment(): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    DATABASE_URL: process.env.DATABASE_URL,
+    REDIS_URL: process.env.REDIS_URL,
+    API_BASE_URL: api.current.url,
+    PAYIN_CALLBACK_SECRET: SECRET,
+  };
 }
 
 describe('pnpm cli payin simulate', () => {
@@ -93,6 +111,49 @@ describe('pnpm cli payin simulate', () => {
       rowCount: 0,
     });
     expect(await merchantBooks(pool, merchant.merchant.id)).toEqual(before);
+  });
+
+  it('when NODE_ENV is unset (production), then it is refused with the reason, exits non-zero and credits nothing', async () => {
+    const merchant = await makeMerchant(db);
+    const before = await merchantBooks(pool, merchant.merchant.id);
+
+    const result = await runCli(
+      ['payin', 'simulate', '--mid', merchant.mid, '--amount', '5000.00', '--TransactionID', newTransactionId()],
+      cleanEnvironment(),
+    );
+
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/payin simulate is for development and tests only/);
+    expect(result.stderr).toMatch(/NODE_ENV is production/);
+    expect(await pool.query('SELECT 1 FROM collections WHERE merchant_id = $1', [merchant.merchant.id])).toMatchObject({
+      rowCount: 0,
+    });
+    expect(await merchantBooks(pool, merchant.merchant.id)).toEqual(before);
+    const production = await runCli(['payin', 'simulate', '--mid', merchant.mid, '--amount', '1.00'], {
+      ...cleanEnvironment(),
+      NODE_ENV: 'production',
+    });
+    expect(production.status).toBe(1);
+  });
+
+  it('when the commands are listed without NODE_ENV, then payin is not among them; in development it is', async () => {
+    const listed = await runCli(['--help'], cleanEnvironment());
+    expect(listed.status).toBe(0);
+    expect(listed.stdout).toMatch(/reconcile/);
+    expect(listed.stdout).not.toMatch(/payin/);
+    const development = await runCli(['--help'], { ...cleanEnvironment(), NODE_ENV: 'development' });
+    expect(development.stdout).toMatch(/payin/);
+  });
+
+  it('when NODE_ENV is unset and self-approval is asked for, then the CLI refuses to start, naming the setting', async () => {
+    const refused = await runCli(['reconcile'], { ...cleanEnvironment(), APPROVALS_ALLOW_SELF_APPROVAL: 'true' });
+    expect(refused.status).toBe(78);
+    expect(refused.stderr).toMatch(/APPROVALS_ALLOW_SELF_APPROVAL/);
+  });
+
+  it('when `pnpm cli` is run, then its script leaves NODE_ENV as the shell has it (unset is production)', () => {
+    const pkg = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: Record<string, string> };
+    expect(pkg.scripts.cli).not.toMatch(/NODE_ENV/);
   });
 
   it('when an argument is bad, then it exits 2 and says which', async () => {

@@ -455,3 +455,33 @@ describe('beneficiary validation through the client', () => {
     });
   });
 });
+
+describe('rotating your own token', () => {
+  it('when a token is rotated and the old one revoked from the new, then only the new one works; limits and mistakes are outcomes', async () => {
+    const merchant = await makeMerchant(db, { balance: '10.00' });
+    const old = clientFor(merchant);
+
+    const rotated = await old.rotateToken();
+    expect(rotated).toMatchObject({ kind: 'rotated', httpStatus: 200 });
+    if (rotated.kind !== 'rotated') throw new Error('not rotated');
+    expect(rotated.prefix).toBe(rotated.token.slice(0, 10));
+    const renewed = clientFor({ ...merchant, token: rotated.token });
+    expect(await renewed.getMainWallet()).toMatchObject({ kind: 'found', balance: '10.00' });
+
+    expect(await old.rotateToken()).toMatchObject({
+      kind: 'at_limit',
+      httpStatus: 409,
+      activePrefixes: [merchant.token.slice(0, 10), rotated.prefix],
+    });
+    expect(await renewed.revokeToken(rotated.prefix)).toMatchObject({ kind: 'own_token', httpStatus: 409 });
+    expect(await renewed.revokeToken('nonsense')).toMatchObject({ kind: 'invalid', httpStatus: 422 });
+
+    expect(await renewed.revokeToken(merchant.token.slice(0, 10))).toMatchObject({
+      kind: 'revoked',
+      prefix: merchant.token.slice(0, 10),
+    });
+    expect(await renewed.revokeToken(merchant.token.slice(0, 10))).toMatchObject({ kind: 'not_found' });
+    await expect(old.getMainWallet()).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    expect(await renewed.getMainWallet()).toMatchObject({ kind: 'found' });
+  });
+});

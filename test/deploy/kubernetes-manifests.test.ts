@@ -22,6 +22,7 @@ import { PAYOUT_QUEUE } from '@payout/queue';
 import { createMetrics } from '@payout/telemetry';
 import { eventually } from '../support/eventually.js';
 import { useStack } from '../support/stack.js';
+import { useApi } from '../support/api.js';
 
 // deploy/kubernetes (docs/operations.md, "Deploying on Kubernetes") rendered as `kubectl apply -k` would
 // render it, every object checked against the Kubernetes OpenAPI schemas, then the contract between the
@@ -381,6 +382,95 @@ describe('what the pods run and how they stop', () => {
       (rule.ports as K8sObject[]).some((p) => portNumber(api, p.port) === adminPort),
     );
     expect(adminRule?.from?.length).toBeGreaterThan(0);
+  });
+});
+
+describe('the doors of the production cluster', () => {
+  const production = () => render('overlays/production');
+  const apiEnv = () =>
+    environmentOf(production(), container(production(), 'Deployment', 'payout-gateway-api'), OPERATOR_SECRET);
+  const portOf = (url: string) => {
+    const parsed = new URL(url);
+    return Number(parsed.port || (parsed.protocol === 'https:' ? 443 : parsed.protocol === 'redis:' ? 6379 : 5432));
+  };
+  const egressPorts = (policy: K8sObject) =>
+    (policy.spec.egress as K8sObject[]).map((rule) => {
+      expect(rule.ports?.length, 'an egress rule without ports admits everything').toBeGreaterThan(0);
+      return (rule.ports as K8sObject[]).map((p) => `${p.protocol ?? 'TCP'}/${p.port}`);
+    });
+
+  it('when the admin port and the worker health port are rendered, then only labelled pods of the two named namespaces reach them', () => {
+    for (const dir of ['base', 'overlays/production', 'overlays/development']) {
+      const objects = render(dir);
+      const api = container(objects, 'Deployment', 'payout-gateway-api');
+      const adminPort = Number(environmentOf(objects, api, OPERATOR_SECRET).ADMIN_PORT);
+      const rules = [
+        ...(find(objects, 'NetworkPolicy', 'payout-gateway-api').spec.ingress as K8sObject[]).filter((rule) =>
+          (rule.ports as K8sObject[]).some((p) => portNumber(api, p.port) === adminPort),
+        ),
+        ...(find(objects, 'NetworkPolicy', 'payout-gateway-worker').spec.ingress as K8sObject[]),
+      ];
+      for (const rule of rules) {
+        expect(rule.from?.length, dir).toBeGreaterThan(0);
+        for (const peer of rule.from as K8sObject[]) {
+          expect(Object.keys(peer).sort(), dir).toEqual(['namespaceSelector', 'podSelector']);
+          expect(['ingress-nginx', 'monitoring'], dir).toContain(
+            peer.namespaceSelector.matchLabels?.['kubernetes.io/metadata.name'],
+          );
+          expect(peer.namespaceSelector.matchExpressions, dir).toBeUndefined();
+          expect(peer.podSelector.matchLabels, dir).toEqual({ 'payout-gateway/admin-access': 'true' });
+        }
+      }
+      const adminPeers = (rules[0]!.from as K8sObject[]).map(
+        (p) => p.namespaceSelector.matchLabels['kubernetes.io/metadata.name'] as string,
+      );
+      expect(adminPeers.sort()).toEqual(['ingress-nginx', 'monitoring']);
+    }
+  });
+
+  it('when the API pod is rendered, then it may send only to DNS, PostgreSQL, Redis and the rail of its own settings', () => {
+    const policy = find(production(), 'NetworkPolicy', 'payout-gateway-api');
+    expect(policy.spec.policyTypes).toEqual(['Ingress', 'Egress']);
+    const env = apiEnv();
+    const allowed = egressPorts(policy).flat();
+    expect(allowed).toEqual(
+      expect.arrayContaining([
+        'UDP/53',
+        'TCP/53',
+        `TCP/${portOf(env.DATABASE_URL!)}`,
+        `TCP/${portOf(env.REDIS_URL!)}`,
+        `TCP/${portOf(env.RAIL_BASE_URL!)}`,
+      ]),
+    );
+    expect(allowed).toHaveLength(5);
+    const development = render('overlays/development');
+    const devEnv = environmentOf(development, container(development, 'Deployment', 'payout-gateway-api'));
+    expect(egressPorts(find(development, 'NetworkPolicy', 'payout-gateway-api')).flat()).toContain(
+      `TCP/${portOf(devEnv.RAIL_BASE_URL!)}`,
+    );
+  });
+
+  it('when the production API is rendered, then it trusts the one proxy in front of the admin listener and names a settlement account to set', () => {
+    const config = loadConfig(apiConfigSchema, apiEnv());
+    expect(config.ADMIN_TRUST_PROXY).toBe('1');
+    const cli = loadConfig(cliConfigSchema, apiEnv());
+    // A placeholder no bank account number matches: until the operator sets it, every statement is refused.
+    expect(cli.STATEMENT_SETTLEMENT_ACCOUNT).toBe('SET-THE-SETTLEMENT-ACCOUNT-NUMBER');
+  });
+
+  describe('behind the ingress controller', () => {
+    const api = useApi(() => ({ ADMIN_TRUST_PROXY: apiEnv().ADMIN_TRUST_PROXY! }));
+
+    it('when the console is reached through one TLS proxy, then the rendered setting gives it the __Host- cookie', async () => {
+      const form = await fetch(`${api.current.adminUrl}/console/login`, {
+        headers: { 'X-Forwarded-Proto': 'https', 'X-Forwarded-For': '198.51.100.7' },
+      });
+      const cookies = form.headers.getSetCookie();
+      expect(
+        cookies.some((c) => c.startsWith('__Host-console_signin=') && /;\s*Secure/i.test(c)),
+        cookies.join(),
+      ).toBe(true);
+    });
   });
 });
 

@@ -25,6 +25,8 @@ const MERCHANT_OPERATIONS = [
   'GET /api/bulkpayout/status',
   'POST /api/validate/account',
   'POST /api/validate/upi',
+  'POST /api/token/rotate',
+  'POST /api/token/revoke',
 ].sort();
 
 // helmet 8's default policy, which every other response of the API keeps.
@@ -94,7 +96,7 @@ beforeAll(() => {
 });
 
 describe('GET /docs in headless chromium', () => {
-  it('when the page is loaded, then Swagger UI renders the nine merchant operations with no CSP violation', async () => {
+  it('when the page is loaded, then Swagger UI renders the eleven merchant operations with no CSP violation', async () => {
     const page = await render(`${api.current.url}/docs`);
     expect(renderedOperations(page.dom)).toEqual(MERCHANT_OPERATIONS);
     expect(page.dom).toContain('Payout gateway merchant API');

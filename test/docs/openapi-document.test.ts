@@ -45,6 +45,8 @@ const OPERATIONS = {
   '/api/bulkpayout/status': ['get'],
   '/api/validate/account': ['post'],
   '/api/validate/upi': ['post'],
+  '/api/token/rotate': ['post'],
+  '/api/token/revoke': ['post'],
 };
 
 const operation = (path: string, method: string) =>

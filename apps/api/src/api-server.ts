@@ -210,6 +210,7 @@ function adminDependencies(config: ApiConfig, shared: SharedResources): AdminDep
     cliSignInTtlMs: config.ADMIN_CLI_SIGN_IN_TTL_MS,
     approvals: { ttlMs: config.APPROVAL_TTL_MS, selfApproval: config.APPROVALS_ALLOW_SELF_APPROVAL },
     webhookDestinations: webhookDestinationPolicy(config),
+    queueDashboardReadOnly: config.NODE_ENV === 'production',
     ...(config.ADMIN_TRUST_PROXY !== undefined && { trustProxy: trustProxySetting(config.ADMIN_TRUST_PROXY) }),
   };
 }

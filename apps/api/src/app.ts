@@ -18,6 +18,7 @@ import { apiDocsRoutes } from './openapi/api-docs-routes.js';
 import { healthRoutes } from './operations/health-routes.js';
 import type { PayoutAccepter } from '@payout/use-cases';
 import { payoutRoutes } from './payouts/payout-routes.js';
+import { tokenRoutes } from './tokens/token-routes.js';
 import { walletRoutes } from './wallet/wallet-routes.js';
 
 /** Everything the API's routes need, built once by main.ts (or by a test). */
@@ -67,6 +68,7 @@ export function createApp(deps: ApiDependencies): Express {
   app.use(bulkPayoutRoutes(deps));
   app.use(beneficiaryRoutes(deps));
   app.use(walletRoutes(deps));
+  app.use(tokenRoutes(deps));
   app.use(notFound);
   app.use(errorHandler);
   return app;

@@ -21,6 +21,8 @@ import type {
   PayoutResult,
   PayoutStatusBody,
   PayoutStatusOutcome,
+  RevokeTokenOutcome,
+  RotateTokenOutcome,
   UpiValidation,
   ValidationOutcome,
 } from './types.js';
@@ -179,6 +181,33 @@ export function validationOutcome<V extends AccountValidation | UpiValidation>(
     }
     return unexpected(answer, what);
   }
+  return invalidOrUnexpected(answer, what);
+}
+
+/** The answer of POST /api/token/rotate. */
+export function rotateTokenOutcome(answer: ApiAnswer, what: string): RotateTokenOutcome {
+  const { status, body } = answer;
+  rejectCredentials(answer, what);
+  if (status === 200 && typeof body.token === 'string' && typeof body.prefix === 'string') {
+    return { kind: 'rotated', token: body.token, prefix: body.prefix, ...answeredBy(answer) };
+  }
+  if (status === 409) {
+    const message = text(body.message);
+    const activePrefixes = /\(([^)]*)\)/.exec(message)?.[1]?.split(', ') ?? [];
+    return { kind: 'at_limit', message, activePrefixes, ...answeredBy(answer) };
+  }
+  return unexpected(answer, what);
+}
+
+/** The answer of POST /api/token/revoke. */
+export function revokeTokenOutcome(answer: ApiAnswer, what: string): RevokeTokenOutcome {
+  const { status, body } = answer;
+  rejectCredentials(answer, what);
+  if (status === 200 && typeof body.prefix === 'string') {
+    return { kind: 'revoked', prefix: body.prefix, ...answeredBy(answer) };
+  }
+  if (status === 404) return notFound(answer);
+  if (status === 409) return { kind: 'own_token', message: text(body.message), ...answeredBy(answer) };
   return invalidOrUnexpected(answer, what);
 }
 

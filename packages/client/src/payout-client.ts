@@ -5,6 +5,8 @@ import {
   payinStatusOutcome,
   payoutOutcome,
   payoutStatusOutcome,
+  revokeTokenOutcome,
+  rotateTokenOutcome,
   validationOutcome,
 } from './outcomes.js';
 import { backoffMs, DEFAULT_RETRY, send, sleep, type RetryPolicy, type Transport } from './transport.js';
@@ -21,6 +23,8 @@ import type {
   PayinStatusOutcome,
   PayoutOutcome,
   PayoutStatusOutcome,
+  RevokeTokenOutcome,
+  RotateTokenOutcome,
   UpiPayoutRequest,
   UpiPayoutResult,
   UpiValidation,
@@ -202,6 +206,39 @@ export class PayoutClient {
   ): Promise<ValidationOutcome<UpiValidation>> {
     const answer = await this.validate('/api/validate/upi', { Upi: request.Upi }, options);
     return validationOutcome<UpiValidation>(answer, 'UPI validation');
+  }
+
+  /**
+   * A new token for your MID (POST /api/token/rotate), answered this once: keep it at once. This client
+   * goes on sending the token it was made with, which keeps working until you revoke it: make a client
+   * with the new token, switch your systems over, then revoke the old one from it with `revokeToken`.
+   * `at_limit` when you already hold two active tokens; it names both prefixes. A rotation whose answer
+   * was lost (a time-out, then a retry) ends `at_limit` too: the prefix that is not your token's first
+   * 10 characters is the token you never received; revoke it, then rotate again.
+   */
+  async rotateToken(options: CallOptions = {}): Promise<RotateTokenOutcome> {
+    const answer = await send(this.transport, {
+      method: 'POST',
+      path: '/api/token/rotate',
+      body: '{}',
+      signal: options.signal,
+    });
+    return rotateTokenOutcome(answer, 'token rotation');
+  }
+
+  /**
+   * Revokes one of your tokens by its prefix (POST /api/token/revoke), from a client holding your other
+   * token: a token never revokes itself (`own_token`). Safe to retry: a second revocation of the same
+   * token is `not_found`.
+   */
+  async revokeToken(prefix: string, options: CallOptions = {}): Promise<RevokeTokenOutcome> {
+    const answer = await send(this.transport, {
+      method: 'POST',
+      path: '/api/token/revoke',
+      body: JSON.stringify({ TokenPrefix: prefix }),
+      signal: options.signal,
+    });
+    return revokeTokenOutcome(answer, 'token revocation');
   }
 
   // Both validations: a POST that moves no money.

@@ -171,3 +171,23 @@ export type ValidationOutcome<V extends AccountValidation | UpiValidation> =
   | (Answered & { kind: 'valid'; registeredName: string; validation: V & { status: 'VALID' } })
   | (Answered & { kind: 'not_valid'; validation: V & { status: 'INVALID' } })
   | Invalid;
+
+// ----- your own tokens (docs/api.md, "Token rotation")
+
+/**
+ * A rotation: `rotated` with your new token, shown this once (the token this client holds keeps working
+ * until you revoke it); or `at_limit`, when you already hold two active tokens, with both tokens' prefixes.
+ */
+export type RotateTokenOutcome =
+  | (Answered & { kind: 'rotated'; token: string; prefix: string })
+  | (Answered & { kind: 'at_limit'; message: string; activePrefixes: string[] });
+
+/**
+ * A revocation: `revoked`; `not_found` (no active token of yours has that prefix); `own_token` (the prefix
+ * names the token this client sends: revoke it from a client holding your other token); or `invalid`.
+ */
+export type RevokeTokenOutcome =
+  | (Answered & { kind: 'revoked'; prefix: string })
+  | NotFound
+  | (Answered & { kind: 'own_token'; message: string })
+  | Invalid;

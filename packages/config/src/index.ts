@@ -1,5 +1,5 @@
 export { ConfigError, loadConfig, loadConfigOrExit } from './load-config.js';
-export { DEVELOPMENT_SECRET, isDevelopmentOrTest, webhookDestinationPolicy } from './settings.js';
+export { DEVELOPMENT_SECRET, isDevelopmentOrTest, nodeEnvSchema, webhookDestinationPolicy } from './settings.js';
 export {
   apiConfigSchema,
   cliConfigSchema,

@@ -65,6 +65,9 @@ export const nodeEnv = {
   NODE_ENV: z.enum(['development', 'test', 'production']).default('production'),
 };
 
+/** NODE_ENV alone, read as every app reads it: for a door that exists only on a developer machine. */
+export const nodeEnvSchema = z.object(nodeEnv);
+
 /** Whether `nodeEnv` is a developer machine or a test run, where placeholders and plain http are allowed. */
 export function isDevelopmentOrTest(nodeEnv: string | undefined): boolean {
   return nodeEnv === 'development' || nodeEnv === 'test';

@@ -42,12 +42,16 @@ const REQUESTS = {
   payloadTooLarge: 'The request body must not exceed 16 KiB.',
   badJson: 'The request body must be a JSON object.',
 };
+const TOKENS = {
+  tokenNotFound: 'None of your active tokens has this prefix.',
+  tokenRevokesItself: 'A token cannot revoke itself. Authenticate with your other token to revoke this one.',
+};
 const FAULTS = {
   unavailable: 'The service is temporarily unavailable. Please retry with the same TransactionID.',
   internal: 'Something went wrong on our side. Please retry later or contact support.',
 };
 
-export const MESSAGES = { ...AUTHENTICATION, ...LOOKUPS, ...REQUESTS, ...FAULTS } as const;
+export const MESSAGES = { ...AUTHENTICATION, ...LOOKUPS, ...REQUESTS, ...TOKENS, ...FAULTS } as const;
 
 const fieldError = z.object({
   field: z.string().meta({ examples: ['Ifsc'] }),
@@ -122,7 +126,7 @@ export const unauthorizedSchema = errorSchema(
   401,
   'UNAUTHORIZED',
   z.literal(MESSAGES.unauthenticated),
-  'MID or Token missing, unknown, or not matching each other.',
+  'MID or Token missing, unknown, or not matching each other; or sent from an address outside your IP allow-list.',
 );
 
 export const badBodySchema = errorSchema(
@@ -194,6 +198,43 @@ export const batchConflictSchema = conflict(
   batchId,
   'BatchID 20240601 is already used for a different batch',
   'a batch with different items',
+);
+
+/**
+ * The refusal of a rotation at the limit names the active tokens' prefixes: a merchant whose rotation
+ * answer was lost learns which token it never received, and revokes it with the one it holds.
+ */
+export function tokenLimitMessage(activePrefixes: readonly string[]): string {
+  return (
+    `You already hold two active tokens (${activePrefixes.join(', ')}). ` +
+    'Revoke the one you no longer use (POST /api/token/revoke), then rotate again.'
+  );
+}
+
+// The token endpoints' refusals (docs/api.md, "Token rotation").
+export const tokenLimitSchema = errorSchema(
+  'TokenLimit',
+  409,
+  'CONFLICT',
+  z
+    .string()
+    .regex(/^You already hold two active tokens \(/)
+    .meta({ examples: [tokenLimitMessage(['pgt_Xk3q9Z', 'pgt_b7QmR2'])] }),
+  'You already hold two active tokens, named by their prefixes: no token was made. Revoke one first.',
+);
+export const tokenNotFoundSchema = errorSchema(
+  'TokenNotFound',
+  404,
+  'NOT FOUND',
+  z.literal(MESSAGES.tokenNotFound),
+  'No active token of yours has this prefix. Nothing changed.',
+);
+export const tokenRevokesItselfSchema = errorSchema(
+  'TokenRevokesItself',
+  409,
+  'CONFLICT',
+  z.literal(MESSAGES.tokenRevokesItself),
+  'The prefix names the token this request was sent with. Nothing changed.',
 );
 
 export const payloadTooLargeSchema = errorSchema(

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import {
   AppError,
   FAILURE_REASON_TEXT,
+  newApiToken,
   stringifyJson,
   type FailureReason,
   type PayoutMode,
@@ -16,7 +17,14 @@ import {
   upiVerdictSchema,
 } from './beneficiary-validation.js';
 import { bulkAcceptedBody, bulkAcceptedSchema, bulkStatusBody, bulkStatusSchema } from './bulk.js';
-import { conflictSchema, errorBody, errorBodySchema, validationErrorSchema } from './errors.js';
+import {
+  conflictSchema,
+  errorBody,
+  errorBodySchema,
+  tokenLimitMessage,
+  tokenLimitSchema,
+  validationErrorSchema,
+} from './errors.js';
 import {
   collectionStatusBody,
   collectionStatusSchema,
@@ -27,6 +35,7 @@ import {
 } from './lookups.js';
 import { PAYOUT_RESULT_SCHEMAS, payoutResult } from './payout-result.js';
 import { webhookPayload, webhookPayloadSchema } from './webhook-payload.js';
+import { tokenRevokedBody, tokenRevokedSchema, tokenRotatedBody, tokenRotatedSchema } from './tokens.js';
 
 // The builders are typed by their schemas (a missing or renamed member is a compile error); these tests
 // hold the finer rules (literals, patterns, which variant a status gets) to the schemas the OpenAPI
@@ -120,6 +129,14 @@ describe('wire bodies against their schemas', () => {
       );
       expectBodyFits(upiVerdictSchema, upiVerdictBody(verdict, { upi: 'asha.kumar@okhdfc' }));
     }
+  });
+
+  it("when a merchant's own token is rotated, refused at the limit or revoked, then each body fits its schema", () => {
+    const token = newApiToken();
+    expectBodyFits(tokenRotatedSchema, tokenRotatedBody(token, token.slice(0, 10)));
+    expectBodyFits(tokenRevokedSchema, tokenRevokedBody(token.slice(0, 10)));
+    const limit = errorBody(new AppError('CONFLICT', tokenLimitMessage([token.slice(0, 10), 'pgt_b7QmR2'])));
+    expectBodyFits(tokenLimitSchema, limit);
   });
 
   it('when a body drifts from its schema, then the check says so', () => {

@@ -16,6 +16,7 @@ export const APPROVAL_ACTIONS = [
   'user.role',
   'user.password-reset',
   'bulk.submit',
+  'merchant.ip-allowlist',
 ] as const;
 export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
 

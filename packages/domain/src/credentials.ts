@@ -5,6 +5,12 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
  * store it: there is nothing to brute-force, and the digest is cheap enough to check on every request.
  */
 const TOKEN_PREFIX = 'pgt_';
+
+/**
+ * Active tokens a merchant may hold at once through its own rotation: the one in use and its successor
+ * (docs/api.md, "Token rotation").
+ */
+export const MAX_ACTIVE_MERCHANT_TOKENS = 2;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 export function newApiToken(): string {

@@ -23,6 +23,7 @@ export { LEDGER_ENTRY_KINDS, ledgerLegs, walletDelta, type LedgerEntryKind } fro
 export {
   digestMatchesAny,
   hashToken,
+  MAX_ACTIVE_MERCHANT_TOKENS,
   newApiToken,
   newSecretToken,
   tokenDisplayPrefix,
@@ -86,3 +87,10 @@ export {
   type ApprovalDecision,
   type ApprovalState,
 } from './approvals.js';
+export {
+  addressAllowed,
+  MAX_ALLOWLIST_ENTRIES,
+  readAllowlist,
+  readCidr,
+  type AllowlistReading,
+} from './ip-allowlist.js';

@@ -35,6 +35,14 @@ export {
 export { merchantJson, webhookEndpointJson } from './merchants/merchant-json.js';
 export { registerWebhookAction, type RegisterWebhookOutcome } from './merchants/register-webhook.js';
 export { webhookDestinationProblem } from './merchants/webhook-destination.js';
+export {
+  revokeOwnToken,
+  rotateOwnToken,
+  type RevokeOwnTokenOutcome,
+  type RotateOwnTokenOutcome,
+  type TokenHolder,
+} from './merchant-own-tokens.js';
+export { planIpAllowlist, type PlanIpAllowlistOutcome } from './merchant-ip-allowlist.js';
 export { resolveDiscrepancyAction, type ResolveDiscrepancyOutcome } from './resolve-discrepancy.js';
 export { planStatementApplication, type PlanStatementApplicationOutcome } from './apply-statement.js';
 export { directAccepter, type PayoutAccepter } from './intake/payout-accepter.js';

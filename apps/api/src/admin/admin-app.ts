@@ -14,6 +14,7 @@ import { adminJsonRoutes } from './admin-json-routes.js';
 import { discrepancyJsonRoutes } from './json/discrepancy-routes.js';
 import { merchantJsonRoutes } from './json/merchant-routes.js';
 import { payoutJsonRoutes } from './json/payout-routes.js';
+import { merchantAccessRoutes } from './json/merchant-access-routes.js';
 import { auditRefusal } from './console/console-authorization.js';
 import { bulkJsonRoutes } from './json/bulk-routes.js';
 import { consoleRoutes, consoleSession } from './console/console-routes.js';
@@ -42,6 +43,8 @@ export interface AdminDependencies {
   approvals: ApprovalSettings;
   /** Where a person may point a merchant's webhook; by default the production rules (https, public addresses). */
   webhookDestinations?: WebhookDestinationPolicy;
+  /** The queue dashboard is read-only for everyone (production). */
+  queueDashboardReadOnly?: boolean;
   /** Express's `trust proxy`, so a console behind a TLS-terminating proxy sets Secure cookies. */
   trustProxy?: string | number;
 }
@@ -66,7 +69,13 @@ export function createAdminApp(deps: AdminDependencies): Express {
   app.use(healthRoutes(deps));
   app.use(metricsRoutes(deps));
   app.use(consoleSession(deps.db));
-  app.use(queueDashboard({ queues: [deps.payoutQueue, deps.webhookQueue], adminToken: deps.adminToken }));
+  app.use(
+    queueDashboard({
+      queues: [deps.payoutQueue, deps.webhookQueue],
+      adminToken: deps.adminToken,
+      readOnly: deps.queueDashboardReadOnly ?? false,
+    }),
+  );
   app.use(adminJsonRoutes(deps));
   // What a person does through the CLI (or a script) with their own credential (docs/operations.md, "Security model").
   app.use(
@@ -79,6 +88,7 @@ export function createAdminApp(deps: AdminDependencies): Express {
   app.use(discrepancyJsonRoutes(deps));
   app.use(peopleRoutes(deps));
   app.use(bulkJsonRoutes(deps));
+  app.use(merchantAccessRoutes(deps));
   app.use(consoleRoutes(deps));
   app.get('/', (_req, res) => res.redirect(303, '/console'));
   // A signed-in person posting where nothing answers is trying a path by hand: the audit log keeps it.

@@ -14,8 +14,11 @@ const BASE_PATH = '/admin/queues';
 /**
  * The BullMQ dashboard of every queue at /admin/queues: full (retry, clean, promote) for operators and
  * for the admin token, read-only for support. Both boards are built once and the request's role picks one.
+ * With `readOnly` (production) it is read-only for everyone: a job retried or promoted by hand is a payout
+ * moved by one person outside the four-eyes rule, so production acts on jobs only through the console's
+ * own actions (docs/operations.md, "Approvals"). bull-board then refuses every job action (405).
  */
-export function queueDashboard(deps: { queues: Queue[]; adminToken: string }): Router {
+export function queueDashboard(deps: { queues: Queue[]; adminToken: string; readOnly?: boolean }): Router {
   const board = (readOnlyMode: boolean) => {
     const adapter = new ExpressAdapter();
     adapter.setBasePath(BASE_PATH);
@@ -25,8 +28,8 @@ export function queueDashboard(deps: { queues: Queue[]; adminToken: string }): R
     });
     return adapter.getRouter() as RequestHandler;
   };
-  const full = board(false);
   const readOnly = board(true);
+  const full = deps.readOnly ? readOnly : board(false);
   const holdsToken = presentsAdminToken(deps.adminToken);
 
   const router = exactRouter();

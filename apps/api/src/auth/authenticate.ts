@@ -1,5 +1,5 @@
 import type { RequestHandler, Response } from 'express';
-import { AppError, digestMatchesAny, hashToken, isMid } from '@payout/domain';
+import { addressAllowed, AppError, digestMatchesAny, hashToken, isMid } from '@payout/domain';
 import type { MerchantCredentials } from '@payout/db';
 import { MESSAGES } from '../http/error-responses.js';
 import { logMerchant } from '../http/request-context.js';
@@ -14,7 +14,9 @@ export type InvalidMidStatus = 'FAILED' | 'BAD REQUEST';
 /**
  * Authenticates by the `MID` and `Token` headers, before anything else of the request is read, in the
  * contract's order: missing → 401; malformed MID → 400; unknown MID or wrong token → 401 (the token is
- * compared in constant time against stored digests); suspended merchant → 400. In front of all of it, an
+ * compared in constant time against stored digests); a right token from an address outside the merchant's
+ * IP allow-list → the same 401, so the answer does not say the token was right (docs/api.md, "IP
+ * allow-list"; the address is req.ip, which honours TRUST_PROXY_HOPS); suspended merchant → 400. In front of all of it, an
  * address that has failed too often is refused with 429, and each failure above counts against its
  * address (auth-failure-limit.ts); a suspended merchant's own requests are not failures of that kind.
  * A credential this process already knows to be good (credential-store.ts, `vouchesFor`) is not held to
@@ -32,7 +34,7 @@ export function authenticate(
     const token = req.get('Token') ?? '';
     // Hashed once: the cache's word, the comparisons and the note of the token's use all take the digest.
     const digest = hashToken(token);
-    if (!store.vouchesFor(mid, digest)) failures?.admit(req);
+    if (!store.vouchesFor(mid, digest, req.ip)) failures?.admit(req);
     const refuse = (error: AppError): never => {
       failures?.recordFailure(req);
       throw error;
@@ -41,16 +43,28 @@ export function authenticate(
     if (!isMid(mid)) return refuse(invalidMid());
     let credentials = await store.lookup(mid);
     if (credentials && !digestMatchesAny(digest, credentials.activeTokenHashes)) credentials = await store.recheck(mid);
-    if (!credentials || !digestMatchesAny(digest, credentials.activeTokenHashes)) {
+    if (
+      !credentials ||
+      !digestMatchesAny(digest, credentials.activeTokenHashes) ||
+      !addressAllowed(credentials.ipAllowlist, req.ip)
+    ) {
       return refuse(new AppError('UNAUTHENTICATED', MESSAGES.unauthenticated));
     }
     if (credentials.merchant.status !== 'ACTIVE') throw invalidMid();
     store.noteUse(digest);
     res.locals.merchant = credentials.merchant;
+    res.locals.tokenDigest = digest;
     // From here on the MID is known to be a merchant's, so it may appear in this request's log lines.
     logMerchant(req, credentials.merchant.mid);
     next();
   };
+}
+
+/** The digest of the token `authenticate` admitted: the one a request may not revoke (docs/api.md, "Token rotation"). */
+export function tokenDigestOf(res: Response): string {
+  const digest = res.locals.tokenDigest as string | undefined;
+  if (!digest) throw new AppError('INTERNAL', 'route used tokenDigestOf without authenticate', { operational: false });
+  return digest;
 }
 
 /** The merchant `authenticate` admitted. */

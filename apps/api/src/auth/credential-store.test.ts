@@ -54,17 +54,17 @@ describe('CredentialStore', () => {
     });
     let now = 1_000_000;
     const store = new CredentialStore(db, { ttlMs: 1_000, now: () => now });
-    expect(store.vouchesFor(mid, hashToken(token))).toBe(false);
+    expect(store.vouchesFor(mid, hashToken(token), '127.0.0.1')).toBe(false);
     await store.lookup(mid);
-    expect(store.vouchesFor(mid, hashToken(token))).toBe(true);
-    expect(store.vouchesFor(mid, hashToken(newApiToken()))).toBe(false);
-    expect(store.vouchesFor(`OTHER${mid}`, hashToken(token))).toBe(false);
+    expect(store.vouchesFor(mid, hashToken(token), '127.0.0.1')).toBe(true);
+    expect(store.vouchesFor(mid, hashToken(newApiToken()), '127.0.0.1')).toBe(false);
+    expect(store.vouchesFor(`OTHER${mid}`, hashToken(token), '127.0.0.1')).toBe(false);
 
     now += 60_000; // long past the TTL: the next lookup reads the database, but the word stands until then
-    expect(store.vouchesFor(mid, hashToken(token))).toBe(true);
+    expect(store.vouchesFor(mid, hashToken(token), '127.0.0.1')).toBe(true);
     await db.merchantToken.updateMany({ where: { merchantId: merchant.id }, data: { revokedAt: new Date() } });
     expect((await store.lookup(mid))?.activeTokenHashes).toEqual([]);
-    expect(store.vouchesFor(mid, hashToken(token))).toBe(false);
+    expect(store.vouchesFor(mid, hashToken(token), '127.0.0.1')).toBe(false);
   });
 
   it('when a MID is unknown, then null is cached too', async () => {

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { digestMatchesAny } from '@payout/domain';
+import { addressAllowed, digestMatchesAny } from '@payout/domain';
 import { findCredentialsOfMids, recordTokenUse, type MerchantCredentials, type PrismaClient } from '@payout/db';
 import { LookupGate, type LookupLane } from './lookup-gate.js';
 
@@ -96,14 +96,19 @@ export class CredentialStore {
   }
 
   /**
-   * Whether the token with this digest is an active token of `mid` as this process last read it, however
-   * long ago: a credential already known good, which the address's failure allowance does not hold back
-   * (auth-failure-limit.ts). Only the cache is asked, never PostgreSQL, and nothing is admitted on its word:
-   * the request is still authenticated by {@link lookup}, which re-reads a stale entry.
+   * Whether the token with this digest is an active token of `mid`, used from an address its allow-list
+   * admits, as this process last read it, however long ago: a credential already known good, which the
+   * address's failure allowance does not hold back (auth-failure-limit.ts). Only the cache is asked, never
+   * PostgreSQL, and nothing is admitted on its word: the request is still authenticated by {@link lookup},
+   * which re-reads a stale entry.
    */
-  vouchesFor(mid: string, digest: string): boolean {
+  vouchesFor(mid: string, digest: string, address: string | undefined): boolean {
     const known = this.known.peek(mid);
-    return known !== undefined && digestMatchesAny(digest, known.credentials.activeTokenHashes);
+    return (
+      known !== undefined &&
+      digestMatchesAny(digest, known.credentials.activeTokenHashes) &&
+      addressAllowed(known.credentials.ipAllowlist, address)
+    );
   }
 
   /**
@@ -133,7 +138,10 @@ export class CredentialStore {
     await Promise.allSettled([...this.pending.values()]);
   }
 
-  /** Forget a MID at once (after an operator changes it in this process). */
+  /**
+   * Forget a MID at once: after its credentials changed through this process (a merchant rotating or
+   * revoking its own token). Other processes see the change within `ttlMs`, as for any revocation.
+   */
   forget(mid: string): void {
     this.known.delete(mid);
     this.unknown.delete(mid);

@@ -27,6 +27,7 @@ import {
 } from '@payout/contract';
 import { AppError, type ErrorCode, type PayoutMode } from '@payout/domain';
 import { registerBulkAndValidationPaths } from './bulk-and-validation-paths.js';
+import { registerTokenPaths } from './token-paths.js';
 
 // Every body below is a schema of the wire contract (packages/contract), the one place that also builds
 // it, so the document describes what the API answers. The request schemas are the very objects the
@@ -38,8 +39,9 @@ The payout gateway's merchant API: pay out from your main wallet to bank account
 and look up payouts, pay-ins and your balance.
 
 **Authentication.** Every operation needs the headers \`MID\` and \`Token\` issued to you. A missing or wrong
-pair is 401; a malformed MID (or a suspended merchant) is 400 "Please Input Valid MID". Nothing else of the
-request is read before authentication.
+pair is 401, and so is a right pair sent from an address outside your IP allow-list, if you have one; a
+malformed MID (or a suspended merchant) is 400 "Please Input Valid MID". Nothing else of the request is read
+before authentication. Rotate your token yourself with \`POST /api/token/rotate\`.
 
 **Every answer** is a JSON object with \`error\` (boolean), \`status_code\` (equal to the HTTP status) and
 \`status\` (text), and carries an \`X-Request-Id\` header: quote it to support.
@@ -214,14 +216,9 @@ function buildRegistry(): OpenAPIRegistry {
   registerPayoutPaths(registry);
   registerLookupPaths(registry);
   registerWalletPath(registry);
-  registerBulkAndValidationPaths(registry, {
-    response,
-    common,
-    postOnly,
-    validation,
-    invalidMid: invalidMidFailed,
-    security,
-  });
+  const shared = { response, common, postOnly, validation, invalidMid: invalidMidFailed, security };
+  registerBulkAndValidationPaths(registry, shared);
+  registerTokenPaths(registry, shared);
   return registry;
 }
 
@@ -387,6 +384,7 @@ export function buildOpenApiDocument(version: string, serverUrl = '/'): OpenApiD
       { name: 'Wallet', description: 'Your balance.' },
       { name: 'Bulk payouts', description: 'Many payouts in one request, each an ordinary payout.' },
       { name: 'Beneficiary validation', description: 'Check a beneficiary exists before paying it.' },
+      { name: 'Tokens', description: 'Rotate and revoke your own tokens.' },
     ],
   });
 }

@@ -6,6 +6,7 @@ import type { CommandContext } from '../context.js';
 import { merchantByMid } from '../merchant-by-mid.js';
 import { showResult, type Row } from '../output.js';
 import { UsageError } from '../usage-error.js';
+import { registerMerchantAllowlistCommand } from './merchant-allowlist-command.js';
 
 export function registerMerchantCommands(program: Command, context: () => CommandContext): void {
   const merchant = program
@@ -14,6 +15,7 @@ export function registerMerchantCommands(program: Command, context: () => Comman
   registerCreateCommand(merchant, context);
   registerStatusCommands(merchant, context);
   registerUpdateCommand(merchant, context);
+  registerMerchantAllowlistCommand(merchant, context);
   merchantCommand(merchant, 'show', 'show a merchant').action(async (opts: { mid: string }) => {
     const { db, out } = context();
     const found = await merchantByMid(db(), opts.mid);

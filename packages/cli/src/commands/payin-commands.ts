@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Command } from 'commander';
-import { cliConfigSchema, ConfigError, DEVELOPMENT_SECRET, isDevelopmentOrTest, loadConfig } from '@payout/config';
+import { cliConfigSchema, ConfigError, isDevelopmentOrTest, loadConfig, nodeEnvSchema } from '@payout/config';
 import {
   formatRupees,
   jsonNumber,
@@ -24,13 +24,19 @@ const MODES = ['INTENT', 'COLLECT', 'QR'] as const;
 const STATUSES = ['PENDING', 'SUCCESS', 'FAILED'] as const;
 const REQUEST_TIMEOUT_MS = 10_000;
 
+/**
+ * The simulator signs a callback as the collection provider, which credits a wallet with no request and no
+ * second person: a developer's tool, refused anywhere but a developer machine or a test run, whatever secret
+ * it holds (NODE_ENV unset is production, as for every app).
+ */
 function settingsFromEnvironment(): PayinSimulatorSettings {
   try {
     const config = loadConfig(cliConfigSchema);
-    // As the API does (packages/config), the placeholder is only for a developer machine or a test run.
-    if (config.PAYIN_CALLBACK_SECRET === DEVELOPMENT_SECRET && !isDevelopmentOrTest(config.NODE_ENV)) {
+    if (!isDevelopmentOrTest(config.NODE_ENV)) {
       throw new CommandFailure(
-        `PAYIN_CALLBACK_SECRET must be set to the real secret (the placeholder is for NODE_ENV=development or test; NODE_ENV is ${config.NODE_ENV})`,
+        `payin simulate is for development and tests only (NODE_ENV=development or test; NODE_ENV is ${config.NODE_ENV}, ` +
+          'and unset means production): it signs a pay-in callback as the collection provider and credits a ' +
+          'wallet with no second person. Nothing was sent. A real pay-in is reported by the provider itself.',
       );
     }
     return { apiBaseUrl: config.API_BASE_URL, secret: config.PAYIN_CALLBACK_SECRET };
@@ -40,12 +46,25 @@ function settingsFromEnvironment(): PayinSimulatorSettings {
   }
 }
 
+/** Whether this process is a developer machine or a test run; a NODE_ENV the apps refuse is neither. */
+function onDeveloperMachine(): boolean {
+  try {
+    return isDevelopmentOrTest(loadConfig(nodeEnvSchema).NODE_ENV);
+  } catch {
+    return false;
+  }
+}
+
 export function registerPayinCommands(
   program: Command,
   context: () => CommandContext,
   settings: () => PayinSimulatorSettings = settingsFromEnvironment,
 ): void {
-  const payin = program.command('payin').description('pay-ins (collections) reported by the collection provider');
+  // Outside development the group is not listed (the production image's commands, docs/operations.md), and
+  // typed anyway it is refused with the reason.
+  const payin = program
+    .command('payin', { hidden: !onDeveloperMachine() })
+    .description('pay-ins (collections) reported by the collection provider (development and tests only)');
 
   merchantCommand(
     payin,

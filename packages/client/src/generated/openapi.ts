@@ -182,6 +182,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/token/rotate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Get a new token, keeping the current one until you revoke it
+     * @description Authenticated by a token you hold. Answers a new token once (only its digest is kept). Both tokens work until you revoke the old one with POST /api/token/revoke, sent with the new one. You hold at most two active tokens: at two, this is 409 and no token is made.
+     */
+    post: operations['rotateToken'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/token/revoke': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Revoke one of your tokens by its prefix
+     * @description Must be sent with another of your tokens, never the one it revokes. The token stops working at once on the server that answers, and everywhere within a few seconds.
+     */
+    post: operations['revokeToken'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -347,7 +387,7 @@ export interface components {
       /** @enum {string} */
       message: 'The request body must be a JSON object.';
     };
-    /** @description MID or Token missing, unknown, or not matching each other. */
+    /** @description MID or Token missing, unknown, or not matching each other; or sent from an address outside your IP allow-list. */
     Unauthorized: {
       /** @enum {boolean} */
       error: true;
@@ -1094,6 +1134,86 @@ export interface components {
        * @example asha.kumar@okhdfc
        */
       Upi: string;
+    };
+    /** @description The new token, once. */
+    TokenRotated: {
+      /** @enum {boolean} */
+      error: false;
+      /** @enum {number} */
+      status_code: 200;
+      /** @enum {string} */
+      status: 'Success';
+      /**
+       * @description Your new token. It is shown this once and stored only as a digest: keep it now. The token you sent keeps working until you revoke it.
+       * @example pgt_Xk3q9Z0bYw8sN1rT5uVv2cD4eF6gH7iJ8kL9mN0pQ1r
+       */
+      token: string;
+      /**
+       * @description The token's first 10 characters: how you name it to revoke it.
+       * @example pgt_Xk3q9Z
+       */
+      prefix: string;
+      /** @enum {string} */
+      message: 'New token issued. Revoke the old one once your clients use the new one.';
+    };
+    /** @description You already hold two active tokens, named by their prefixes: no token was made. Revoke one first. */
+    TokenLimit: {
+      /** @enum {boolean} */
+      error: true;
+      /** @enum {number} */
+      status_code: 409;
+      /** @enum {string} */
+      status: 'CONFLICT';
+      /** @example You already hold two active tokens (pgt_Xk3q9Z, pgt_b7QmR2). Revoke the one you no longer use (POST /api/token/revoke), then rotate again. */
+      message: string;
+    };
+    /** @description No members: the token you send in the headers is the proof. */
+    TokenRotationRequest: Record<string, never>;
+    /** @description The token no longer works. */
+    TokenRevoked: {
+      /** @enum {boolean} */
+      error: false;
+      /** @enum {number} */
+      status_code: 200;
+      /** @enum {string} */
+      status: 'Success';
+      /**
+       * @description The token's first 10 characters: how you name it to revoke it.
+       * @example pgt_Xk3q9Z
+       */
+      prefix: string;
+      /** @enum {string} */
+      message: 'Token revoked.';
+    };
+    /** @description No active token of yours has this prefix. Nothing changed. */
+    TokenNotFound: {
+      /** @enum {boolean} */
+      error: true;
+      /** @enum {number} */
+      status_code: 404;
+      /** @enum {string} */
+      status: 'NOT FOUND';
+      /** @enum {string} */
+      message: 'None of your active tokens has this prefix.';
+    };
+    /** @description The prefix names the token this request was sent with. Nothing changed. */
+    TokenRevokesItself: {
+      /** @enum {boolean} */
+      error: true;
+      /** @enum {number} */
+      status_code: 409;
+      /** @enum {string} */
+      status: 'CONFLICT';
+      /** @enum {string} */
+      message: 'A token cannot revoke itself. Authenticate with your other token to revoke this one.';
+    };
+    /** @description The token to revoke, by its prefix. */
+    TokenRevocationRequest: {
+      /**
+       * @description The prefix of the token to revoke, as rotation answered it.
+       * @example pgt_Xk3q9Z
+       */
+      TokenPrefix: string;
     };
   };
   responses: never;
@@ -2068,6 +2188,240 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['RailUnavailable'];
+        };
+      };
+    };
+  };
+  rotateToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TokenRotationRequest'];
+      };
+    };
+    responses: {
+      /** @description The new token, shown this once. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TokenRotated'];
+        };
+      };
+      /** @description Malformed MID (or merchant suspended), or the body is not a JSON object. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvalidMid'] | components['schemas']['BadRequestBody'];
+        };
+      };
+      /** @description Credentials missing, unknown or wrong. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Unauthorized'];
+        };
+      };
+      /** @description You already hold two active tokens. Nothing changed. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TokenLimit'];
+        };
+      };
+      /** @description Body over 16 KiB. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PayloadTooLarge'];
+        };
+      };
+      /** @description Content-Type is not application/json. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaType'];
+        };
+      };
+      /** @description Rate limit for this MID reached. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequests'];
+        };
+      };
+      /** @description Something unexpected; retrying later with the same TransactionID is safe. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InternalServerError'];
+        };
+      };
+      /** @description PostgreSQL is unreachable; retry with the same TransactionID. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailable'];
+        };
+      };
+    };
+  };
+  revokeToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TokenRevocationRequest'];
+      };
+    };
+    responses: {
+      /** @description The token is revoked. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TokenRevoked'];
+        };
+      };
+      /** @description Malformed MID (or merchant suspended), or the body is not a JSON object. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvalidMid'] | components['schemas']['BadRequestBody'];
+        };
+      };
+      /** @description Credentials missing, unknown or wrong. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Unauthorized'];
+        };
+      };
+      /** @description No active token of yours has this prefix. Nothing changed. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TokenNotFound'];
+        };
+      };
+      /** @description The prefix names the token this request was sent with. Nothing changed. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TokenRevokesItself'];
+        };
+      };
+      /** @description Body over 16 KiB. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PayloadTooLarge'];
+        };
+      };
+      /** @description Content-Type is not application/json. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaType'];
+        };
+      };
+      /** @description Validation failed: TokenPrefix missing or not a token prefix. `errors` lists each failing member. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit for this MID reached. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequests'];
+        };
+      };
+      /** @description Something unexpected; retrying later with the same TransactionID is safe. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InternalServerError'];
+        };
+      };
+      /** @description PostgreSQL is unreachable; retry with the same TransactionID. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailable'];
         };
       };
     };

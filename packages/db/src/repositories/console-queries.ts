@@ -185,6 +185,8 @@ export interface MerchantOverview {
   recentPayouts: PayoutListRow[];
   recentCredits: { at: Date; kind: string; amountPaise: bigint; reference: string | null }[];
   tokens: { id: number; prefix: string; createdAt: Date; revokedAt: Date | null; lastUsedAt: Date | null }[];
+  /** CIDRs the merchant's tokens work from; empty for anywhere. */
+  ipAllowlist: string[];
   webhook: {
     url: string;
     secretPrefix: string;
@@ -248,6 +250,7 @@ export async function findMerchantOverview(
       amountPaise: c.amountPaise,
       reference: c.reference,
     })),
+    ipAllowlist: merchant.ipAllowlist,
     tokens: merchant.tokens.map((t) => ({
       id: t.id,
       prefix: t.tokenPrefix,

@@ -82,6 +82,52 @@ export async function revokeToken(
 }
 
 /**
+ * Adds a token the merchant asked for itself, unless it already holds `maxActive` active tokens: the
+ * merchant's row is locked first, so two rotations at once cannot both pass the count (docs/api.md,
+ * "Token rotation"). Returns the new row, or at the limit the prefixes of the active tokens.
+ */
+export async function addOwnToken(
+  tx: Prisma.TransactionClient,
+  merchantId: number,
+  token: { hash: string; prefix: string },
+  maxActive: number,
+): Promise<{ added: MerchantToken } | { activePrefixes: string[] }> {
+  await tx.$queryRaw`SELECT id FROM merchants WHERE id = ${merchantId} FOR UPDATE`;
+  const active = await tx.merchantToken.findMany({
+    where: { merchantId, revokedAt: null },
+    select: { tokenPrefix: true },
+    orderBy: { id: 'asc' },
+  });
+  if (active.length >= maxActive) return { activePrefixes: active.map((t) => t.tokenPrefix) };
+  return { added: await addToken(tx, merchantId, token.hash, token.prefix) };
+}
+
+/** A merchant's active tokens whose display prefix is `prefix` (one, but for a one-in-billions collision). */
+export function findActiveTokensByPrefix(
+  db: PrismaClientOrTransaction,
+  merchantId: number,
+  prefix: string,
+): Promise<MerchantToken[]> {
+  return db.merchantToken.findMany({
+    where: { merchantId, tokenPrefix: prefix, revokedAt: null },
+    orderBy: { id: 'asc' },
+  });
+}
+
+/** Replaces a merchant's IP allow-list; returns the list it had, or null when the merchant is gone. */
+export async function setIpAllowlist(
+  tx: Prisma.TransactionClient,
+  merchantId: number,
+  cidrs: string[],
+): Promise<string[] | null> {
+  const before = await tx.$queryRaw<{ ip_allowlist: string[] }[]>`
+    SELECT ip_allowlist FROM merchants WHERE id = ${merchantId} FOR UPDATE`;
+  if (before.length === 0) return null;
+  await tx.merchant.update({ where: { id: merchantId }, data: { ipAllowlist: cidrs } });
+  return before[0]!.ip_allowlist;
+}
+
+/**
  * Records that a token was just used, for the console's "last used" column: at most one write a minute
  * per token, whatever the request rate (the condition makes a concurrent or early write a no-op). Over pg
  * like the rest of authentication: an API that serves only the hot path never starts Prisma's query
@@ -99,6 +145,8 @@ export async function recordTokenUse(db: PrismaClientOrTransaction, tokenHash: s
 export interface MerchantCredentials {
   merchant: Pick<Merchant, 'id' | 'mid' | 'status' | 'impsMaxPaise' | 'upiMaxPaise'>;
   activeTokenHashes: string[];
+  /** CIDRs the tokens work from; empty for anywhere (docs/api.md, "IP allow-list"). */
+  ipAllowlist: string[];
 }
 
 /**
@@ -119,7 +167,7 @@ export async function findCredentialsOfMids(
 ): Promise<Map<string, MerchantCredentials>> {
   const rows = await sqlRows<CredentialsRow>(
     db,
-    sql`SELECT m.id, m.mid, m.status::text AS status, m.imps_max_paise, m.upi_max_paise,
+    sql`SELECT m.id, m.mid, m.status::text AS status, m.imps_max_paise, m.upi_max_paise, m.ip_allowlist,
                coalesce(array_agg(t.token_hash::text) FILTER (WHERE t.token_hash IS NOT NULL), '{}') AS token_hashes
           FROM merchants m
           LEFT JOIN merchant_tokens t ON t.merchant_id = m.id AND t.revoked_at IS NULL
@@ -138,6 +186,7 @@ export async function findCredentialsOfMids(
           upiMaxPaise: row.upi_max_paise,
         },
         activeTokenHashes: row.token_hashes,
+        ipAllowlist: row.ip_allowlist,
       },
     ]),
   );
@@ -150,4 +199,5 @@ interface CredentialsRow {
   imps_max_paise: bigint;
   upi_max_paise: bigint;
   token_hashes: string[];
+  ip_allowlist: string[];
 }

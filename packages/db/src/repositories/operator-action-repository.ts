@@ -2,7 +2,7 @@ import type { PrismaClientOrTransaction } from '../client.js';
 
 /** One entry of the audit log: who did what, to which merchant or payout, why, and the details. */
 export interface OperatorActionInput {
-  /** "console:<username>" or "cli:<name>". */
+  /** "console:<username>", "cli:<name>", or "merchant:<MID>" for a merchant's own token work. */
   actor: string;
   action: OperatorActionName;
   merchantId?: number | null;
@@ -23,6 +23,7 @@ export type OperatorActionName =
   | 'wallet.credit'
   | 'token.rotate'
   | 'token.revoke'
+  | 'merchant.ip-allowlist'
   | 'discrepancy.resolve'
   | 'statement.apply'
   | 'approval.request'

@@ -8,6 +8,7 @@ import { replayWebhookRoutes } from './actions/replay-webhook.js';
 import { requeueInquiryRoutes } from './actions/requeue-inquiry.js';
 import { resolvePayoutRoutes } from './actions/resolve-payout.js';
 import { revokeTokenRoutes } from './actions/revoke-token.js';
+import { ipAllowlistRoutes } from './actions/ip-allowlist.js';
 import { BULK_UPLOAD_BODY_LIMIT, BULK_UPLOAD_PATH, bulkUploadRoutes } from './bulk-upload-routes.js';
 import { consoleAuthorization, exactRouter } from './console-authorization.js';
 import type { ConsoleContext, ConsoleDependencies } from './console-dependencies.js';
@@ -75,6 +76,7 @@ export function consoleRoutes(deps: ConsoleDependencies) {
   router.use(replayWebhookRoutes(context));
   router.use(requeueInquiryRoutes(context));
   router.use(revokeTokenRoutes(context));
+  router.use(ipAllowlistRoutes(context));
   router.use(enableWebhookRoutes(context));
   router.use(bulkUploadRoutes(context));
   router.use(resolvePayoutRoutes(context));

@@ -53,6 +53,28 @@ export function MerchantPage(props: {
         </div>
       </Section>
 
+      <Section id="ip-allowlist" title="IP allow-list">
+        {m.ipAllowlist.length === 0 ? (
+          <p class="empty">No allow-list: the tokens work from any address.</p>
+        ) : (
+          <ul>
+            {m.ipAllowlist.map((cidr) => (
+              <li key={cidr}>
+                <code>{cidr}</code>
+              </li>
+            ))}
+          </ul>
+        )}
+        <div class="actions">
+          <ActionButton
+            viewer={props.viewer}
+            href={`${base}/ip-allowlist`}
+            label="Request a new allow-list…"
+            needs="request"
+          />
+        </div>
+      </Section>
+
       <Section id="webhook" title="Webhook">
         <WebhookFacts viewer={props.viewer} merchant={m} />
       </Section>
