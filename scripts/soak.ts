@@ -123,7 +123,7 @@ try {
     // the last one queues when its balance is low (docs/api.md, "Queue if low balance") and starts with
     // a quarter of what it owes: its payouts queue, and credits during and after the load release them.
     const queueing = options.merchants >= 2 ? options.merchants - 1 : null;
-    await addSoakOperators(db);
+    const operators = await addSoakOperators(db);
     const owedBy = (m: number) => planned.filter((p) => p.merchant === m).reduce((sum, p) => sum + p.amountPaise, 0n);
     const merchants = await Promise.all(
       Array.from({ length: options.merchants }, async (_, m) => {
@@ -138,7 +138,7 @@ try {
     const topUp = async (paise: bigint, reference: string) => {
       if (queueing === null) return;
       const merchant = merchants[queueing]!;
-      await creditWithApproval(db, {
+      await creditWithApproval(running.adminUrls, operators, {
         mid: merchant.mid,
         amountPaise: paise,
         reference: `${reference}-${merchant.mid}`,
@@ -213,6 +213,8 @@ try {
     const statements = await runStatements({
       railUrl: running.railUrl,
       databaseUrl: services.databaseUrl,
+      adminUrl: running.adminUrls[0]!,
+      operators,
       since: startedAt,
       dir,
     });

@@ -1,18 +1,23 @@
-import { createConsoleUser, type PrismaClient } from '@payout/db';
-import { hashPassword, newPassword } from '@payout/domain';
-import { approveRequest, planWalletCredit, requestApproval, type Person } from '@payout/use-cases';
+import { createConsoleUser, issuePersonalCredential, type PrismaClient } from '@payout/db';
+import { formatRupees, hashPassword, newPassword } from '@payout/domain';
+import { AdminRefusal, createAdminClient } from '@payout/cli';
 
 /**
  * The soak's operators, as a payout company staffs them: one who asks for money actions and one who
- * approves them (docs/operations.md, "Approvals"). Every credit and every statement application of the
- * soak goes through a request and a second person's approval.
+ * approves them (docs/operations.md, "Approvals"), each acting through the admin listener with a personal
+ * API key of their own ("Security model"). Every credit and every statement application of the soak goes
+ * through a request and a second person's approval.
  */
 export const SOAK_MAKER = 'soak-finance';
 export const SOAK_APPROVER = 'soak-approver';
 
-const APPROVALS = { ttlMs: 60 * 60 * 1000, selfApproval: false };
+/** The soak's two people's keys, as each would create theirs on /console/keys. */
+export interface SoakOperators {
+  makerKey: string;
+  approverKey: string;
+}
 
-export async function addSoakOperators(db: PrismaClient): Promise<void> {
+export async function addSoakOperators(db: PrismaClient): Promise<SoakOperators> {
   await createConsoleUser(db, {
     username: SOAK_MAKER,
     role: 'OPERATOR',
@@ -23,23 +28,61 @@ export async function addSoakOperators(db: PrismaClient): Promise<void> {
     role: 'APPROVER',
     passwordHash: await hashPassword(newPassword()),
   });
+  const key = async (username: string) =>
+    (await issuePersonalCredential(db, { username, kind: 'API_KEY', label: 'soak' })).token;
+  return { makerKey: await key(SOAK_MAKER), approverKey: await key(SOAK_APPROVER) };
 }
 
-const maker: Person = { username: SOAK_MAKER, role: 'OPERATOR', via: 'cli' };
-const approver: Person = { username: SOAK_APPROVER, role: 'APPROVER', via: 'cli' };
-
-/** Credits a merchant's main wallet as operators do: asked for by one person, approved by another. */
+/**
+ * Credits a merchant's main wallet as operators do: asked for by one person with their key, approved by
+ * another with theirs, on whichever of the soak's admin listeners answers (the soak kills APIs).
+ */
 export async function creditWithApproval(
-  db: PrismaClient,
+  adminUrls: string[],
+  operators: SoakOperators,
   credit: { mid: string; amountPaise: bigint; reference: string },
 ): Promise<void> {
-  const plan = await planWalletCredit({ db }, credit);
-  if (plan.kind !== 'planned') throw new Error(`credit ${credit.reference} of ${credit.mid}: ${plan.kind}`);
-  const asked = await requestApproval({ db, approvals: APPROVALS }, { planned: plan.planned, maker, reason: 'top-up' });
-  if (asked.kind !== 'requested') throw new Error(`credit ${credit.reference}: ${asked.why}`);
-  const decided = await approveRequest(
-    { db, approvals: APPROVALS },
-    { id: asked.request.id, by: approver, note: 'matched the bank transfer' },
+  const asked = await onAnyListener(adminUrls, operators.makerKey, (admin) =>
+    admin.post<{ approval?: { id: string }; credit?: { credited: boolean } }>(
+      `/admin/merchants/${credit.mid}/credits`,
+      {
+        amount: formatRupees(credit.amountPaise),
+        reference: credit.reference,
+        why: 'top-up',
+      },
+    ),
   );
-  if (decided.kind !== 'executed') throw new Error(`credit ${credit.reference} not executed: ${decided.kind}`);
+  // Asked again after a listener died mid-answer, and the first request was approved meanwhile: it is done.
+  if (asked.credit) return;
+  const id = asked.approval?.id;
+  if (id === undefined) throw new Error(`credit ${credit.reference} of ${credit.mid} made no request`);
+  const decided = await onAnyListener(adminUrls, operators.approverKey, (admin) =>
+    admin.post<{ approval: { state: string } }>(`/admin/approvals/${id}/approve`, {
+      note: 'matched the bank transfer',
+    }),
+  );
+  if (decided.approval.state !== 'EXECUTED') {
+    throw new Error(`credit ${credit.reference} not executed: ${decided.approval.state}`);
+  }
+}
+
+/**
+ * Sends one person's request to the first admin listener that answers: one that is down (killed by a
+ * fault) is skipped; an answer, even a refusal, is final.
+ */
+async function onAnyListener<T>(
+  adminUrls: string[],
+  credential: string,
+  send: (admin: ReturnType<typeof createAdminClient>) => Promise<T>,
+): Promise<T> {
+  let unanswered: unknown;
+  for (const url of adminUrls) {
+    try {
+      return await send(createAdminClient({ url, credential, timeoutMs: 30_000 }));
+    } catch (error) {
+      if (error instanceof AdminRefusal) throw error;
+      unanswered = error;
+    }
+  }
+  throw unanswered instanceof Error ? unanswered : new Error('no admin listener answered');
 }

@@ -80,10 +80,12 @@ export class SoakCluster {
     services: SoakServices;
   }): Promise<SoakCluster> {
     const services = options.services;
-    const [railPort, ...apiPorts] = await Promise.all([
+    const [railPort, ...ports] = await Promise.all([
       freePort(),
-      ...Array.from({ length: options.apis }, () => freePort()),
+      ...Array.from({ length: options.apis * 2 }, () => freePort()),
     ]);
+    const apiPorts = ports.slice(0, options.apis);
+    const adminPorts = ports.slice(options.apis);
     const railUrl = `http://127.0.0.1:${railPort}`;
     const stateFile = path.join(options.dir, 'bank.jsonl');
     const shared = {
@@ -112,11 +114,13 @@ export class SoakCluster {
       RAIL_SIM_STATE_FILE: stateFile,
     });
     const apis = apiPorts.map((port, i) =>
-      // Each API's admin listener takes a free port of its own (several run at once).
+      // Each API's admin listener has a free port of its own (several run at once): the soak's people send
+      // their credits and approvals there, with their own keys.
       slot(`api ${i + 1}`, 'api', {
         PORT: String(port),
         HOST: '127.0.0.1',
-        ADMIN_PORT: '0',
+        ADMIN_PORT: String(adminPorts[i]),
+        ADMIN_HOST: '127.0.0.1',
         DATABASE_CONNECT_TIMEOUT_MS: '1000',
       }),
     );
@@ -135,6 +139,11 @@ export class SoakCluster {
 
   get apiUrls(): string[] {
     return this.apis.map((s) => `http://127.0.0.1:${s.env.PORT}`);
+  }
+
+  /** The APIs' admin listeners, where a person's commands go (docs/operations.md, "Security model"). */
+  get adminUrls(): string[] {
+    return this.apis.map((s) => `http://127.0.0.1:${s.env.ADMIN_PORT}`);
   }
 
   /**

@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { istDate } from '../../apps/rail-sim/src/statement-export.js';
-import { SOAK_APPROVER, SOAK_MAKER } from './four-eyes.js';
+import type { SoakOperators } from './four-eyes.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -34,6 +34,9 @@ export interface StatementRun {
 export async function runStatements(options: {
   railUrl: string;
   databaseUrl: string;
+  /** An admin listener of the soak's APIs: the application and its approval are sent there. */
+  adminUrl: string;
+  operators: SoakOperators;
   since: number;
   dir: string;
 }): Promise<StatementRun[]> {
@@ -47,36 +50,39 @@ export async function runStatements(options: {
       if (!response.ok) throw new Error(`rail-sim ${format} statement of ${date}: HTTP ${response.status}`);
       const file = path.join(options.dir, `statement-${date}.${extension}`);
       await writeFile(file, await response.text());
-      runs.push({ date, format, ...(await reconStatement(file, options.databaseUrl)) });
+      runs.push({ date, format, ...(await reconStatement(file, options)) });
     }
   }
   return runs;
 }
 
+/** Where each run of the CLI goes, and as whom. */
+interface CliTarget {
+  databaseUrl: string;
+  adminUrl: string;
+  operators: SoakOperators;
+}
+
 /**
- * `pnpm cli recon statement --apply` as the soak's finance operator, then — when it asked for settlements
- * or reversals — `pnpm cli approval approve` as its approver: what the approval applied.
+ * `pnpm cli recon statement --apply` with the soak's finance operator's key, then — when it asked for
+ * settlements or reversals — `pnpm cli approval approve` with its approver's: what the approval applied.
  */
-async function reconStatement(file: string, databaseUrl: string): Promise<Omit<StatementRun, 'date' | 'format'>> {
-  const asked = await cli(databaseUrl, [
+async function reconStatement(file: string, target: CliTarget): Promise<Omit<StatementRun, 'date' | 'format'>> {
+  const asked = await cli(target, target.operators.makerKey, [
     'recon',
     'statement',
     '--file',
     file,
     '--apply',
     '--json',
-    '--operator',
-    SOAK_MAKER,
   ]);
   const report = asked.json as { counts: Record<string, number>; approvalId?: string };
   if (report.approvalId === undefined) return { exitCode: asked.exitCode, applied: 0, counts: report.counts };
-  const approved = await cli(databaseUrl, [
+  const approved = await cli(target, target.operators.approverKey, [
     'approval',
     'approve',
     '--id',
     report.approvalId,
-    '--operator',
-    SOAK_APPROVER,
     '--note',
     'statement checked',
     '--json',
@@ -89,9 +95,13 @@ async function reconStatement(file: string, databaseUrl: string): Promise<Omit<S
   return { exitCode: asked.exitCode, applied, counts: { ...report.counts, applied } };
 }
 
-/** One run of `pnpm cli … --json` against the soak's database: its exit code, JSON answer and errors. */
+/**
+ * One run of `pnpm cli … --json` against the soak's database and admin listener, as the person whose key
+ * is given: its exit code, JSON answer and errors.
+ */
 async function cli(
-  databaseUrl: string,
+  target: CliTarget,
+  key: string,
   argv: string[],
 ): Promise<{ exitCode: number | null; json: unknown; stderr: string }> {
   const child = spawn(
@@ -99,7 +109,13 @@ async function cli(
     ['--conditions=source', '--import', 'tsx', 'packages/cli/src/main.ts', ...argv],
     {
       cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },
+      env: {
+        ...process.env,
+        DATABASE_URL: target.databaseUrl,
+        ADMIN_URL: target.adminUrl,
+        PAYOUT_ADMIN_KEY: key,
+        LOG_LEVEL: 'silent',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

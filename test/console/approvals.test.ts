@@ -1,12 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiConfigSchema, loadConfig } from '@payout/config';
-import { findWallet, listOperatorActions, transitionPayout, type PrismaClient } from '@payout/db';
-import { EXIT_FAILED, EXIT_OK } from '@payout/cli';
+import {
+  findWallet,
+  issuePersonalCredential,
+  listOperatorActions,
+  transitionPayout,
+  type PrismaClient,
+} from '@payout/db';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from '@payout/cli';
 import { testPrisma } from '../support/database.js';
 import { makeMerchant } from '../support/factories.js';
 import { signedInPerson, type ConsolePerson } from '../support/console.js';
 import { useStack } from '../support/stack.js';
-import { cli, payoutAtTheRail, setCliRail } from '../webhooks/webhook-fixtures.js';
+import { cli, cliAs, payoutAtTheRail, setCliAdmin } from '../webhooks/webhook-fixtures.js';
 
 // Four eyes on money (docs/operations.md, "Approvals"): a money action one person asks for changes nothing
 // until a different approver approves it, in the console, the CLI or the admin JSON API; it runs once, and
@@ -29,9 +35,15 @@ beforeAll(async () => {
   kiran = await signedInPerson(url, 'approver');
   meera = await signedInPerson(url, 'approver');
   ravi = await signedInPerson(url, 'operator');
-  setCliRail(stack.current.rail.url);
+  // The CLI acts as whoever's key it is given; by default no one is signed in.
+  setCliAdmin(url);
 });
 afterAll(() => db.$disconnect());
+
+/** A personal API key of `person`'s, as they would make one for themselves on /console/keys. */
+async function keyOf(person: ConsolePerson): Promise<string> {
+  return (await issuePersonalCredential(db, { username: person.username, kind: 'API_KEY', label: 'tests' })).token;
+}
 
 /** Asks for a credit as `maker` and returns the request's page path and id. */
 async function askForCredit(maker: ConsolePerson, mid: string, amount: string, reference: string) {
@@ -53,7 +65,7 @@ describe('approvals', () => {
     expect(ownPage.html).toContain('another approver decides it');
     expect(ownPage.html).not.toContain(`${path}/approve`);
     expect((await asha.post(`${path}/approve`, { note: 'me' })).status).toBe(403);
-    const viaCli = await cli('approval', 'approve', '--id', id, '--operator', asha.username);
+    const viaCli = await cliAs(await keyOf(asha), 'approval', 'approve', '--id', id);
     expect(viaCli.status).toBe(EXIT_FAILED);
     expect(viaCli.stderr).toContain(`${asha.username} made this request`);
     const viaJson = await fetch(admin(`/admin/approvals/${id}/approve`), {
@@ -192,9 +204,13 @@ describe('approvals', () => {
   it('when the CLI asks for a credit, then it prints the request id and only another approver’s `approval approve` applies it', async () => {
     const merchant = await makeMerchant(db, { balance: '0.00' });
     const args = ['wallet', 'credit', '--mid', merchant.mid, '--amount', '75.00', '--reference', 'RTGS-9'];
-    expect((await cli(...args)).status).toBe(2);
-    expect((await cli(...args, '--operator', 'nobody-here')).status).toBe(EXIT_FAILED);
-    const asked = await cli(...args, '--operator', ravi.username, '--note', 'RTGS in', '--json');
+    const [raviKey, meeraKey] = [await keyOf(ravi), await keyOf(meera)];
+    const signedOut = await cli(...args);
+    expect(signedOut.status).toBe(EXIT_FAILED);
+    expect(signedOut.stderr).toMatch(/sign in first/);
+    // A name typed on the command line proves nothing: there is no such option.
+    expect((await cliAs(raviKey, ...args, '--operator', ravi.username)).status).toBe(EXIT_USAGE);
+    const asked = await cliAs(raviKey, ...args, '--note', 'RTGS in', '--json');
     expect(asked.status).toBe(EXIT_OK);
     const { approvalId, preview } = JSON.parse(asked.stdout) as { approvalId: string; preview: object };
     expect(preview).toMatchObject({ amount: '75.00', availableBefore: '0.00', availableAfter: '75.00' });
@@ -202,10 +218,15 @@ describe('approvals', () => {
     expect(open.approvals.map((a) => a.id)).toContain(approvalId);
     expect(await available(merchant.merchant.id)).toBe(0n);
 
-    const byOperator = await cli('approval', 'approve', '--id', approvalId, '--operator', ravi.username);
+    const byOperator = await cliAs(raviKey, 'approval', 'approve', '--id', approvalId);
     expect(byOperator.status).toBe(EXIT_FAILED);
-    const approved = await cli('approval', 'approve', '--id', approvalId, '--operator', meera.username, '--json');
+    const approved = await cliAs(meeraKey, 'approval', 'approve', '--id', approvalId, '--json');
     expect(approved.status).toBe(EXIT_OK);
+    expect(JSON.parse(approved.stdout)).toMatchObject({
+      state: 'EXECUTED',
+      maker: ravi.username,
+      decidedBy: meera.username,
+    });
     expect(await available(merchant.merchant.id)).toBe(7500n);
   });
 

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findWallet, listOperatorActions, transitionPayout, type PayoutSummary, type PrismaClient } from '@payout/db';
 import { approveRequest, planManualResolution, recheckOverride, requestApproval, type Person } from '@payout/use-cases';
-import { createConsoleUser } from '@payout/db';
-import { hashPassword, type ResolutionRequest } from '@payout/domain';
+import type { ResolutionRequest } from '@payout/domain';
 import { createHttpRailAdapter, type RailAdapter } from '@payout/rails';
 import { createRailSim, type RailSim, type RailSimServer } from '@payout/rail-sim';
 import { EXIT_FAILED, EXIT_OK } from '@payout/cli';
@@ -10,7 +9,9 @@ import { testPrisma } from '../support/database.js';
 import { makeMerchant, type TestMerchant } from '../support/factories.js';
 import { FAST_RAIL } from '../support/stack.js';
 import { useStubBank } from '../support/stub-bank.js';
-import { cli, payoutAtTheRail, setCliRail } from '../webhooks/webhook-fixtures.js';
+import { useApi } from '../support/api.js';
+import { personWithKey } from '../support/people.js';
+import { cliAs, payoutAtTheRail, setCliAdmin } from '../webhooks/webhook-fixtures.js';
 
 // A payout under manual review is resolved only after the rail is asked, and a resolution the rail
 // contradicts is refused unless overridden with a reason that goes to the audit log. The resolution is a
@@ -19,6 +20,8 @@ import { cli, payoutAtTheRail, setCliRail } from '../webhooks/webhook-fixtures.j
 // against the rail simulator's magic values.
 
 const bank = useStubBank();
+// The admin listener `pnpm cli payout resolve` goes to; it asks the stub bank.
+const api = useApi(() => ({ RAIL_BASE_URL: bank.current.url }));
 let db: PrismaClient;
 let sim: RailSim;
 let railSim: RailSimServer;
@@ -255,10 +258,9 @@ describe('manual resolution asks the rail first', () => {
   });
 
   it('when `pnpm cli payout resolve` contradicts the bank, then it exits 1 and changes nothing; --override makes a request, which the rail still contradicting refuses at approval', async () => {
-    setCliRail(bank.current.url);
-    for (const username of ['meera', 'nikhil']) {
-      await createConsoleUser(db, { username, role: 'APPROVER', passwordHash: await hashPassword('unused-password') });
-    }
+    setCliAdmin(api.current.adminUrl);
+    const meera = await personWithKey('approver');
+    const nikhil = await personWithKey('approver');
     const merchant = await makeMerchant(db, { balance: '1000.00' });
     const payout = await payoutInReview(merchant);
     bank.current.answer(payout.ackNo, { status: 'SUCCESS', utr: '612345678901' });
@@ -273,17 +275,17 @@ describe('manual resolution asks the rail first', () => {
       'failed',
     ];
 
-    const refused = await cli(...args, '--reason', 'RAIL_REJECTED', '--operator', 'meera');
+    const refused = await cliAs(meera.key, ...args, '--reason', 'RAIL_REJECTED');
     expect(refused.status).toBe(EXIT_FAILED);
-    expect(refused.stderr).toContain('refused: the rail says SUCCESS (UTR 612345678901)');
+    expect(refused.stderr).toContain('Refused: the rail says SUCCESS (UTR 612345678901)');
+    expect(refused.stderr).toContain('The rail says: SUCCESS, UTR 612345678901.');
     expect((await stateOf(payout)).state).toBe('MANUAL_REVIEW');
 
-    const requested = await cli(
+    const requested = await cliAs(
+      meera.key,
       ...args,
       '--reason',
       'RAIL_REJECTED',
-      '--operator',
-      'meera',
       '--override',
       'bank recalled the credit, letter 77',
       '--json',
@@ -293,13 +295,13 @@ describe('manual resolution asks the rail first', () => {
     expect(preview).toMatchObject({ resolveAs: 'FAILED', override: true, railSays: 'SUCCESS, UTR 612345678901' });
     expect((await stateOf(payout)).state).toBe('MANUAL_REVIEW');
 
-    const own = await cli('approval', 'approve', '--id', approvalId, '--operator', 'meera');
+    const own = await cliAs(meera.key, 'approval', 'approve', '--id', approvalId);
     expect(own.status).toBe(EXIT_FAILED);
-    expect(own.stderr).toContain('meera made this request');
+    expect(own.stderr).toContain(`${meera.username} made this request`);
     expect((await stateOf(payout)).state).toBe('MANUAL_REVIEW');
 
     // Asked again at approval, the rail still says it paid: an override never fails a payout against that.
-    const approved = await cli('approval', 'approve', '--id', approvalId, '--operator', 'nikhil', '--json');
+    const approved = await cliAs(nikhil.key, 'approval', 'approve', '--id', approvalId, '--json');
     expect(approved.status).toBe(EXIT_FAILED);
     expect(approved.stderr).toContain(
       'the rail now says SUCCESS, UTR 612345678901 (when it was asked, SUCCESS, UTR 612345678901), and the override says FAILED',
@@ -307,9 +309,9 @@ describe('manual resolution asks the rail first', () => {
     expect((await stateOf(payout)).state).toBe('MANUAL_REVIEW');
     const entries = await listOperatorActions(db, { payoutId: payout.id, limit: 3 });
     expect(entries.map((e) => [e.action, e.actor])).toEqual([
-      ['approval.fail', 'cli:nikhil'],
-      ['approval.request', 'cli:meera'],
-      ['payout.resolve-refused', 'cli:meera'],
+      ['approval.fail', `cli:${nikhil.username}`],
+      ['approval.request', `cli:${meera.username}`],
+      ['payout.resolve-refused', `cli:${meera.username}`],
     ]);
     expect(entries[1]).toMatchObject({ reason: 'bank recalled the credit, letter 77' });
   });

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  createConsoleUser,
   listDiscrepancies,
   listOpenDiscrepancies,
   recordCollection,
@@ -9,26 +8,29 @@ import {
   settleSuccess,
   type PayoutSummary,
 } from '@payout/db';
-import { hashPassword, newAckNo } from '@payout/domain';
+import { newAckNo } from '@payout/domain';
 import { testPool, testPrisma } from '../support/database.js';
 import { makeMerchant, type TestMerchant } from '../support/factories.js';
-import { newTransactionId } from '../support/api.js';
+import { newTransactionId, useApi } from '../support/api.js';
+import { personWithKey, type PersonWithKey } from '../support/people.js';
 import { expectBooksBalanced, merchantBooks } from '../support/ledger-checks.js';
-import { cli, payoutAtTheRail } from '../webhooks/webhook-fixtures.js';
+import { cli, cliAs, payoutAtTheRail, setCliAdmin } from '../webhooks/webhook-fixtures.js';
 
 // Where the bank and our books disagree about a settled payout (docs/reconciliation.md): recorded once
 // per payout and kind while open, shown by `discrepancy list`, `payout show` and reconcile, and resolved by
 // an operator through the ledger with `pnpm cli discrepancy resolve` — a resolution that posts to the ledger
 // as a request that a second person approves with `pnpm cli approval approve`.
 
+const api = useApi();
 const prisma = testPrisma();
 const pool = testPool();
-const operator = `disc-ravi-${process.pid}`;
-const approver = `disc-kiran-${process.pid}`;
+let operator: PersonWithKey;
+let approver: string;
+let approverKey: string;
 beforeAll(async () => {
-  const passwordHash = await hashPassword('unused-password');
-  await createConsoleUser(prisma, { username: operator, role: 'OPERATOR', passwordHash });
-  await createConsoleUser(prisma, { username: approver, role: 'APPROVER', passwordHash });
+  operator = await personWithKey('operator');
+  ({ username: approver, key: approverKey } = await personWithKey('approver'));
+  setCliAdmin(api.current.adminUrl);
 });
 afterAll(async () => {
   await prisma.$disconnect();
@@ -58,7 +60,8 @@ const lateSuccess = (payout: PayoutSummary) =>
  * a second person then approves: the answer is the approval's.
  */
 async function resolve(id: bigint, resolution: string) {
-  const asked = await cli(
+  const asked = await cliAs(
+    operator.key,
     'discrepancy',
     'resolve',
     '--id',
@@ -67,14 +70,12 @@ async function resolve(id: bigint, resolution: string) {
     resolution,
     '--note',
     'bank confirmed on ticket 42',
-    '--operator',
-    operator,
     '--json',
   );
   if (asked.status !== 0) return asked;
   const { approvalId } = JSON.parse(asked.stdout) as { approvalId?: string };
   if (approvalId === undefined) return asked;
-  return cli('approval', 'approve', '--id', approvalId, '--operator', approver, '--json');
+  return cliAs(approverKey, 'approval', 'approve', '--id', approvalId, '--json');
 }
 
 const discrepancy = async (id: bigint) => (await listDiscrepancies(prisma, { id, includeResolved: true, limit: 1 }))[0];

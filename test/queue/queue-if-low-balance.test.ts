@@ -9,8 +9,8 @@ import { makeMerchant, type TestMerchant } from '../support/factories.js';
 import { merchantBooks } from '../support/ledger-checks.js';
 import { consoleSession } from '../support/console.js';
 import { useStack } from '../support/stack.js';
-import { askedAndApproved } from '../support/approvals.js';
-import { cli, cliJson } from '../webhooks/webhook-fixtures.js';
+import { askedAndApproved, fourEyes } from '../support/approvals.js';
+import { cli, cliJsonAs, setCliAdmin } from '../webhooks/webhook-fixtures.js';
 
 // Queue if low balance (docs/api.md, "Queue if low balance"): an opted-in merchant's payout that does not
 // fit is accepted PENDING and waits, in arrival order, for a credit — a pay-in or an operator credit —
@@ -20,9 +20,11 @@ process.env.PAYIN_CALLBACK_SECRET = PAYIN_SECRET;
 const stack = useStack();
 let db: PrismaClient;
 let pool: pg.Pool;
-beforeAll(() => {
+beforeAll(async () => {
   db = testPrisma();
   pool = testPool();
+  // `merchant update` is an operator's change: made with the operator's own key.
+  setCliAdmin(stack.current.api.adminUrl, (await fourEyes()).makerKey);
 });
 afterAll(async () => {
   await pool.end();
@@ -110,7 +112,7 @@ describe('queue if low balance', () => {
 
     // An operator credit of 25.00, once a second person approves it, makes 30.00: the 30.00 goes.
     const credit = await askedAndApproved(
-      cliJson,
+      cliJsonAs,
       'wallet',
       'credit',
       '--mid',

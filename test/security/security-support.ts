@@ -1,10 +1,8 @@
 import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
-import { createPrismaClient } from '@payout/db';
-import { runCli } from '@payout/cli';
 import { REDACTED_PATHS } from '@payout/telemetry';
-import { askedAndApproved } from '../support/approvals.js';
+import { askedAndApproved, cliJsonAs, fourEyes } from '../support/approvals.js';
 
 /**
  * A logger configured as the apps configure theirs (createLogger in @payout/telemetry: the same redact
@@ -22,22 +20,6 @@ export function memoryLogger(app: string): { logger: Logger; lines: string[] } {
   return { logger, lines };
 }
 
-/** Runs an operator command as `pnpm cli … --json` would, against this test file's database. */
-export async function operatorCli(...argv: string[]): Promise<Record<string, unknown>> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const status = await runCli([...argv, '--json'], {
-    openDb: () => createPrismaClient({ url: process.env.DATABASE_URL!, poolSize: 1, connectTimeoutMs: 5_000 }),
-    openQueue: () => {
-      throw new Error('these commands do not use the queue');
-    },
-    stdout: (line) => out.push(line),
-    stderr: (line) => err.push(line),
-  });
-  if (status !== 0) throw new Error(`pnpm cli ${argv.join(' ')} exited ${status}: ${err.join('\n')}`);
-  return JSON.parse(out.join('\n')) as Record<string, unknown>;
-}
-
 export interface IssuedMerchant {
   mid: string;
   /** Both active tokens, as the operator handed them to the merchant. */
@@ -45,24 +27,17 @@ export interface IssuedMerchant {
 }
 
 /**
- * A merchant issued the way operators issue them: created, funded and given a second token by the CLI, the
- * credit and the token each asked for by one person and approved by another.
+ * A merchant issued the way operators issue them: created, funded and given a second token with the CLI
+ * through the admin listener at `adminUrl`, each as a person with their own key — the credit and the token
+ * each asked for by one person and approved by another.
  */
-export async function issueMerchant(name: string, balance: string): Promise<IssuedMerchant> {
-  const created = await operatorCli('merchant', 'create', '--name', name);
+export async function issueMerchant(adminUrl: string, name: string, balance: string): Promise<IssuedMerchant> {
+  const cli = cliJsonAs(adminUrl);
+  const { makerKey } = await fourEyes();
+  const created = await cli(makerKey, 'merchant', 'create', '--name', name);
   const mid = String(created.mid);
-  await askedAndApproved(
-    operatorCli,
-    'wallet',
-    'credit',
-    '--mid',
-    mid,
-    '--amount',
-    balance,
-    '--reference',
-    `opening-${mid}`,
-  );
-  const rotated = await askedAndApproved(operatorCli, 'token', 'rotate', '--mid', mid);
+  await askedAndApproved(cli, 'wallet', 'credit', '--mid', mid, '--amount', balance, '--reference', `opening-${mid}`);
+  const rotated = await askedAndApproved(cli, 'token', 'rotate', '--mid', mid);
   return { mid, tokens: [String(created.token), String(rotated.token)] };
 }
 

@@ -37,8 +37,8 @@ beforeAll(async () => {
   worker = await startWorker(workerConfig({ RAIL_BASE_URL: rail.url, LOG_LEVEL: 'trace' }), {
     logger: workerLog.logger,
   });
-  acme = await issueMerchant('Acme', '10000.00');
-  globex = await issueMerchant('Globex', '10000.00');
+  acme = await issueMerchant(api.adminUrl, 'Acme', '10000.00');
+  globex = await issueMerchant(api.adminUrl, 'Globex', '10000.00');
 });
 
 afterAll(async () => {

@@ -1,114 +1,137 @@
-import { AdminRefusal, createAdminClient, runCli } from '@payout/cli';
-import { createConsoleUser, createPrismaClient } from '@payout/db';
-import { hashPassword } from '@payout/domain';
-import { personWithKey, type PersonWithKey } from './people.js';
+import { createPrismaClient } from '@payout/db';
+import { createAdminClient, runCli, type RunOptions } from '@payout/cli';
+import { personWithKey } from './people.js';
 
 /**
- * Two console users of this test process — one who asks for money actions, one who approves them — made
- * once, so a test can carry a money command through its second person (docs/operations.md, "Approvals").
+ * Two console users of this test process — one who asks for money actions, one who approves them — each
+ * with a personal API key of their own, made once, so a test can carry a money command through its second
+ * person (docs/operations.md, "Approvals" and "Security model").
  */
 export interface FourEyes {
+  /** The maker's username (an operator). */
   maker: string;
+  makerKey: string;
+  /** The approver's username. */
   approver: string;
+  approverKey: string;
 }
 
 let made: Promise<FourEyes> | undefined;
 
 export function fourEyes(): Promise<FourEyes> {
   made ??= (async () => {
-    const names = { maker: `maker-${process.pid}`, approver: `approver-${process.pid}` };
-    const db = createPrismaClient({ url: process.env.DATABASE_URL!, poolSize: 1, connectTimeoutMs: 5_000 });
-    try {
-      const passwordHash = await hashPassword('unused-password');
-      await createConsoleUser(db, { username: names.maker, role: 'OPERATOR', passwordHash });
-      await createConsoleUser(db, { username: names.approver, role: 'APPROVER', passwordHash });
-    } finally {
-      await db.$disconnect();
-    }
-    return names;
+    const maker = await personWithKey('operator');
+    const approver = await personWithKey('approver');
+    return { maker: maker.username, makerKey: maker.key, approver: approver.username, approverKey: approver.key };
   })();
   return made;
 }
 
-/**
- * Runs a money command (`wallet credit`, `token rotate`, …) as the maker, then approves its request as
- * the approver, through `run` (a test's way of running `pnpm cli … --json`): the approval's JSON.
- */
-export async function askedAndApproved(
-  run: (...argv: string[]) => Promise<Record<string, unknown>>,
-  ...argv: string[]
-): Promise<Record<string, unknown>> {
-  const { maker, approver } = await fourEyes();
-  const asked = await run(...argv, '--operator', maker);
-  const { approvalId } = asked as { approvalId?: string };
-  if (approvalId === undefined) throw new Error(`${argv.join(' ')} made no request: ${JSON.stringify(asked)}`);
-  return run('approval', 'approve', '--id', approvalId, '--operator', approver);
-}
+/** A way to run `pnpm cli … --json` as the person whose credential is given: its JSON answer. */
+export type CliAs = (credential: string, ...argv: string[]) => Promise<Record<string, unknown>>;
 
-interface CliResult {
+/** What one run of the CLI printed, and its exit status. */
+export interface CliResult {
   status: number;
   stdout: string;
   stderr: string;
 }
 
-/** The operator who applies statements and the approver who approves them, each with a personal API key. */
-export interface StatementPeople {
-  maker: PersonWithKey;
-  approver: PersonWithKey;
-}
-
-let statementPeopleMade: Promise<StatementPeople> | undefined;
-
-export function statementPeople(): Promise<StatementPeople> {
-  statementPeopleMade ??= (async () => ({
-    maker: await personWithKey('operator'),
-    approver: await personWithKey('approver'),
-  }))();
-  return statementPeopleMade;
-}
-
-/** `pnpm cli …` in-process, as `person` (their own key) acting through the admin listener at `adminUrl`. */
-export async function cliAs(adminUrl: string, person: PersonWithKey, ...argv: string[]): Promise<CliResult> {
+/**
+ * Runs the CLI in this process against this run's database, as the person whose credential is sent to
+ * the admin listener at `adminUrl` (`credential` undefined: nobody is signed in). `options` adds settings
+ * (the queue, statement limits) for the commands that need them.
+ */
+export async function runCliAs(
+  adminUrl: string,
+  credential: string | undefined,
+  argv: string[],
+  options: Partial<RunOptions> = {},
+): Promise<CliResult> {
   const out: string[] = [];
   const err: string[] = [];
   const status = await runCli(argv, {
     openDb: () => createPrismaClient({ url: process.env.DATABASE_URL!, poolSize: 1, connectTimeoutMs: 5_000 }),
     openQueue: () => {
-      throw new Error('recon statement needs no queue');
+      throw new Error('these commands do not use the queue');
     },
-    openAdmin: () => createAdminClient({ url: adminUrl, credential: person.key }),
+    openAdmin: () => createAdminClient({ url: adminUrl, ...(credential !== undefined && { credential }) }),
+    ...options,
     stdout: (line) => out.push(line),
     stderr: (line) => err.push(line),
   });
   return { status, stdout: out.join('\n'), stderr: err.join('\n') };
 }
 
+/** {@link CliAs} against the admin listener at `adminUrl`: a run that fails throws with what it said. */
+export function cliJsonAs(adminUrl: string, options: Partial<RunOptions> = {}): CliAs {
+  return async (credential, ...argv) => {
+    const run = await runCliAs(adminUrl, credential, [...argv, '--json'], options);
+    if (run.status !== 0) throw new Error(`pnpm cli ${argv.join(' ')} exited ${run.status}: ${run.stderr}`);
+    return JSON.parse(run.stdout) as Record<string, unknown>;
+  };
+}
+
 /**
- * `pnpm cli recon statement --apply --json` as an operator with their own key, through the admin listener at
- * `adminUrl`, then — when it asked for settlements or reversals — the request approved there by an
- * approver with theirs: the exit
+ * Runs a money command (`wallet credit`, `token rotate`, …) with the maker's key, then approves its request
+ * with the approver's key, through `run` (a test's way of running `pnpm cli … --json` as a person, such as
+ * {@link cliJsonAs}): the approval's JSON.
+ */
+export async function askedAndApproved(run: CliAs, ...argv: string[]): Promise<Record<string, unknown>> {
+  const { makerKey, approverKey } = await fourEyes();
+  const asked = await run(makerKey, ...argv);
+  const { approvalId } = asked as { approvalId?: string };
+  if (approvalId === undefined) throw new Error(`${argv.join(' ')} made no request: ${JSON.stringify(asked)}`);
+  return run(approverKey, 'approval', 'approve', '--id', approvalId);
+}
+
+/** The operator who applies statements and the approver who approves them: {@link fourEyes}, each with their key. */
+export interface StatementPeople {
+  maker: { username: string; key: string };
+  approver: { username: string; key: string };
+}
+
+/**
+ * The people of {@link statementApplied}. A personal key works on every admin listener of this run's
+ * database, so `adminUrl` picks no one; it is taken so a test names the listener it means.
+ */
+export async function statementPeople(_adminUrl?: string): Promise<StatementPeople> {
+  const { maker, makerKey, approver, approverKey } = await fourEyes();
+  return { maker: { username: maker, key: makerKey }, approver: { username: approver, key: approverKey } };
+}
+
+/** `pnpm cli …` in-process, as `person` (their key) acting through the admin listener at `adminUrl`. */
+export function cliAs(adminUrl: string, person: { key: string }, ...argv: string[]): Promise<CliResult> {
+  return runCliAs(adminUrl, person.key, argv);
+}
+
+/**
+ * `pnpm cli recon statement --apply --json` with the maker's key, through the admin listener at `adminUrl`,
+ * then — when it asked for settlements or reversals — `approval approve` with the approver's key: the exit
  * status of the run, and its report as the statement run stands after the approval (what was applied, what
  * is left).
  */
 export async function statementApplied(
-  adminUrl: string,
+  adminUrl: string | ((...argv: string[]) => Promise<CliResult>),
   ...argv: string[]
 ): Promise<CliResult & { approval?: Record<string, unknown> }> {
-  const { maker, approver } = await statementPeople();
-  const asked = await cliAs(adminUrl, maker, ...argv, '--apply', '--json');
+  // A test's own way of running the CLI holds no one's credential: the run and its approval need the listener.
+  if (typeof adminUrl !== 'string') throw new Error('statementApplied needs the admin listener’s URL');
+  const { makerKey, approverKey } = await fourEyes();
+  const asked = await runCliAs(adminUrl, makerKey, [...argv, '--apply', '--json']);
   if (!asked.stdout) return asked;
   const report = JSON.parse(asked.stdout) as Record<string, unknown> & { runId: string; approvalId?: string };
   if (report.approvalId === undefined) return asked;
-  let approval: Record<string, unknown>;
-  try {
-    approval = await createAdminClient({ url: adminUrl, credential: approver.key }).post(
-      `/admin/approvals/${report.approvalId}/approve`,
-      { note: 'statement checked' },
-    );
-  } catch (error) {
-    if (error instanceof AdminRefusal) return { status: 1, stdout: '', stderr: error.message };
-    throw error;
-  }
+  const approved = await runCliAs(adminUrl, approverKey, [
+    'approval',
+    'approve',
+    '--id',
+    report.approvalId,
+    '--note',
+    'statement checked',
+    '--json',
+  ]);
+  if (approved.status !== 0) return { ...approved, status: approved.status };
   const db = createPrismaClient({ url: process.env.DATABASE_URL!, poolSize: 1, connectTimeoutMs: 5_000 });
   try {
     const stored = await db.statementRun.findUniqueOrThrow({
@@ -116,7 +139,11 @@ export async function statementApplied(
       select: { counts: true, breakList: true, applied: true },
     });
     const after = { ...report, counts: stored.counts, breaks: stored.breakList, applied: stored.applied };
-    return { ...asked, stdout: JSON.stringify(after), approval: approval.approval as Record<string, unknown> };
+    return {
+      ...asked,
+      stdout: JSON.stringify(after),
+      approval: JSON.parse(approved.stdout) as Record<string, unknown>,
+    };
   } finally {
     await db.$disconnect();
   }

@@ -22,8 +22,9 @@ import { workerConfig } from '../support/stack.js';
 import { documentedVerifier, type VerifyWebhook } from './documented-verifier.js';
 import { refusingUrl, WebhookReceiver } from './webhook-receiver.js';
 import { useStubBank } from '../support/stub-bank.js';
-import { askedAndApproved } from '../support/approvals.js';
-import { cli, cliJson, payoutAtTheRail, registerEndpoint, setCliRail, settle } from './webhook-fixtures.js';
+import { askedAndApproved, fourEyes } from '../support/approvals.js';
+import { useApi } from '../support/api.js';
+import { cli, cliJson, cliJsonAs, payoutAtTheRail, registerEndpoint, setCliAdmin, settle } from './webhook-fixtures.js';
 
 // The webhook worker alone, against this file's database and queue prefix, with retries in milliseconds:
 // first retry after 50–100 ms, then 100–200 ms, … up to 400 ms; an endpoint gets 300 ms to answer.
@@ -31,6 +32,9 @@ const RETRY = { firstDelayMs: 100, maxDelayMs: 400 };
 const TIMEOUT_MS = 300;
 
 const bank = useStubBank();
+// The admin listener the CLI's person commands go to; it asks this file's stub bank before a resolution.
+const api = useApi(() => ({ RAIL_BASE_URL: bank.current.url }));
+let maker: string;
 let db: PrismaClient;
 let connection: Redis;
 let workerConnection: Redis;
@@ -40,6 +44,9 @@ const receivers: WebhookReceiver[] = [];
 
 beforeAll(async () => {
   db = testPrisma();
+  const people = await fourEyes();
+  maker = people.maker;
+  setCliAdmin(api.current.adminUrl, people.makerKey);
   connection = createProducerConnection(process.env.REDIS_URL!);
   workerConnection = createWorkerConnection(process.env.REDIS_URL!);
   webhooks = await startWebhookWorker(workerConfig({ WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) }), {
@@ -202,10 +209,9 @@ describe('payout webhooks', () => {
       await transitionPayout(db, payout.id, state, { nextCheckAt: null }, { reason: 'test', actor: 'test' });
     }
     bank.current.answer(payout.ackNo, { status: 'SUCCESS', utr: 'UTR777000111' });
-    setCliRail(bank.current.url);
 
     const resolved = await askedAndApproved(
-      cliJson,
+      cliJsonAs,
       'payout',
       'resolve',
       '--mid',
@@ -243,10 +249,10 @@ describe('payout webhooks', () => {
       merchant.mid,
       '--TransactionID',
       payout.transactionId,
-      '--operator',
-      'asha',
+      '--note',
+      'merchant lost it',
     );
-    expect(replay).toMatchObject({ payoutStatus: 'SUCCESS', queued: true, operator: 'asha' });
+    expect(replay).toMatchObject({ payoutStatus: 'SUCCESS', queued: true });
 
     const [first, second] = await endpoint.requests(2);
     // The same result, as a later event of the payout: the replay was recorded second.
@@ -259,7 +265,7 @@ describe('payout webhooks', () => {
     const deliveries = await finished(payout.id, 2);
     expect(deliveries.map((d) => [d.cause, d.status, d.requestedBy])).toEqual([
       ['SETTLEMENT', 'DELIVERED', 'settlement'],
-      ['REPLAY', 'DELIVERED', 'operator:cli:asha'],
+      ['REPLAY', 'DELIVERED', `operator:cli:${maker}`],
     ]);
 
     const shown = await cliJson('webhook', 'show', '--mid', merchant.mid, '--TransactionID', payout.transactionId);

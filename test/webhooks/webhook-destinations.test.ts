@@ -1,11 +1,13 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrismaClient } from '@payout/db';
 import { EXIT_OK, EXIT_USAGE } from '@payout/cli';
 import { WebhookSender } from '../../apps/worker/src/webhooks/webhook-sender.js';
 import { testPrisma } from '../support/database.js';
 import { makeMerchant } from '../support/factories.js';
 import { WebhookReceiver } from './webhook-receiver.js';
-import { cliUnder } from './webhook-fixtures.js';
+import { useApi } from '../support/api.js';
+import { fourEyes } from '../support/approvals.js';
+import { cliUnder, setCliAdmin } from './webhook-fixtures.js';
 
 // A merchant's webhook URL is fetched from inside our network, so it must never lead to our neighbours:
 // refused when registered, and refused again on the address each connection is really made to
@@ -14,7 +16,10 @@ const PRODUCTION = { requireHttps: true, allowPrivateAddresses: false };
 // Production's address rules, over http, so the local receiver (127.0.0.1) is what is being refused.
 const PUBLIC_ONLY = { requireHttps: false, allowPrivateAddresses: false };
 
+// The admin listener registers the URL, under production's address rules whatever the CLI checked first.
+const api = useApi({ WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'false' });
 const db: PrismaClient = testPrisma();
+beforeAll(async () => setCliAdmin(api.current.adminUrl, (await fourEyes()).makerKey));
 const closing: { close(): Promise<void> }[] = [];
 afterAll(async () => {
   for (const c of closing) await c.close();
@@ -63,6 +68,22 @@ describe('merchant webhook registration under production rules', () => {
     );
     expect(result.status).toBe(EXIT_OK);
     expect(await db.webhookEndpoint.count({ where: { merchantId: merchant.merchant.id } })).toBe(1);
+  });
+
+  it('when a CLI that allows private addresses asks for a loopback URL, then the admin listener refuses it (status 2) and nothing is registered', async () => {
+    const merchant = await makeMerchant(db);
+    const result = await cliUnder(
+      { requireHttps: false, allowPrivateAddresses: true },
+      'merchant',
+      'webhook',
+      '--mid',
+      merchant.mid,
+      '--url',
+      'http://127.0.0.1:8080/hooks',
+    );
+    expect(result.status).toBe(EXIT_USAGE);
+    expect(result.stderr).toMatch(/url must not point to/);
+    expect(await db.webhookEndpoint.count({ where: { merchantId: merchant.merchant.id } })).toBe(0);
   });
 });
 

@@ -10,11 +10,16 @@ import { eventually } from '../support/eventually.js';
 import { makeMerchant } from '../support/factories.js';
 import { workerConfig } from '../support/stack.js';
 import { WebhookReceiver } from './webhook-receiver.js';
-import { cli, cliJson, payoutAtTheRail, registerEndpoint, settle } from './webhook-fixtures.js';
+import { useApi } from '../support/api.js';
+import { fourEyes } from '../support/approvals.js';
+import { cli, cliJson, payoutAtTheRail, registerEndpoint, setCliAdmin, settle } from './webhook-fixtures.js';
 
 // A retry window of 2 s instead of 24 hours, with retries 50 ms to 400 ms apart.
 const RETRY_FOR_MS = 2_000;
 
+// The admin listener `webhook enable` goes to, as the person whose key the CLI holds.
+const api = useApi();
+let operator: string;
 let db: PrismaClient;
 let connection: Redis;
 let workerConnection: Redis;
@@ -23,6 +28,9 @@ let endpoint: WebhookReceiver;
 
 beforeAll(async () => {
   db = testPrisma();
+  const people = await fourEyes();
+  operator = people.maker;
+  setCliAdmin(api.current.adminUrl, people.makerKey);
   connection = createProducerConnection(process.env.REDIS_URL!);
   workerConnection = createWorkerConnection(process.env.REDIS_URL!);
   webhooks = await startWebhookWorker(workerConfig({ WEBHOOK_RETRY_FOR_MS: String(RETRY_FOR_MS) }), {
@@ -94,8 +102,8 @@ describe('webhook endpoint disabling', () => {
     // The merchant fixed its endpoint; the operator enables it again.
     endpoint.answerOk();
     endpoint.received.length = 0;
-    const enabled = await cliJson('webhook', 'enable', '--mid', merchant.mid, '--operator', 'asha');
-    expect(enabled).toMatchObject({ mid: merchant.mid, resumed: 2, queued: true, operator: 'asha' });
+    const enabled = await cliJson('webhook', 'enable', '--mid', merchant.mid, '--note', 'merchant fixed it');
+    expect(enabled).toMatchObject({ mid: merchant.mid, resumed: 2, queued: true });
 
     const requests = await endpoint.requests(2);
     expect(requests.map((r) => (JSON.parse(r.body) as { Ack_no: string }).Ack_no).sort()).toEqual(
@@ -114,7 +122,7 @@ describe('webhook endpoint disabling', () => {
       { what: 'the later delivery delivered' },
     );
     const audit = await listOperatorActions(db, { merchantId: merchant.merchant.id, limit: 5 });
-    expect(audit[0]).toMatchObject({ action: 'webhook.enable', actor: 'cli:asha' });
+    expect(audit[0]).toMatchObject({ action: 'webhook.enable', actor: `cli:${operator}`, reason: 'merchant fixed it' });
     expect((await cliJson('webhook', 'disabled')).endpoints).not.toContainEqual(
       expect.objectContaining({ mid: merchant.mid }),
     );

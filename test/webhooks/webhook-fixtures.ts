@@ -1,4 +1,3 @@
-import { createHttpRailAdapter } from '@payout/rails';
 import { Queue } from 'bullmq';
 import {
   acceptPayouts,
@@ -19,7 +18,7 @@ import {
   type PayoutMode,
   type WebhookDestinationPolicy,
 } from '@payout/domain';
-import { EXIT_OK, runCli } from '@payout/cli';
+import { createAdminClient, EXIT_OK, runCli } from '@payout/cli';
 import { createProducerConnection, PAYOUT_QUEUE } from '@payout/queue';
 import { newTransactionId } from '../support/api.js';
 import type { TestMerchant } from '../support/factories.js';
@@ -83,24 +82,44 @@ export function settle(
     : settleFailure(db, payout.id, 'DECLINED_BY_BENEFICIARY_BANK', note);
 }
 
-let cliRailUrl = 'http://127.0.0.1:1';
-/** Where `cli` finds the rail (a stub bank of the test file); nothing listens there by default. */
-export function setCliRail(url: string): void {
-  cliRailUrl = url;
+let cliAdmin: { url: string; credential?: string } | undefined;
+/**
+ * Where `cli` sends the commands that act as a person (the admin listener of the test file's API) and whose
+ * personal credential it sends by default (docs/operations.md, "Security model").
+ */
+export function setCliAdmin(url: string, credential?: string): void {
+  cliAdmin = { url, ...(credential !== undefined && { credential }) };
 }
 
-/** Runs one `pnpm cli …` in-process against this test file's database and queue prefix. */
+/** Runs one `pnpm cli …` in-process against this test file's database and queue prefix, as {@link setCliAdmin}'s person. */
 export function cli(...argv: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
   return cliUnder(webhookDestinationPolicy(loadConfig(cliConfigSchema)), ...argv);
 }
 
+/** {@link cli} as the person whose credential is given (undefined: no one is signed in). */
+export function cliAs(
+  credential: string | undefined,
+  ...argv: string[]
+): Promise<{ status: number; stdout: string; stderr: string }> {
+  return runFixtureCli(webhookDestinationPolicy(loadConfig(cliConfigSchema)), argv, credential);
+}
+
 /** {@link cli}, with `merchant webhook` judging URLs by `policy` (production's rules, say) instead of the tests'. */
-export async function cliUnder(
+export function cliUnder(
   policy: WebhookDestinationPolicy,
   ...argv: string[]
 ): Promise<{ status: number; stdout: string; stderr: string }> {
+  return runFixtureCli(policy, argv, cliAdmin?.credential);
+}
+
+async function runFixtureCli(
+  policy: WebhookDestinationPolicy,
+  argv: string[],
+  credential: string | undefined,
+): Promise<{ status: number; stdout: string; stderr: string }> {
   const out: string[] = [];
   const err: string[] = [];
+  const admin = cliAdmin;
   const status = await runCli(argv, {
     webhookDestinations: policy,
     openDb: () => createPrismaClient({ url: process.env.DATABASE_URL!, poolSize: 1, connectTimeoutMs: 5_000 }),
@@ -115,7 +134,9 @@ export async function cliUnder(
         },
       };
     },
-    openRail: () => createHttpRailAdapter({ baseUrl: cliRailUrl, connectTimeoutMs: 1_000, responseTimeoutMs: 2_000 }),
+    ...(admin && {
+      openAdmin: () => createAdminClient({ url: admin.url, ...(credential !== undefined && { credential }) }),
+    }),
     stdout: (line) => out.push(line),
     stderr: (line) => err.push(line),
   });
@@ -125,6 +146,13 @@ export async function cliUnder(
 /** Runs a CLI command with --json that must succeed, and returns its JSON output. */
 export async function cliJson(...argv: string[]): Promise<Record<string, unknown>> {
   const result = await cli(...argv, '--json');
+  if (result.status !== EXIT_OK) throw new Error(`cli ${argv.join(' ')} exited ${result.status}: ${result.stderr}`);
+  return JSON.parse(result.stdout) as Record<string, unknown>;
+}
+
+/** {@link cliJson} as the person whose credential is given (the shape `askedAndApproved` runs commands with). */
+export async function cliJsonAs(credential: string, ...argv: string[]): Promise<Record<string, unknown>> {
+  const result = await cliAs(credential, ...argv, '--json');
   if (result.status !== EXIT_OK) throw new Error(`cli ${argv.join(' ')} exited ${result.status}: ${result.stderr}`);
   return JSON.parse(result.stdout) as Record<string, unknown>;
 }

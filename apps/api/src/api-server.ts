@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
-import type { ApiConfig } from '@payout/config';
+import { webhookDestinationPolicy, type ApiConfig } from '@payout/config';
 import { createPrismaClient, type PrismaClient } from '@payout/db';
 import { Queue } from 'bullmq';
 import { createHttpRailAdapter, type RailAdapter } from '@payout/rails';
@@ -216,6 +216,7 @@ function adminDependencies(config: ApiConfig, shared: SharedResources): AdminDep
         settlementAccount: config.STATEMENT_SETTLEMENT_ACCOUNT,
       }),
     },
+    webhookDestinations: webhookDestinationPolicy(config),
     queueDashboardReadOnly: config.NODE_ENV === 'production',
     ...(config.ADMIN_TRUST_PROXY !== undefined && { trustProxy: trustProxySetting(config.ADMIN_TRUST_PROXY) }),
   };

@@ -1,7 +1,7 @@
 import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { CommandFailure } from './usage-error.js';
+import { CommandFailure, UsageError } from './usage-error.js';
 
 /**
  * The CLI's door to the admin listener (docs/operations.md, "Security model"): every command that acts as
@@ -34,6 +34,15 @@ export class AdminRefusal extends CommandFailure {
   ) {
     super(message);
   }
+}
+
+/**
+ * For a command whose arguments the admin listener judges (a resolution that does not fit, a webhook URL
+ * it refuses): its 422 is a usage error, exit status 2, as the same check made here would be.
+ */
+export function calledWrongly(error: unknown): never {
+  if (error instanceof AdminRefusal && error.status === 422) throw new UsageError(error.message);
+  throw error;
 }
 
 const SIGN_IN_HINT =

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { userInfo } from 'node:os';
 import { isMid, isTransactionId, parseRupees, type Paise } from '@payout/domain';
 import { UsageError } from './usage-error.js';
 
@@ -55,40 +54,10 @@ export function payoutCommand(group: Command, name: string, description: string)
   );
 }
 
-/** The options of an operator command that changes something: who runs it and why, for the audit log. */
-export interface AuditedOptions {
-  operator?: string;
-  note?: string;
-}
-
-/** Gives an operator command `--operator` (default: the login name) and `--note`, both for the audit log. */
-export function audited(command: Command, doing: string): Command {
-  return command
-    .option('--note <why>', 'why, for the audit log', nonEmptyArgument('note', 400))
-    .option(
-      '--operator <name>',
-      `who is ${doing} (default: the login name; recorded in the audit log)`,
-      nonEmptyArgument('operator', 60),
-    );
-}
-
-/** Who asked and why, as the use cases of @payout/use-cases take them, from {@link audited}'s options. */
-export function requestedBy(opts: AuditedOptions, defaultReason: string) {
-  // The audit log's actor is "cli:<name>": the console's are "console:<username>".
-  const operator = opts.operator ?? userInfo().username;
-  return { operator, actor: `cli:${operator}`, reason: opts.note ?? defaultReason };
-}
-
 /**
- * Gives a money command `--operator` (required: a console user, the request's maker) and `--note`: the
- * command makes a request that a second person approves (`pnpm cli approval approve`).
+ * Gives a command that acts as a person `--note`: why, for the audit log (and, for a money action, for the
+ * approver). Who acts is the person whose credential the run holds (docs/operations.md, "Security model").
  */
-export function requestedMoneyAction(command: Command): Command {
-  return command
-    .requiredOption(
-      '--operator <name>',
-      'the console user asking; another approver approves it with `pnpm cli approval approve`',
-      nonEmptyArgument('operator', 64),
-    )
-    .option('--note <why>', 'why, for the approver and the audit log', nonEmptyArgument('note', 400));
+export function noted(command: Command, what = 'why, for the audit log'): Command {
+  return command.option('--note <why>', what, nonEmptyArgument('note', 400));
 }

@@ -2,7 +2,6 @@ import type { Queue } from 'bullmq';
 import type { PrismaClient } from '@payout/db';
 import type { WebhookDestinationPolicy } from '@payout/domain';
 import type { ApprovalSettings } from '@payout/use-cases';
-import type { RailAdapter } from '@payout/rails';
 import type { AdminClient } from './admin-client.js';
 import type { Output } from './output.js';
 
@@ -19,8 +18,8 @@ export interface SignInSettings {
 }
 
 /**
- * What every command gets: the database, the payouts queue and the rail (each opened on first use) and
- * where to print.
+ * What every command gets: the database and the payouts queue (each opened on first use), the admin
+ * listener as the person whose credential the run holds, and where to print.
  */
 export interface CommandContext {
   db: () => PrismaClient;
@@ -29,8 +28,6 @@ export interface CommandContext {
   admin: () => AdminClient;
   /** `login` and `logout`: the sign-in settings of this run. */
   signIn: () => SignInSettings;
-  /** The bank rail, asked before a payout is resolved by hand. */
-  rail: () => RailAdapter;
   /** Reconcile: how overdue a pending payout may be before it counts as stuck. */
   stuckAfterMs: number;
   /** `recon statement`: the largest statement file read (STATEMENT_MAX_BYTES). */

@@ -3,7 +3,6 @@ import { Queue } from 'bullmq';
 import { cliConfigSchema, loadConfigOrExit, webhookDestinationPolicy } from '@payout/config';
 import { createPrismaClient } from '@payout/db';
 import { createProducerConnection, PAYOUT_QUEUE } from '@payout/queue';
-import { createHttpRailAdapter } from '@payout/rails';
 import { createAdminClient, credentialFilePath, readSavedCredential } from './admin-client.js';
 import { runCli } from './program.js';
 import { readHiddenLine, readStdin } from './terminal-secret.js';
@@ -38,13 +37,6 @@ const status = await runCli(process.argv.slice(2), {
     readPassword: readHiddenLine,
     readStdin,
   },
-  openRail: () =>
-    createHttpRailAdapter({
-      baseUrl: config.RAIL_BASE_URL,
-      connectTimeoutMs: config.RAIL_CONNECT_TIMEOUT_MS,
-      responseTimeoutMs: config.RAIL_RESPONSE_TIMEOUT_MS,
-      maxConnections: 1,
-    }),
   stuckAfterMs: config.RECONCILE_STUCK_AFTER_MS,
   statementMaxBytes: config.STATEMENT_MAX_BYTES,
   ...(config.STATEMENT_SETTLEMENT_ACCOUNT !== undefined && { settlementAccount: config.STATEMENT_SETTLEMENT_ACCOUNT }),

@@ -17,7 +17,6 @@ import type { Queue } from 'bullmq';
 import type { PrismaClient } from '@payout/db';
 import type { WebhookDestinationPolicy } from '@payout/domain';
 import type { ApprovalSettings } from '@payout/use-cases';
-import type { RailAdapter } from '@payout/rails';
 import { registerConsoleCommands } from './commands/console-commands.js';
 import { registerApprovalCommands } from './commands/approval-commands.js';
 import { registerLoginCommands } from './commands/login-commands.js';
@@ -28,8 +27,6 @@ export interface RunOptions {
   openDb: () => PrismaClient;
   /** Opens the payouts queue on first use (only `payout show` needs it); `close` releases its connection. */
   openQueue: () => { queue: Queue; close: () => Promise<void> };
-  /** Opens the rail on first use (only `payout resolve` asks it). */
-  openRail?: () => RailAdapter;
   /** The admin listener with this run's personal credential; commands that act as a person need it. */
   openAdmin?: () => AdminClient;
   /** `login` and `logout`: where to sign in, where the sign-in is kept, how a password is read. */
@@ -47,6 +44,22 @@ export interface RunOptions {
   stderr: (line: string) => void;
 }
 
+/**
+ * Which commands need the database itself and which act as a person (docs/operations.md, "Security model"):
+ * shown under the command list of `pnpm cli --help`.
+ */
+const WHO_RUNS_WHAT = `
+Deployment commands (need DATABASE_URL; run where the database is, outside the four-eyes rule):
+  reconcile (and \`pnpm db:migrate\`), and the read-only reports: payout show, approval list|show,
+  discrepancy list, webhook show|disabled, wallet show, token list, merchant show, recon statement
+  (without --apply)
+
+Commands that act as a person (sent to the admin listener, ADMIN_URL, with your own credential: sign in
+once with \`pnpm cli login --name <you>\`, or set PAYOUT_ADMIN_KEY to a personal API key from /console/keys):
+  merchant create|suspend|activate|update|webhook, token rotate|revoke, wallet credit, payout resolve,
+  discrepancy resolve, webhook replay|enable, approval approve|reject|cancel (and the other money commands)
+The audit log names you (cli:<username>); a money action waits for another approver, signed in as themselves.`;
+
 /** Exit statuses: 0 done, 1 the command could not do it, 2 the command was called wrongly. */
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -57,7 +70,6 @@ export async function runCli(argv: string[], options: RunOptions): Promise<numbe
   const out: Output = { json: argv.includes('--json'), write: options.stdout };
   let db: PrismaClient | undefined;
   let queue: { queue: Queue; close: () => Promise<void> } | undefined;
-  let rail: RailAdapter | undefined;
   let admin: AdminClient | undefined;
   const context = (): CommandContext => ({
     db: () => (db ??= options.openDb()),
@@ -70,10 +82,6 @@ export async function runCli(argv: string[], options: RunOptions): Promise<numbe
       if (!options.signIn) throw new Error('this run of the CLI cannot sign in');
       return options.signIn;
     },
-    rail: () => {
-      if (!options.openRail) throw new Error('this run of the CLI has no rail');
-      return (rail ??= options.openRail());
-    },
     stuckAfterMs: options.stuckAfterMs ?? 60_000,
     statementMaxBytes: options.statementMaxBytes ?? 50 * 1024 * 1024,
     ...(options.settlementAccount !== undefined && { settlementAccount: options.settlementAccount }),
@@ -84,6 +92,7 @@ export async function runCli(argv: string[], options: RunOptions): Promise<numbe
 
   const program = new Command('pnpm cli')
     .description('Payout gateway operator commands')
+    .addHelpText('after', WHO_RUNS_WHAT)
     .option('--json', 'print JSON for scripts instead of a table')
     .showHelpAfterError()
     .exitOverride()
@@ -127,6 +136,5 @@ export async function runCli(argv: string[], options: RunOptions): Promise<numbe
   } finally {
     await db?.$disconnect();
     await queue?.close();
-    await rail?.close();
   }
 }

@@ -150,9 +150,15 @@ export const apiConfigSchema = z
     ...approvalSettings,
     /** The admin listener applies statement runs people send it (`POST /admin/statements`). */
     ...statementSettings,
+    /**
+     * Tests and development only, as for the worker: a merchant's webhook may be registered (POST
+     * /admin/merchants/:mid/webhook) at a loopback or private address.
+     */
+    WEBHOOK_ALLOW_PRIVATE_ADDRESSES: flag(false),
   })
   .superRefine(refusePlaceholderSecretsOutsideDevelopment(['PAYIN_CALLBACK_SECRET', 'ADMIN_TOKEN']))
   .superRefine(allowSelfApprovalOnlyInDevelopment)
+  .superRefine(allowPrivateWebhookAddressesOnlyInTests)
   .transform(hashTagQueuePrefix);
 export type ApiConfig = z.infer<typeof apiConfigSchema>;
 
@@ -262,8 +268,6 @@ export const cliConfigSchema = z
     API_BASE_URL: z.url().default('http://127.0.0.1:3000'),
     /** Tests and development only, as for the worker: `merchant webhook` accepts loopback and private addresses. */
     WEBHOOK_ALLOW_PRIVATE_ADDRESSES: flag(false),
-    /** `payout resolve` asks the rail what it did before settling by hand. */
-    ...railSettings,
     ...approvalSettings,
     /** Commands that act as a person are sent here, with that person's credential (docs/operations.md, "Security model"). */
     ADMIN_URL: z.url().default('http://127.0.0.1:3002'),

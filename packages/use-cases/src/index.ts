@@ -17,6 +17,7 @@ export {
   planManualResolution,
   recheckOverride,
   type OverrideRecheck,
+  railSummary,
   type PlanManualResolutionInput,
   type PlanManualResolutionOutcome,
 } from './resolve-manual-review.js';
@@ -25,6 +26,17 @@ export { enableWebhookEndpointAction, type EnableWebhookEndpointOutcome } from '
 export { requeueInquiry, type RequeueInquiryOutcome } from './requeue-inquiry.js';
 export { planWalletCredit, type PlanWalletCreditOutcome } from './credit-wallet.js';
 export { planTokenIssue, revokeToken, type PlanTokenIssueOutcome, type RevokeTokenOutcome } from './merchant-tokens.js';
+export {
+  createMerchantAction,
+  MERCHANT_LIMIT_CEILING,
+  setMerchantStatusAction,
+  updateQueueSettingsAction,
+  type CreateMerchantOutcome,
+  type SetMerchantStatusOutcome,
+} from './merchants/merchant-admin.js';
+export { merchantJson, webhookEndpointJson } from './merchants/merchant-json.js';
+export { registerWebhookAction, type RegisterWebhookOutcome } from './merchants/register-webhook.js';
+export { webhookDestinationProblem } from './merchants/webhook-destination.js';
 export {
   revokeOwnToken,
   rotateOwnToken,

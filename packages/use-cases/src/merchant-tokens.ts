@@ -80,12 +80,23 @@ export type RevokeTokenOutcome =
  */
 export async function revokeToken(
   deps: { db: PrismaClient },
-  input: { mid: string; tokenId: number; actor: string; reason: string },
+  input: { mid: string; actor: string; reason: string } & ({ tokenId: number } | { tokenPrefix: string }),
 ): Promise<RevokeTokenOutcome> {
   const merchant = await findMerchantByMid(deps.db, input.mid);
   if (!merchant) return { kind: 'no-merchant' };
   return deps.db.$transaction(async (tx) => {
-    const revoked = await revokeStoredToken(tx, merchant.id, input.tokenId);
+    // A token is named by its id or by the prefix `token list` and the console show (tokens are stored hashed).
+    const tokenId =
+      'tokenId' in input
+        ? input.tokenId
+        : (
+            await tx.merchantToken.findFirst({
+              where: { merchantId: merchant.id, tokenPrefix: input.tokenPrefix, revokedAt: null },
+              select: { id: true },
+            })
+          )?.id;
+    if (tokenId === undefined) return { kind: 'no-token' } as const;
+    const revoked = await revokeStoredToken(tx, merchant.id, tokenId);
     if (!revoked) return { kind: 'no-token' } as const;
     await audit(tx, input, 'token.revoke', {
       merchantId: merchant.id,

@@ -194,6 +194,11 @@ function describeDecision(decision: Exclude<ResolutionDecision, { kind: 'refuse'
     : `failed (${FAILURE_REASON_TEXT[decision.reason]})`;
 }
 
+/** The rail's answer in a few words, as the approver and a refused maker read it (`describeRailAnswer`). */
+export function railSummary(answer: RailAnswer): string {
+  return describeRailAnswer(answer);
+}
+
 function railDetail(answer: RailAnswer): Record<string, unknown> {
   return answer.outcome === 'UNKNOWN'
     ? { outcome: answer.outcome, detail: answer.detail }

@@ -4,12 +4,16 @@ import type { Queue } from 'bullmq';
 import type { PayoutProducer, RedisConnection } from '@payout/queue';
 import type { PrismaClient } from '@payout/db';
 import type { ApprovalSettings } from '@payout/use-cases';
+import type { WebhookDestinationPolicy } from '@payout/domain';
 import type { RailAdapter } from '@payout/rails';
 import type { Logger, ServiceMetrics } from '@payout/telemetry';
 import { errorHandler, notFound } from '../http/error-handler.js';
 import { requestContext } from '../http/request-context.js';
 import { healthRoutes } from '../operations/health-routes.js';
 import { adminJsonRoutes } from './admin-json-routes.js';
+import { discrepancyJsonRoutes } from './json/discrepancy-routes.js';
+import { merchantJsonRoutes } from './json/merchant-routes.js';
+import { payoutJsonRoutes } from './json/payout-routes.js';
 import { merchantAccessRoutes } from './json/merchant-access-routes.js';
 import { auditRefusal } from './console/console-authorization.js';
 import { bulkJsonRoutes } from './json/bulk-routes.js';
@@ -41,6 +45,8 @@ export interface AdminDependencies {
   approvals: ApprovalSettings;
   /** Applying statement runs (`POST /admin/statements`): the settlement account, production's checks, the body limit. */
   statements: StatementRouteSettings;
+  /** Where a person may point a merchant's webhook; by default the production rules (https, public addresses). */
+  webhookDestinations?: WebhookDestinationPolicy;
   /** The queue dashboard is read-only for everyone (production). */
   queueDashboardReadOnly?: boolean;
   /** Express's `trust proxy`, so a console behind a TLS-terminating proxy sets Secure cookies. */
@@ -77,6 +83,15 @@ export function createAdminApp(deps: AdminDependencies): Express {
   app.use(adminJsonRoutes(deps));
   app.use(statementRoutes(deps));
   app.use(statementBreakJsonRoutes(deps));
+  // What a person does through the CLI (or a script) with their own credential (docs/operations.md, "Security model").
+  app.use(
+    merchantJsonRoutes({
+      ...deps,
+      webhookDestinations: deps.webhookDestinations ?? { requireHttps: true, allowPrivateAddresses: false },
+    }),
+  );
+  app.use(payoutJsonRoutes(deps));
+  app.use(discrepancyJsonRoutes(deps));
   app.use(peopleRoutes(deps));
   app.use(bulkJsonRoutes(deps));
   app.use(merchantAccessRoutes(deps));

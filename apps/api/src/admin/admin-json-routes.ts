@@ -3,7 +3,14 @@ import express, { type Request, type Response } from 'express';
 import { z } from 'zod';
 import { AppError, formatRupees, isMid } from '@payout/domain';
 import { findPayoutStory, listApprovalRequests, type PrismaClient } from '@payout/db';
-import { approvalJson, approveRequest, rejectRequest, type ApprovalDeps, type DecideOutcome } from '@payout/use-cases';
+import {
+  approvalJson,
+  approveRequest,
+  cancelRequest,
+  rejectRequest,
+  type ApprovalDeps,
+  type DecideOutcome,
+} from '@payout/use-cases';
 import { findPayoutJobs } from '@payout/queue';
 import { methodNotAllowed } from '../http/error-handler.js';
 import { sendJson } from '../http/send-json.js';
@@ -88,6 +95,11 @@ export function adminJsonRoutes(deps: { db: PrismaClient; payoutQueue: Queue; ad
   router
     .route('/admin/approvals/:id/reject')
     .post(json, allowJson('approve', decide(rejectRequest)))
+    .all(methodNotAllowed);
+  // POST /admin/approvals/:id/cancel: the maker withdraws their own open request (the use case refuses anyone else).
+  router
+    .route('/admin/approvals/:id/cancel')
+    .post(json, allowJson('request', decide(cancelRequest)))
     .all(methodNotAllowed);
   return router;
 }

@@ -1,26 +1,18 @@
 import type { Command } from 'commander';
 import { findApprovalRequest, listApprovalRequests, type ApprovalRequestView } from '@payout/db';
 import { approvalStateAt } from '@payout/domain';
-import {
-  approvalJson,
-  approveRequest,
-  cancelRequest,
-  rejectRequest,
-  requestApproval,
-  type DecideOutcome,
-  type PlannedRequest,
-  type Person,
-} from '@payout/use-cases';
+import { approvalJson } from '@payout/use-cases';
 import { nonEmptyArgument } from '../arguments.js';
 import type { CommandContext } from '../context.js';
 import { show, type Output, type Row } from '../output.js';
-import { personNamed } from '../console-person.js';
 import { CommandFailure, UsageError } from '../usage-error.js';
 
 export function registerApprovalCommands(program: Command, context: () => CommandContext): void {
   const approval = program
     .command('approval')
-    .description('money actions waiting for a second person: list, approve, reject, cancel (docs/operations.md)');
+    .description(
+      'money actions waiting for a second person: list and show (deployment commands), approve, reject, cancel (as you, signed in)',
+    );
 
   approval
     .command('list')
@@ -45,90 +37,92 @@ export function registerApprovalCommands(program: Command, context: () => Comman
       showRequest(out, request);
     });
 
-  const decision = (name: 'approve' | 'reject' | 'cancel', description: string, take: typeof approveRequest) => {
+  const decision = (name: 'approve' | 'reject' | 'cancel', description: string) => {
     const command = approval
       .command(name)
       .description(description)
-      .requiredOption('--id <id>', 'the request id', idArgument)
-      .requiredOption(
-        '--operator <name>',
-        name === 'cancel'
-          ? "the request's maker"
-          : 'the approver: a console user with the approver role, not the maker',
-        nonEmptyArgument('operator', 64),
-      );
+      .requiredOption('--id <id>', 'the request id', idArgument);
     const note = ['--note <why>', 'why, for the audit log', nonEmptyArgument('note', 400)] as const;
     if (name === 'reject') command.requiredOption(...note);
     else command.option(...note);
-    command.action(async (opts: { id: bigint; operator: string; note?: string }) => {
-      const ctx = context();
-      const by = await personNamed(ctx.db(), opts.operator);
-      const deps = {
-        db: ctx.db(),
-        approvals: ctx.approvals,
-        // Opened only by an approval that asks the rail (a manual resolution).
-        get rail() {
-          return ctx.rail();
-        },
-      };
-      const outcome = await take(deps, { id: opts.id, by, ...(opts.note && { note: opts.note }) });
-      showDecision(ctx.out, outcome, opts.id);
+    command.action(async (opts: { id: bigint; note?: string }) => {
+      const { admin, out } = context();
+      // The admin listener decides who is deciding: the person whose credential this run holds.
+      const answer = await admin().post<DecisionAnswer>(`/admin/approvals/${opts.id}/${name}`, {
+        ...(opts.note && { note: opts.note }),
+      });
+      showDecision(out, answer, opts.id);
     });
   };
 
-  decision('approve', 'approve a request made by someone else: it runs now, once, in this transaction', approveRequest);
-  decision('reject', 'reject a request made by someone else: nothing runs', rejectRequest);
-  decision('cancel', 'withdraw your own open request', cancelRequest);
+  decision('approve', 'approve a request made by someone else: it runs now, once, as you (signed in)');
+  decision('reject', 'reject a request made by someone else: nothing runs');
+  decision('cancel', 'withdraw your own open request');
+}
+
+/** A request as the admin listener answers it (`approvalJson`). */
+export type ApprovalAnswer = Record<string, unknown> & {
+  id: string;
+  action: string;
+  state: string;
+  maker: string;
+  requestedAt: string;
+  decidedBy: string | null;
+  preview: { summary?: string } & Record<string, unknown>;
+};
+
+interface DecisionAnswer {
+  approval: ApprovalAnswer;
+  /** An approved token request: the merchant's new token, shown once. */
+  token?: string;
+  /** An approved person or password reset: their one-time password, shown once. */
+  username?: string;
+  oneTimePassword?: string;
 }
 
 /**
- * Stores a money command's plan as a request with `--operator` as its maker and prints its id: nothing
- * else changes until another approver approves it.
+ * Prints the request a money command made (the admin listener's 202 answer): its id, and that nothing
+ * happens until another approver approves it.
  */
-export async function requestFromCli(
-  context: CommandContext,
-  planned: PlannedRequest,
-  maker: Person,
-  reason: string,
-): Promise<void> {
-  const { db, out } = context;
-  const outcome = await requestApproval({ db: db(), approvals: context.approvals }, { planned, maker, reason });
-  if (outcome.kind === 'not-allowed') throw new CommandFailure(`${outcome.why}; nothing changed`);
-  const { request } = outcome;
-  show(out, { approvalId: request.id, ...approvalJson(request) }, [
+export function showRequested(out: Output, answer: { approval: ApprovalAnswer }): void {
+  const request = answer.approval;
+  show(out, { approvalId: request.id, ...request }, [
     {
       title: `Request ${request.id} made: nothing happens until another approver approves it`,
-      rows: [approvalRow(request)],
+      rows: [answerRow(request)],
     },
-    { rows: [{ approve: `pnpm cli approval approve --id ${request.id} --operator <approver>` }] },
+    {
+      rows: [
+        { approve: `pnpm cli approval approve --id ${request.id}  (run by the approver, signed in as themselves)` },
+      ],
+    },
   ]);
 }
 
-function showDecision(out: Output, outcome: DecideOutcome, id: bigint): void {
-  switch (outcome.kind) {
-    case 'not-found':
-      throw new CommandFailure(`no request ${id}`);
-    case 'refused':
-      throw new CommandFailure(`not allowed: ${outcome.why}; nothing changed`);
-    case 'expired':
-      throw new CommandFailure(`request ${id} has expired; nothing changed`);
-    case 'failed':
-      throw new CommandFailure(
-        `refused on approval, nothing changed: ${outcome.why} (the request is closed as failed)`,
-      );
-    default: {
-      const handOver = outcome.kind === 'executed' ? outcome.handOver : undefined;
-      const result = { ...approvalJson(outcome.request), ...handOver };
-      const note =
-        handOver && 'token' in handOver
-          ? 'give it to the merchant now: it is never shown again'
-          : 'give it to the person now: it is never shown again, and they choose their own at first sign-in';
-      show(out, result, [
-        { title: `Request ${id}: ${outcome.request.state.toLowerCase()}`, rows: [approvalRow(outcome.request)] },
-        ...(handOver ? [{ rows: [{ ...handOver, note }] }] : []),
-      ]);
-    }
-  }
+function showDecision(out: Output, answer: DecisionAnswer, id: bigint): void {
+  const { approval: request, ...handOver } = answer;
+  // The secret an approval made is in this answer only: the approver hands it over now.
+  const given = handOver.token !== undefined || handOver.oneTimePassword !== undefined;
+  const note =
+    handOver.token !== undefined
+      ? 'give it to the merchant now: it is never shown again'
+      : 'give it to the person now: it is never shown again, and they choose their own at first sign-in';
+  show(out, { ...request, ...handOver }, [
+    { title: `Request ${id}: ${request.state.toLowerCase()}`, rows: [answerRow(request)] },
+    ...(given ? [{ rows: [{ ...handOver, note }] }] : []),
+  ]);
+}
+
+function answerRow(r: ApprovalAnswer): Row {
+  return {
+    id: r.id,
+    action: r.action,
+    state: r.state,
+    what: r.preview.summary ?? null,
+    maker: r.maker,
+    requested: r.requestedAt,
+    decidedBy: r.decidedBy,
+  };
 }
 
 function showRequest(out: Output, request: ApprovalRequestView): void {

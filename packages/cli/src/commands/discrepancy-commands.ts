@@ -1,20 +1,21 @@
 import type { Command } from 'commander';
 import { listDiscrepancies, RESOLUTIONS, type DiscrepancyView } from '@payout/db';
-import { resolveDiscrepancyAction } from '@payout/use-cases';
-import { personNamed } from '../console-person.js';
-import { requestFromCli } from './approval-commands.js';
+import { calledWrongly } from '../admin-client.js';
+import { showRequested, type ApprovalAnswer } from './approval-commands.js';
 import { formatRupees } from '@payout/domain';
 import { nonEmptyArgument } from '../arguments.js';
 import type { CommandContext } from '../context.js';
 import { show, type Row } from '../output.js';
-import { CommandFailure, UsageError } from '../usage-error.js';
+import { UsageError } from '../usage-error.js';
 
 const ALL_RESOLUTIONS = [...new Set(Object.values(RESOLUTIONS).flat())];
 
 export function registerDiscrepancyCommands(program: Command, context: () => CommandContext): void {
   const discrepancy = program
     .command('discrepancy')
-    .description('where the bank and our books disagree about a settled payout or pay-in (docs/reconciliation.md)');
+    .description(
+      'where the bank and our books disagree about a settled payout or pay-in: list (a deployment command), resolve (as you, signed in)',
+    );
 
   discrepancy
     .command('list')
@@ -32,45 +33,62 @@ export function registerDiscrepancyCommands(program: Command, context: () => Com
     .command('resolve')
     .description(
       'resolve one discrepancy, with its ledger action: debit-merchant or recovered (SUCCESS_AFTER_FAILED), ' +
-        'reverse or confirmed-paid (FAILED_AFTER_SUCCESS), credit-payin (PAYIN_CONFLICT), no-change (any kind)',
+        'reverse or confirmed-paid (FAILED_AFTER_SUCCESS), credit-payin (PAYIN_CONFLICT), no-change (any kind); ' +
+        'a resolution that posts to the ledger becomes a request another approver approves',
     )
     .requiredOption('--id <id>', 'the discrepancy id (from `discrepancy list`)', idArgument)
     .requiredOption('--resolution <resolution>', ALL_RESOLUTIONS.join(' | '), resolutionArgument)
     .requiredOption('--note <text>', 'why (what the bank confirmed, the ticket)', nonEmptyArgument('note', 500))
-    .requiredOption(
-      '--operator <name>',
-      'the console user resolving it; a resolution that posts to the ledger becomes a request another approver approves',
-      nonEmptyArgument('operator', 64),
-    )
-    .action(async (opts: { id: bigint; resolution: string; note: string; operator: string }) => {
-      const ctx = context();
-      const by = await personNamed(ctx.db(), opts.operator);
-      const outcome = await resolveDiscrepancyAction(
-        { db: ctx.db() },
-        { id: opts.id, resolution: opts.resolution, note: opts.note, by },
-      );
-      switch (outcome.kind) {
-        case 'not-found':
-          throw new CommandFailure(`no discrepancy ${opts.id}`);
-        case 'already-resolved':
-          throw new CommandFailure(
-            `discrepancy ${opts.id} was already resolved (${outcome.discrepancy.resolution} by ${outcome.discrepancy.resolvedBy}); nothing changed`,
-          );
-        case 'resolution-not-allowed':
-          throw new UsageError(
-            `--resolution ${opts.resolution} does not fit this discrepancy; use one of: ${outcome.allowed.join(', ')}`,
-          );
-        case 'refused':
-          throw new CommandFailure(`discrepancy ${opts.id} not resolved: ${outcome.reason}; nothing changed`);
-        case 'planned':
-          await requestFromCli(ctx, outcome.planned, by, opts.note);
-          return;
-        case 'resolved': {
-          const view = { ...outcome.discrepancy, ledgerPosted: outcome.posted };
-          show(ctx.out, view, [{ title: 'Resolved', rows: [discrepancyRow(outcome.discrepancy)] }]);
-        }
+    .action(async (opts: { id: bigint; resolution: string; note: string }) => {
+      const { admin, out } = context();
+      const answer = await admin()
+        .post<{ approval?: ApprovalAnswer; discrepancy?: ResolvedAnswer }>(`/admin/discrepancies/${opts.id}/resolve`, {
+          resolution: opts.resolution,
+          note: opts.note,
+        })
+        .catch(calledWrongly);
+      if (answer.approval) {
+        showRequested(out, { approval: answer.approval });
+        return;
       }
+      const resolved = answer.discrepancy!;
+      show(out, resolved, [{ title: 'Resolved', rows: [resolvedRow(resolved)] }]);
     });
+}
+
+/** A resolved discrepancy as the admin listener answers it. */
+type ResolvedAnswer = Record<string, unknown> & {
+  id: string;
+  kind: string;
+  status: string;
+  source: string;
+  ackNo: string;
+  transactionId: string;
+  amount: string;
+  stateHere: string;
+  timesSeen: number;
+  createdAt: string;
+  report: unknown;
+  resolution: string | null;
+  resolvedBy: string | null;
+};
+
+function resolvedRow(d: ResolvedAnswer): Row {
+  return {
+    id: d.id,
+    kind: d.kind,
+    status: d.status,
+    source: d.source,
+    ackNo: d.ackNo,
+    TransactionID: d.transactionId,
+    amount: d.amount,
+    here: d.stateHere,
+    seen: d.timesSeen,
+    since: d.createdAt,
+    said: d.report === null ? null : JSON.stringify(d.report),
+    resolution: d.resolution,
+    by: d.resolvedBy,
+  };
 }
 
 /** One discrepancy as a table row (also used by `payout show`). */

@@ -1,26 +1,17 @@
 import type { Command } from 'commander';
-import {
-  createMerchant,
-  MidTakenError,
-  setMerchantStatus,
-  updateQueueSettings,
-  type Merchant,
-  type PrismaClient,
-} from '@payout/db';
-import { formatRupees, hashToken, newApiToken, rupees, tokenDisplayPrefix, type Paise } from '@payout/domain';
-import { randomInt } from 'node:crypto';
-import { amountArgument, merchantCommand, midArgument, nonEmptyArgument } from '../arguments.js';
+import { formatRupees, type Paise } from '@payout/domain';
+import { MERCHANT_LIMIT_CEILING, merchantJson } from '@payout/use-cases';
+import { amountArgument, merchantCommand, midArgument, nonEmptyArgument, noted } from '../arguments.js';
 import type { CommandContext } from '../context.js';
-import { merchantByMid, noMerchant } from '../merchant-by-mid.js';
+import { merchantByMid } from '../merchant-by-mid.js';
+import { showResult, type Row } from '../output.js';
+import { UsageError } from '../usage-error.js';
 import { registerMerchantAllowlistCommand } from './merchant-allowlist-command.js';
-import { showResult } from '../output.js';
-import { CommandFailure, UsageError } from '../usage-error.js';
-
-const IMPS_CEILING = rupees(500_000);
-const UPI_CEILING = rupees(100_000);
 
 export function registerMerchantCommands(program: Command, context: () => CommandContext): void {
-  const merchant = program.command('merchant').description('create, suspend and activate merchants');
+  const merchant = program
+    .command('merchant')
+    .description('create, suspend, activate and change merchants (as you, signed in); show one (a deployment command)');
   registerCreateCommand(merchant, context);
   registerStatusCommands(merchant, context);
   registerUpdateCommand(merchant, context);
@@ -28,7 +19,7 @@ export function registerMerchantCommands(program: Command, context: () => Comman
   merchantCommand(merchant, 'show', 'show a merchant').action(async (opts: { mid: string }) => {
     const { db, out } = context();
     const found = await merchantByMid(db(), opts.mid);
-    showResult(out, merchantView(found));
+    showResult(out, merchantJson(found));
   });
 }
 
@@ -48,56 +39,41 @@ function registerCreateCommand(merchant: Command, context: () => CommandContext)
     .option('--imps-limit <amount>', 'largest IMPS payout in rupees (default 500000.00)', amountArgument)
     .option('--upi-limit <amount>', 'largest UPI payout in rupees (default 100000.00)', amountArgument)
     .action(async (opts: CreateOptions) => {
-      const { db, out } = context();
-      checkLimit('--imps-limit', opts.impsLimit, IMPS_CEILING);
-      checkLimit('--upi-limit', opts.upiLimit, UPI_CEILING);
-      const token = newApiToken();
-      const created = await createWithFreeMid(db(), opts, token);
-      showResult(out, { ...merchantView(created), token }, [
+      const { admin, out } = context();
+      checkLimit('--imps-limit', opts.impsLimit, MERCHANT_LIMIT_CEILING.imps);
+      checkLimit('--upi-limit', opts.upiLimit, MERCHANT_LIMIT_CEILING.upi);
+      const answer = await admin().post<{ merchant: Row; token: string }>('/admin/merchants', {
+        name: opts.name,
+        ...(opts.mid !== undefined && { mid: opts.mid }),
+        ...(opts.impsLimit !== undefined && { impsLimit: formatRupees(opts.impsLimit) }),
+        ...(opts.upiLimit !== undefined && { upiLimit: formatRupees(opts.upiLimit) }),
+      });
+      showResult(out, { ...answer.merchant, token: answer.token }, [
         'Give the token to the merchant now: it is stored hashed and cannot be shown again.',
       ]);
     });
 }
 
-/** Creates the merchant; a generated MID that collides with an existing one is drawn again (up to 5 times). */
-async function createWithFreeMid(db: PrismaClient, opts: CreateOptions, token: string): Promise<Merchant> {
-  // An explicit MID that is taken is the caller's problem.
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await createMerchant(db, {
-        mid: opts.mid ?? generatedMid(),
-        name: opts.name,
-        firstTokenHash: hashToken(token),
-        firstTokenPrefix: tokenDisplayPrefix(token),
-        ...(opts.impsLimit !== undefined && { impsMaxPaise: opts.impsLimit }),
-        ...(opts.upiLimit !== undefined && { upiMaxPaise: opts.upiLimit }),
-      });
-    } catch (error) {
-      if (!(error instanceof MidTakenError)) throw error;
-      if (opts.mid || attempt >= 5) throw new CommandFailure(error.message);
-    }
-  }
-}
-
 /** `merchant suspend` and `merchant activate`. */
 function registerStatusCommands(merchant: Command, context: () => CommandContext): void {
-  for (const [name, status] of [
-    ['suspend', 'SUSPENDED'],
-    ['activate', 'ACTIVE'],
-  ] as const) {
-    merchantCommand(merchant, name, `${name} a merchant (a suspended merchant's requests are refused)`).action(
-      async (opts: { mid: string }) => {
-        const { db, out } = context();
-        const updated = await setMerchantStatus(db(), opts.mid, status);
-        if (!updated) throw noMerchant(opts.mid);
-        showResult(out, merchantView(updated));
+  for (const name of ['suspend', 'activate'] as const) {
+    noted(merchantCommand(merchant, name, `${name} a merchant (a suspended merchant's requests are refused)`)).action(
+      async (opts: { mid: string; note?: string }) => {
+        const { admin, out } = context();
+        const answer = await admin().post<{ merchant: Row }>(
+          `/admin/merchants/${encodeURIComponent(opts.mid)}/${name}`,
+          {
+            why: opts.note ?? `${name === 'suspend' ? 'suspended' : 'activated'} from the CLI`,
+          },
+        );
+        showResult(out, answer.merchant);
       },
     );
   }
 }
 
 function registerUpdateCommand(merchant: Command, context: () => CommandContext): void {
-  merchantCommand(merchant, 'update', "change a merchant's settings")
+  noted(merchantCommand(merchant, 'update', "change a merchant's settings"))
     .option(
       '--queue-if-low-balance <on|off>',
       'queue payouts that do not fit the balance until a credit makes room, instead of refusing them',
@@ -108,17 +84,20 @@ function registerUpdateCommand(merchant: Command, context: () => CommandContext)
       'how long a queued payout waits before it fails, e.g. 72h, 90m, 3d',
       durationArgument,
     )
-    .action(async (opts: { mid: string; queueIfLowBalance?: boolean; queueWindow?: number }) => {
-      const { db, out } = context();
+    .action(async (opts: { mid: string; queueIfLowBalance?: boolean; queueWindow?: number; note?: string }) => {
+      const { admin, out } = context();
       if (opts.queueIfLowBalance === undefined && opts.queueWindow === undefined) {
         throw new UsageError('nothing to change: give --queue-if-low-balance and/or --queue-window');
       }
-      const updated = await updateQueueSettings(db(), opts.mid, {
-        ...(opts.queueIfLowBalance !== undefined && { queueIfLowBalance: opts.queueIfLowBalance }),
-        ...(opts.queueWindow !== undefined && { queueWindowSeconds: opts.queueWindow }),
-      });
-      if (!updated) throw noMerchant(opts.mid);
-      showResult(out, merchantView(updated));
+      const answer = await admin().post<{ merchant: Row }>(
+        `/admin/merchants/${encodeURIComponent(opts.mid)}/queue-settings`,
+        {
+          ...(opts.queueIfLowBalance !== undefined && { queueIfLowBalance: opts.queueIfLowBalance }),
+          ...(opts.queueWindow !== undefined && { queueWindowSeconds: opts.queueWindow }),
+          ...(opts.note !== undefined && { why: opts.note }),
+        },
+      );
+      showResult(out, answer.merchant);
     });
 }
 
@@ -145,21 +124,4 @@ export function durationArgument(value: string): number {
     throw new UsageError(`expected a duration from 1m to 30d such as 72h, 90m or 3d, got ${JSON.stringify(value)}`);
   }
   return seconds;
-}
-
-function generatedMid(): string {
-  return `M${randomInt(10 ** 11, 10 ** 12)}`;
-}
-
-function merchantView(m: Merchant): Record<string, string> {
-  return {
-    mid: m.mid,
-    name: m.name,
-    status: m.status,
-    impsLimit: formatRupees(m.impsMaxPaise),
-    upiLimit: formatRupees(m.upiMaxPaise),
-    queueIfLowBalance: m.queueIfLowBalance ? 'on' : 'off',
-    queueWindow: `${m.queueWindowSeconds / 3_600}h`,
-    createdAt: m.createdAt.toISOString(),
-  };
 }

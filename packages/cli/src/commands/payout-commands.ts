@@ -1,11 +1,10 @@
 import type { Command } from 'commander';
 import { findPayoutStory, type PayoutStory } from '@payout/db';
-import { planManualResolution } from '@payout/use-cases';
-import { FAILURE_REASON_TEXT, formatRupees, type FailureReason } from '@payout/domain';
+import { FAILURE_REASON_TEXT, formatRupees } from '@payout/domain';
 import { findPayoutJobs, type PayoutJobView } from '@payout/queue';
-import { nonEmptyArgument, payoutCommand, requestedMoneyAction } from '../arguments.js';
-import { personNamed } from '../console-person.js';
-import { requestFromCli } from './approval-commands.js';
+import { AdminRefusal } from '../admin-client.js';
+import { nonEmptyArgument, noted, payoutCommand } from '../arguments.js';
+import { showRequested, type ApprovalAnswer } from './approval-commands.js';
 import type { CommandContext } from '../context.js';
 import { show, type Row } from '../output.js';
 import { discrepancyRow } from './discrepancy-commands.js';
@@ -18,7 +17,9 @@ const RESOLVABLE_REASONS = Object.keys(FAILURE_REASON_TEXT).filter(
 );
 
 export function registerPayoutCommands(program: Command, context: () => CommandContext): void {
-  const payout = program.command('payout').description("a payout's whole story, and manual resolution");
+  const payout = program
+    .command('payout')
+    .description("a payout's whole story (a deployment command), and manual resolution (as you, signed in)");
   registerPayoutShowCommand(payout, context);
   registerPayoutResolveCommand(payout, context);
 }
@@ -48,11 +49,10 @@ interface ResolveOptions {
   reason?: string;
   override?: string;
   note?: string;
-  operator: string;
 }
 
 function registerPayoutResolveCommand(payout: Command, context: () => CommandContext): void {
-  requestedMoneyAction(
+  noted(
     payoutCommand(
       payout,
       'resolve',
@@ -70,45 +70,39 @@ function registerPayoutResolveCommand(payout: Command, context: () => CommandCon
         'settle as asked even though the rail disagrees or cannot be asked; <why> goes to the audit log',
         nonEmptyArgument('override', 400),
       ),
+    'why, for the approver and the audit log',
   ).action((opts: ResolveOptions) => requestResolution(context(), opts));
 }
 
-/** Asks the rail, then requests the settlement an approver approves (docs/operations.md, "Approvals"). */
+/**
+ * Asks the admin listener to plan the resolution: it asks the rail, and requests the settlement an approver
+ * approves (docs/operations.md, "Approvals").
+ */
 async function requestResolution(ctx: CommandContext, opts: ResolveOptions): Promise<void> {
   const outcome = opts.as.toLowerCase();
   if (outcome !== 'success' && outcome !== 'failed') throw new UsageError('--as must be success or failed');
   if (outcome === 'failed' && !RESOLVABLE_REASONS.includes(opts.reason ?? '')) {
     throw new UsageError(`--as failed needs --reason, one of ${RESOLVABLE_REASONS.join(', ')}`);
   }
-  const maker = await personNamed(ctx.db(), opts.operator);
-  const reason = opts.override ?? opts.note ?? 'resolution requested from the CLI';
-  const plan = await planManualResolution(
-    { db: ctx.db(), rail: ctx.rail() },
-    {
-      payout: { mid: opts.mid, transactionId: opts.TransactionID },
-      request:
-        outcome === 'success'
-          ? { outcome: 'SUCCESS', ...(opts.utr !== undefined && { bankReference: opts.utr }) }
-          : { outcome: 'FAILED', reason: opts.reason as Exclude<FailureReason, 'INSUFFICIENT_BALANCE'> },
-      maker,
-      reason,
-      override: opts.override !== undefined,
-    },
-  );
-  switch (plan.kind) {
-    case 'no-payout':
-      throw noPayout(opts.mid, opts.TransactionID);
-    case 'not-in-review':
-      throw new CommandFailure(
-        `payout ${opts.TransactionID} is ${plan.state}, not under manual review; only payouts the worker gave up on are resolved by hand`,
-      );
-    case 'refused':
-      throw new CommandFailure(
-        `refused: ${plan.why}; nothing changed (check with the bank; --override "<why>" asks anyway and is audited)`,
-      );
-    case 'planned':
-      await requestFromCli(ctx, plan.planned, maker, reason);
+  let answer: { approval: ApprovalAnswer };
+  try {
+    answer = await ctx.admin().post<{ approval: ApprovalAnswer }>('/admin/payouts/resolve', {
+      mid: opts.mid,
+      TransactionID: opts.TransactionID,
+      as: outcome,
+      ...(opts.utr !== undefined && { utr: opts.utr }),
+      ...(outcome === 'failed' && { reason: opts.reason }),
+      why: opts.override ?? opts.note ?? 'resolution requested from the CLI',
+      ...(opts.override !== undefined && { override: true }),
+    });
+  } catch (error) {
+    // The rail disagreed: say what it answered, as the person checks it with the bank.
+    if (error instanceof AdminRefusal && error.status === 409 && typeof error.body?.rail === 'string') {
+      throw new CommandFailure(`${error.message} The rail says: ${error.body.rail}.`);
+    }
+    throw error;
   }
+  showRequested(ctx.out, answer);
 }
 
 function printStory(story: PayoutStory, jobs: PayoutJobView[] | string, { out }: CommandContext): void {

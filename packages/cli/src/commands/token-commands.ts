@@ -1,52 +1,46 @@
 import type { Command } from 'commander';
 import { listTokens, type MerchantToken } from '@payout/db';
-import { planTokenIssue, revokeToken } from '@payout/use-cases';
-import { audited, merchantCommand, positiveIntegerArgument, requestedBy, requestedMoneyAction } from '../arguments.js';
-import { personNamed } from '../console-person.js';
-import { requestFromCli } from './approval-commands.js';
+import { merchantCommand, noted, positiveIntegerArgument } from '../arguments.js';
+import { showRequested, type ApprovalAnswer } from './approval-commands.js';
 import type { CommandContext } from '../context.js';
-import { merchantByMid, noMerchant } from '../merchant-by-mid.js';
-import { show, showResult } from '../output.js';
-import { CommandFailure } from '../usage-error.js';
+import { merchantByMid } from '../merchant-by-mid.js';
+import { show, showResult, type Row } from '../output.js';
+import { UsageError } from '../usage-error.js';
 
 export function registerTokenCommands(program: Command, context: () => CommandContext): void {
   const token = program.command('token').description("rotate, revoke and list a merchant's API tokens");
 
-  requestedMoneyAction(
+  noted(
     merchantCommand(
       token,
       'rotate',
-      'request an additional token (the old ones keep working until revoked); it is shown once to its approver',
+      'request an additional token (the old ones keep working until revoked); another approver approves it',
     ),
-  ).action(async (opts: { mid: string; note?: string; operator: string }) => {
-    const ctx = context();
-    const maker = await personNamed(ctx.db(), opts.operator);
-    const plan = await planTokenIssue({ db: ctx.db() }, { mid: opts.mid });
-    if (plan.kind === 'no-merchant') throw noMerchant(opts.mid);
-    await requestFromCli(ctx, plan.planned, maker, opts.note ?? 'token requested from the CLI');
+    'why, for the approver and the audit log',
+  ).action(async (opts: { mid: string; note?: string }) => {
+    const { admin, out } = context();
+    const answer = await admin().post<{ approval: ApprovalAnswer }>(
+      `/admin/merchants/${encodeURIComponent(opts.mid)}/tokens`,
+      { why: opts.note ?? 'token requested from the CLI' },
+    );
+    showRequested(out, answer);
   });
 
-  audited(
-    merchantCommand(token, 'revoke', 'revoke one token (see `token list` for ids)').requiredOption(
-      '--id <id>',
-      'token id',
-      positiveIntegerArgument('id'),
-    ),
-    'revoking it',
-  ).action(async (opts: { mid: string; id: number; note?: string; operator?: string }) => {
-    const { db, out } = context();
-    const revoked = await revokeToken(
-      { db: db() },
-      {
-        mid: opts.mid,
-        tokenId: opts.id,
-        ...requestedBy(opts, 'revoked from the CLI'),
-      },
+  noted(
+    merchantCommand(token, 'revoke', 'revoke one token (see `token list` for ids and prefixes)')
+      .option('--id <id>', 'token id', positiveIntegerArgument('id'))
+      .option('--prefix <prefix>', "the token's prefix, as `token list` shows it", tokenPrefixArgument),
+  ).action(async (opts: { mid: string; id?: number; prefix?: string; note?: string }) => {
+    const { admin, out } = context();
+    if ((opts.id === undefined) === (opts.prefix === undefined)) {
+      throw new UsageError('name the token with --id or --prefix (one of them)');
+    }
+    const named = opts.id !== undefined ? String(opts.id) : opts.prefix!;
+    const answer = await admin().post<{ token: Row }>(
+      `/admin/merchants/${encodeURIComponent(opts.mid)}/tokens/${encodeURIComponent(named)}/revoke`,
+      { why: opts.note ?? 'revoked from the CLI' },
     );
-    if (revoked.kind === 'no-merchant') throw noMerchant(opts.mid);
-    if (revoked.kind === 'no-token') throw new CommandFailure(`MID ${opts.mid} has no active token with id ${opts.id}`);
-    const view = { mid: opts.mid, ...tokenView(revoked.row) };
-    showResult(out, view);
+    showResult(out, answer.token);
   });
 
   merchantCommand(token, 'list', "list a merchant's tokens (prefixes only; tokens are stored hashed)").action(
@@ -65,4 +59,9 @@ function tokenView(t: MerchantToken) {
     createdAt: t.createdAt.toISOString(),
     revokedAt: t.revokedAt?.toISOString() ?? null,
   };
+}
+
+function tokenPrefixArgument(text: string): string {
+  if (!/^[A-Za-z0-9_-]{4,12}$/.test(text)) throw new UsageError(`--prefix must be a token prefix: got "${text}"`);
+  return text;
 }

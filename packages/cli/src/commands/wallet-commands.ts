@@ -1,19 +1,16 @@
 import type { Command } from 'commander';
 import { findWallet, ledgerBalances } from '@payout/db';
 import { formatRupees, type Paise } from '@payout/domain';
-import { planWalletCredit } from '@payout/use-cases';
-import { amountArgument, merchantCommand, nonEmptyArgument, requestedMoneyAction } from '../arguments.js';
-import { personNamed } from '../console-person.js';
-import { requestFromCli } from './approval-commands.js';
+import { amountArgument, merchantCommand, nonEmptyArgument, noted } from '../arguments.js';
+import { showRequested, type ApprovalAnswer } from './approval-commands.js';
 import type { CommandContext } from '../context.js';
-import { merchantByMid, noMerchant } from '../merchant-by-mid.js';
-import { show, showResult } from '../output.js';
-import { CommandFailure } from '../usage-error.js';
+import { merchantByMid } from '../merchant-by-mid.js';
+import { show, showResult, type Row } from '../output.js';
 
 export function registerWalletCommands(program: Command, context: () => CommandContext): void {
   const wallet = program.command('wallet').description("credit and inspect a merchant's main wallet");
 
-  requestedMoneyAction(
+  noted(
     merchantCommand(
       wallet,
       'credit',
@@ -25,36 +22,19 @@ export function registerWalletCommands(program: Command, context: () => CommandC
         'unique reference of this credit (e.g. the bank transfer id)',
         nonEmptyArgument('reference', 100),
       ),
-  ).action(async (opts: { mid: string; amount: Paise; reference: string; note?: string; operator: string }) => {
-    const ctx = context();
-    const maker = await personNamed(ctx.db(), opts.operator);
-    const plan = await planWalletCredit(
-      { db: ctx.db() },
-      { mid: opts.mid, amountPaise: opts.amount, reference: opts.reference },
+    'why, for the approver and the audit log',
+  ).action(async (opts: { mid: string; amount: Paise; reference: string; note?: string }) => {
+    const { admin, out } = context();
+    const answer = await admin().post<{ approval?: ApprovalAnswer; credit?: Row }>(
+      `/admin/merchants/${encodeURIComponent(opts.mid)}/credits`,
+      {
+        amount: formatRupees(opts.amount),
+        reference: opts.reference,
+        why: opts.note ?? 'credit requested from the CLI',
+      },
     );
-    switch (plan.kind) {
-      case 'no-merchant':
-        throw noMerchant(opts.mid);
-      case 'reference-conflict':
-        throw new CommandFailure(
-          `reference ${opts.reference} was already used for a credit of ${formatRupees(plan.creditedPaise)}; nothing changed`,
-        );
-      case 'already-credited':
-        showResult(
-          ctx.out,
-          {
-            mid: opts.mid,
-            reference: opts.reference,
-            amount: formatRupees(opts.amount),
-            credited: false,
-            available: formatRupees(plan.availablePaise),
-          },
-          ['This reference was already credited; nothing changed.'],
-        );
-        return;
-      case 'planned':
-        await requestFromCli(ctx, plan.planned, maker, opts.note ?? 'credit requested from the CLI');
-    }
+    if (answer.approval) showRequested(out, { approval: answer.approval });
+    else showResult(out, answer.credit ?? {}, ['This reference was already credited; nothing changed.']);
   });
 
   merchantCommand(wallet, 'show', 'show the wallet and the ledger balances behind it').action(

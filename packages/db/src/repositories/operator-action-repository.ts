@@ -32,6 +32,11 @@ export type OperatorActionName =
   | 'approval.cancel'
   | 'approval.expire'
   | 'approval.fail'
+  | 'merchant.create'
+  | 'merchant.suspend'
+  | 'merchant.activate'
+  | 'merchant.queue-settings'
+  | 'webhook.register'
   /** People (docs/operations.md, "Security model"): added, role changed, password reset on approval; disabled. */
   | 'user.add'
   | 'user.role'

@@ -1,6 +1,5 @@
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
-import { isForbiddenWebhookAddress, webhookUrlProblem, type WebhookDestinationPolicy } from '@payout/domain';
+import type { WebhookDestinationPolicy } from '@payout/domain';
+import { webhookDestinationProblem } from '@payout/use-cases';
 import { UsageError } from '../../usage-error.js';
 
 /** The `--url` of `merchant webhook`: an absolute http(s) URL without credentials, at most 2048 characters. */
@@ -20,27 +19,8 @@ export function urlArgument(text: string): string {
   return url.href;
 }
 
-/**
- * Refuses a URL a webhook may not be sent to (docs/webhooks.md): by its form, then by every address its
- * host resolves to now. A name that does not resolve yet is accepted — the worker checks the address of
- * every connection it makes, so a name pointed at a private address later gets no further either.
- */
+/** Refuses a URL a webhook may not be sent to (docs/webhooks.md), as the admin listener will. */
 export async function checkDestination(url: string, policy: WebhookDestinationPolicy): Promise<void> {
-  const problem = webhookUrlProblem(url, policy);
+  const problem = await webhookDestinationProblem(url, policy);
   if (problem) throw new UsageError(`--url ${problem}: got "${url}"`);
-  if (policy.allowPrivateAddresses) return;
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host)) return;
-  let addresses: { address: string }[];
-  try {
-    addresses = await lookup(host, { all: true });
-  } catch {
-    return;
-  }
-  const refused = addresses.find((a) => isForbiddenWebhookAddress(a.address));
-  if (refused) {
-    throw new UsageError(
-      `--url must not point to a loopback, private, link-local or metadata address: ${host} resolves to ${refused.address}`,
-    );
-  }
 }

@@ -1,0 +1,282 @@
+import type { Queue } from 'bullmq';
+import { z } from 'zod';
+import { findMerchantByMid, type PrismaClient } from '@payout/db';
+import { AppError, formatRupees, isJsonNumber, type WebhookDestinationPolicy } from '@payout/domain';
+import { optional, text, validate } from '@payout/contract';
+import {
+  createMerchantAction,
+  enableWebhookEndpointAction,
+  merchantJson,
+  planTokenIssue,
+  planWalletCredit,
+  registerWebhookAction,
+  requestApproval,
+  revokeToken,
+  setMerchantStatusAction,
+  updateQueueSettingsAction,
+  webhookEndpointJson,
+  type ApprovalSettings,
+} from '@payout/use-cases';
+import { methodNotAllowed } from '../../http/error-handler.js';
+import { exactRouter } from '../console/console-authorization.js';
+import { jsonActions, midField, midOf, rupeeAmountField, sendOk, sendRequested, whyField } from './json-actions.js';
+
+export interface MerchantJsonDeps {
+  db: PrismaClient;
+  approvals: ApprovalSettings;
+  webhookQueue: Queue;
+  /** Where a merchant's webhook may point (docs/webhooks.md, "Where a webhook may point"). */
+  webhookDestinations: WebhookDestinationPolicy;
+}
+
+const createBody = z.strictObject({
+  name: text('name', 1, 200),
+  mid: optional(midField),
+  impsLimit: optional(rupeeAmountField),
+  upiLimit: optional(rupeeAmountField),
+});
+const whyBody = z.strictObject({ why: whyField });
+const queueSettingsBody = z
+  .strictObject({
+    queueIfLowBalance: z.boolean().optional(),
+    /** How long a queued payout waits before it fails: a minute to 30 days. */
+    queueWindowSeconds: z
+      .preprocess(
+        (value) => (isJsonNumber(value) ? Number(value.toString()) : value),
+        z
+          .number({ error: 'queueWindowSeconds must be a whole number of seconds' })
+          .int()
+          .min(60)
+          .max(30 * 86_400),
+      )
+      .optional(),
+    why: optional(whyField),
+  })
+  .refine((b) => b.queueIfLowBalance !== undefined || b.queueWindowSeconds !== undefined, {
+    error: 'nothing to change: give queueIfLowBalance and/or queueWindowSeconds',
+  });
+const optionalWhyBody = z.strictObject({ why: optional(whyField) });
+const webhookBody = z.strictObject({
+  url: z.url({ error: 'url must be an absolute http:// or https:// URL' }).max(2048),
+  keepSecret: z.boolean().optional(),
+});
+const creditBody = z.strictObject({ amount: rupeeAmountField, reference: text('reference', 1, 100), why: whyField });
+/** A token is named by its id or by the prefix `token list` and the console show. */
+const TOKEN = /^(?:[1-9][0-9]{0,8}|[A-Za-z0-9_-]{4,12})$/;
+
+/**
+ * A person's merchant actions on the admin JSON API (docs/operations.md, "Security model"), each calling the
+ * use case the console and the CLI share: creating, suspending and activating a merchant, its webhook, its
+ * tokens (`act`), and the money actions that wait for a second person — a wallet credit and a new token
+ * (`request`, answered 202 with the request).
+ */
+export function merchantJsonRoutes(deps: MerchantJsonDeps) {
+  const router = exactRouter();
+  const action = jsonActions(deps.db);
+
+  router
+    .route('/admin/merchants')
+    .post(
+      action('act', async ({ res, actor, body }) => {
+        const input = validate(createBody, body);
+        const created = await createMerchantAction(deps, {
+          name: input.name,
+          ...(input.mid !== undefined && { mid: input.mid }),
+          ...(input.impsLimit !== undefined && { impsLimitPaise: input.impsLimit }),
+          ...(input.upiLimit !== undefined && { upiLimitPaise: input.upiLimit }),
+          actor,
+          reason: 'merchant created',
+        });
+        switch (created.kind) {
+          case 'mid-taken':
+            throw new AppError('CONFLICT', `MID ${created.mid} is already taken; nothing changed.`);
+          case 'limit-too-high':
+            throw AppError.validation([
+              { field: created.field, message: `${created.field} may not exceed ${created.ceiling}` },
+            ]);
+          case 'created':
+            // The first token is shown this once: only its digest is stored.
+            sendOk(res, { merchant: merchantJson(created.merchant), token: created.token }, 201);
+        }
+      }),
+    )
+    .all(methodNotAllowed);
+
+  for (const [name, status] of [
+    ['suspend', 'SUSPENDED'],
+    ['activate', 'ACTIVE'],
+  ] as const) {
+    router
+      .route(`/admin/merchants/:mid/${name}`)
+      .post(
+        action('act', async ({ req, res, actor, body }) => {
+          const mid = midOf(req);
+          const { why } = validate(whyBody, body);
+          const changed = await setMerchantStatusAction(deps, { mid, status, actor, reason: why });
+          if (changed.kind === 'no-merchant') throw noMerchant(mid);
+          sendOk(res, { merchant: merchantJson(changed.merchant) });
+        }),
+      )
+      .all(methodNotAllowed);
+  }
+
+  router
+    .route('/admin/merchants/:mid/queue-settings')
+    .post(
+      action('act', async ({ req, res, actor, body }) => {
+        const mid = midOf(req);
+        const { queueIfLowBalance, queueWindowSeconds, why } = validate(queueSettingsBody, body);
+        const changed = await updateQueueSettingsAction(deps, {
+          mid,
+          settings: {
+            ...(queueIfLowBalance !== undefined && { queueIfLowBalance }),
+            ...(queueWindowSeconds !== undefined && { queueWindowSeconds }),
+          },
+          actor,
+          reason: why ?? 'queue settings changed',
+        });
+        if (changed.kind === 'no-merchant') throw noMerchant(mid);
+        sendOk(res, { merchant: merchantJson(changed.merchant) });
+      }),
+    )
+    .all(methodNotAllowed);
+
+  router
+    .route('/admin/merchants/:mid/webhook')
+    .post(
+      action('act', async ({ req, res, actor, body }) => {
+        const mid = midOf(req);
+        const { url, keepSecret } = validate(webhookBody, body);
+        const registered = await registerWebhookAction(
+          { db: deps.db, destinations: deps.webhookDestinations },
+          { mid, url, keepSecret: keepSecret ?? false, actor, reason: 'webhook URL registered' },
+        );
+        switch (registered.kind) {
+          case 'refused-url':
+            throw AppError.validation([{ field: 'url', message: `url ${registered.why}` }]);
+          case 'no-merchant':
+            throw noMerchant(mid);
+          case 'no-endpoint':
+            throw new AppError('CONFLICT', `MID ${mid} has no webhook yet: register one with a new secret.`);
+          case 'registered':
+            // A new signing secret is shown this once.
+            sendOk(res, {
+              webhook: webhookEndpointJson(mid, registered.endpoint),
+              ...(registered.secret !== undefined && { secret: registered.secret }),
+            });
+        }
+      }),
+    )
+    .all(methodNotAllowed);
+
+  router
+    .route('/admin/merchants/:mid/webhook/enable')
+    .post(
+      action('act', async ({ req, res, actor, body }) => {
+        const mid = midOf(req);
+        const { why } = validate(optionalWhyBody, body);
+        const merchant = await findMerchantByMid(deps.db, mid);
+        if (!merchant) throw noMerchant(mid);
+        const enabled = await enableWebhookEndpointAction(deps, {
+          merchantId: merchant.id,
+          actor,
+          reason: why ?? 'webhook endpoint enabled',
+        });
+        switch (enabled.kind) {
+          case 'no-endpoint':
+            throw new AppError('NOT_FOUND', `MID ${mid} has no webhook URL: register one first.`);
+          case 'not-disabled':
+            throw new AppError('CONFLICT', `The webhook endpoint of MID ${mid} is not disabled; nothing changed.`);
+          case 'enabled':
+            sendOk(res, {
+              webhook: {
+                mid,
+                disabledAt: enabled.disabledAt.toISOString(),
+                disabledReason: enabled.disabledReason,
+                resumed: enabled.resumed,
+                queued: enabled.queued,
+              },
+            });
+        }
+      }),
+    )
+    .all(methodNotAllowed);
+
+  router
+    .route('/admin/merchants/:mid/credits')
+    .post(
+      action('request', async ({ req, res, person, body }) => {
+        const mid = midOf(req);
+        const { amount, reference, why } = validate(creditBody, body);
+        const plan = await planWalletCredit(deps, { mid, amountPaise: amount, reference });
+        switch (plan.kind) {
+          case 'no-merchant':
+            throw noMerchant(mid);
+          case 'reference-conflict':
+            throw new AppError(
+              'CONFLICT',
+              `Reference ${reference} was already used for a credit of ${formatRupees(plan.creditedPaise)}; nothing changed.`,
+            );
+          case 'already-credited':
+            sendOk(res, {
+              credit: {
+                mid,
+                reference,
+                amount: formatRupees(amount),
+                credited: false,
+                available: formatRupees(plan.availablePaise),
+              },
+            });
+            return;
+          case 'planned':
+            sendRequested(res, await requestApproval(deps, { planned: plan.planned, maker: person, reason: why }));
+        }
+      }),
+    )
+    .all(methodNotAllowed);
+
+  router
+    .route('/admin/merchants/:mid/tokens')
+    .post(
+      action('request', async ({ req, res, person, body }) => {
+        const mid = midOf(req);
+        const { why } = validate(whyBody, body);
+        const plan = await planTokenIssue(deps, { mid });
+        if (plan.kind === 'no-merchant') throw noMerchant(mid);
+        sendRequested(res, await requestApproval(deps, { planned: plan.planned, maker: person, reason: why }));
+      }),
+    )
+    .all(methodNotAllowed);
+
+  router
+    .route('/admin/merchants/:mid/tokens/:token/revoke')
+    .post(
+      action('act', async ({ req, res, actor, body }) => {
+        const mid = midOf(req);
+        const named = String(req.params.token);
+        if (!TOKEN.test(named))
+          throw AppError.validation([{ field: 'token', message: 'token must be an id or a prefix' }]);
+        const { why } = validate(whyBody, body);
+        const token = /^[0-9]+$/.test(named) ? { tokenId: Number(named) } : { tokenPrefix: named };
+        const revoked = await revokeToken(deps, { mid, ...token, actor, reason: why });
+        if (revoked.kind === 'no-merchant') throw noMerchant(mid);
+        if (revoked.kind === 'no-token') throw new AppError('NOT_FOUND', `MID ${mid} has no active token ${named}.`);
+        sendOk(res, {
+          token: {
+            mid,
+            id: revoked.row.id,
+            prefix: revoked.row.tokenPrefix,
+            createdAt: revoked.row.createdAt.toISOString(),
+            revokedAt: revoked.row.revokedAt?.toISOString() ?? null,
+          },
+        });
+      }),
+    )
+    .all(methodNotAllowed);
+
+  return router;
+}
+
+function noMerchant(mid: string): AppError {
+  return new AppError('NOT_FOUND', `No merchant with MID ${mid}.`, { details: { mid } });
+}
