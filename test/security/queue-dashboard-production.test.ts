@@ -13,6 +13,8 @@ const production = useApi({
   ADMIN_TOKEN,
   PAYIN_CALLBACK_SECRET: 'a-production-callback-secret-0123456789abcdef',
   APPROVALS_ALLOW_SELF_APPROVAL: 'false',
+  // Production refuses loopback webhook destinations, which the tests' own setting allows elsewhere.
+  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'false',
 });
 const development = useApi({ NODE_ENV: 'development', ADMIN_TOKEN });
 
