@@ -16,7 +16,10 @@ import {
   allowSelfApprovalOnlyInDevelopment,
 } from './settings.js';
 
-/** Where the bank's rail is and how long it may take: the worker submits and asks, the API and CLI only ask. */
+/**
+ * Where the bank's rail is and how long it may take, as `createRailAdapter` (packages/rails/src/rail-factory.ts)
+ * reads them: the worker submits and asks, the API only asks.
+ */
 const railSettings = {
   RAIL_BASE_URL: z.url().default('http://127.0.0.1:4100'),
   RAIL_CONNECT_TIMEOUT_MS: positiveInt(2_000),
