@@ -253,6 +253,8 @@ export const railSimConfigSchema = z.object({
   RAIL_SIM_DEEMED_SUCCESS_MS: z.coerce.number().int().min(0).default(300_000),
   /** How long after its payment a `.99` payout comes back (REVERSED). */
   RAIL_SIM_REVERSE_AFTER_MS: z.coerce.number().int().min(0).default(60_000),
+  /** Where a running simulator is asked for its statement (`pnpm rail-sim:statement`, without `--url`). */
+  RAIL_BASE_URL: railSettings.RAIL_BASE_URL,
 });
 export type RailSimConfig = z.infer<typeof railSimConfigSchema>;
 
