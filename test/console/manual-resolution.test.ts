@@ -1,16 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findWallet, listOperatorActions, transitionPayout, type PayoutSummary, type PrismaClient } from '@payout/db';
 import { approveRequest, planManualResolution, recheckOverride, requestApproval, type Person } from '@payout/use-cases';
-import type { ResolutionRequest } from '@payout/domain';
-import { createHttpRailAdapter, type RailAdapter } from '@payout/rails';
+import { FAILURE_REASON_TEXT, RESOLUTION_FAILURE_REASONS, type ResolutionRequest } from '@payout/domain';
+import { createRailAdapter, type RailAdapter } from '@payout/rails';
 import { createRailSim, type RailSim, type RailSimServer } from '@payout/rail-sim';
-import { EXIT_FAILED, EXIT_OK } from '@payout/cli';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from '@payout/cli';
 import { testPrisma } from '../support/database.js';
 import { makeMerchant, type TestMerchant } from '../support/factories.js';
 import { FAST_RAIL } from '../support/stack.js';
 import { useStubBank } from '../support/stub-bank.js';
-import { useApi } from '../support/api.js';
-import { personWithKey } from '../support/people.js';
+import { adminOf, call, useApi } from '../support/api.js';
+import { signedInPerson } from '../support/console.js';
+import { bearer, personWithKey } from '../support/people.js';
 import { cliAs, payoutAtTheRail, setCliAdmin } from '../webhooks/webhook-fixtures.js';
 
 // A payout under manual review is resolved only after the rail is asked, and a resolution the rail
@@ -32,9 +33,9 @@ beforeAll(async () => {
   db = testPrisma();
   sim = createRailSim(FAST_RAIL);
   railSim = await sim.listen(0);
-  const options = { connectTimeoutMs: 1_000, responseTimeoutMs: 2_000 };
-  stubRail = createHttpRailAdapter({ baseUrl: bank.current.url, ...options });
-  simRail = createHttpRailAdapter({ baseUrl: railSim.url, ...options });
+  const timeouts = { RAIL_CONNECT_TIMEOUT_MS: 1_000, RAIL_RESPONSE_TIMEOUT_MS: 2_000 };
+  stubRail = createRailAdapter({ RAIL_BASE_URL: bank.current.url, ...timeouts });
+  simRail = createRailAdapter({ RAIL_BASE_URL: railSim.url, ...timeouts });
 });
 afterAll(async () => {
   await stubRail.close();
@@ -314,5 +315,37 @@ describe('manual resolution asks the rail first', () => {
       ['payout.resolve-refused', `cli:${meera.username}`],
     ]);
     expect(entries[1]).toMatchObject({ reason: 'bank recalled the credit, letter 77' });
+  });
+
+  it('when a failure reason is offered or refused, then the console, the admin JSON API and the CLI name the same reasons: never a short balance or a reversal', async () => {
+    setCliAdmin(api.current.adminUrl);
+    const asha = await personWithKey('operator');
+    const merchant = await makeMerchant(db, { balance: '1000.00' });
+    const payout = await payoutInReview(merchant);
+    const listed = RESOLUTION_FAILURE_REASONS.join(', ');
+
+    const operator = await signedInPerson(api.current.adminUrl, 'operator');
+    const form = (await operator.page(`/console/payouts/${payout.ackNo}/resolve`)).html;
+    const offered = [...form.matchAll(/<option value="([A-Z_]+)">([^<]*)<\/option>/g)].map((m) => [m[1], m[2]]);
+    expect(offered).toEqual(RESOLUTION_FAILURE_REASONS.map((r) => [r, FAILURE_REASON_TEXT[r]]));
+
+    for (const reason of ['REVERSED_BY_BENEFICIARY_BANK', 'INSUFFICIENT_BALANCE']) {
+      const posted = await call(adminOf(api.current), '/admin/payouts/resolve', {
+        body: { mid: merchant.mid, TransactionID: payout.transactionId, as: 'failed', reason, why: 'x' },
+        headers: bearer(asha),
+      });
+      expect(posted.status).toBe(422);
+      expect(JSON.stringify(posted.json)).toContain(`reason must be one of ${listed}`);
+
+      const typed = await cliAs(
+        asha.key,
+        ...['payout', 'resolve', '--mid', merchant.mid, '--TransactionID', payout.transactionId],
+        ...['--as', 'failed', '--reason', reason],
+      );
+      expect(typed.status).toBe(EXIT_USAGE);
+      expect(typed.stderr).toContain(`--as failed needs --reason, one of ${listed}`);
+    }
+    expect(await stateOf(payout)).toEqual({ state: 'MANUAL_REVIEW', utr: null, reason: null });
+    expect(await db.approvalRequest.count({ where: { payoutId: payout.id } })).toBe(0);
   });
 });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { webhookDestinationPolicy, type ApiConfig } from '@payout/config';
 import { createPrismaClient, type PrismaClient } from '@payout/db';
 import { Queue } from 'bullmq';
-import { createHttpRailAdapter, type RailAdapter } from '@payout/rails';
+import { createRailAdapter, type RailAdapter } from '@payout/rails';
 import {
   createPayoutProducer,
   createProducerConnection,
@@ -116,11 +116,7 @@ function openSharedResources(config: ApiConfig, logger: Logger): SharedResources
   });
   // The API asks the rail only for beneficiary validation (docs/api.md) and, from the console's manual
   // resolution, a payout's status; it never submits a payout (the worker does).
-  const rail = createHttpRailAdapter({
-    baseUrl: config.RAIL_BASE_URL,
-    connectTimeoutMs: config.RAIL_CONNECT_TIMEOUT_MS,
-    responseTimeoutMs: config.RAIL_RESPONSE_TIMEOUT_MS,
-  });
+  const rail = createRailAdapter(config);
   return { db, readDb, redis, producer, rail, metrics: createMetrics('api'), logger };
 }
 

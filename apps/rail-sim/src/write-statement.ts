@@ -4,13 +4,17 @@
 // It asks a running simulator (GET /v1/statement, docs/rail-sim.md); without --out the file goes to stdout.
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { loadConfigOrExit, railSimConfigSchema } from '@payout/config';
 import { istDate } from './statement-export.js';
+
+// Only the setting it needs: the simulator's own settings are the running simulator's business.
+const config = loadConfigOrExit(railSimConfigSchema.pick({ RAIL_BASE_URL: true }));
 
 const { values } = parseArgs({
   options: {
     date: { type: 'string', default: istDate(Date.now()) },
     format: { type: 'string', default: 'csv' },
-    url: { type: 'string', default: process.env.RAIL_BASE_URL ?? 'http://127.0.0.1:4100' },
+    url: { type: 'string', default: config.RAIL_BASE_URL },
     out: { type: 'string' },
   },
 });

@@ -4,7 +4,7 @@ import type { WorkerConfig } from '@payout/config';
 import { createPrismaClient, type OverduePayout, type PrismaClient } from '@payout/db';
 import type { InquirySchedules } from '@payout/domain';
 import { createProducerConnection, createWorkerConnection, PAYOUT_QUEUE } from '@payout/queue';
-import { createHttpRailAdapter, type RailAdapter } from '@payout/rails';
+import { createRailAdapter, type RailAdapter } from '@payout/rails';
 import {
   createLogger,
   createMetrics,
@@ -49,7 +49,10 @@ export async function startWorker(config: WorkerConfig, overrides: WorkerOverrid
   const logger = overrides.logger ?? createLogger('worker', config.LOG_LEVEL);
   const { db, producerRedis, workerRedis, queue } = openConnections(config, logger);
   const metrics = createMetrics('worker');
-  const rail = instrumentedRail(overrides.rail ?? railFor(config), metrics);
+  const rail = instrumentedRail(
+    overrides.rail ?? createRailAdapter(config, { maxConnections: config.WORKER_CONCURRENCY }),
+    metrics,
+  );
   const webhooks = await startWebhookWorker(config, {
     db,
     connection: producerRedis,
@@ -135,15 +138,6 @@ function openConnections(config: WorkerConfig, logger: Logger) {
   const queue = new Queue(PAYOUT_QUEUE, { connection: producerRedis, prefix: config.QUEUE_PREFIX });
   queue.on('error', (error) => logger.warn({ err: error.message }, 'queue error'));
   return { db, producerRedis, workerRedis, queue };
-}
-
-function railFor(config: WorkerConfig): RailAdapter {
-  return createHttpRailAdapter({
-    baseUrl: config.RAIL_BASE_URL,
-    connectTimeoutMs: config.RAIL_CONNECT_TIMEOUT_MS,
-    responseTimeoutMs: config.RAIL_RESPONSE_TIMEOUT_MS,
-    maxConnections: config.WORKER_CONCURRENCY,
-  });
 }
 
 interface DriverParts {

@@ -16,7 +16,10 @@ import {
   allowSelfApprovalOnlyInDevelopment,
 } from './settings.js';
 
-/** Where the bank's rail is and how long it may take: the worker submits and asks, the API and CLI only ask. */
+/**
+ * Where the bank's rail is and how long it may take, as `createRailAdapter` (packages/rails/src/rail-factory.ts)
+ * reads them: the worker submits and asks, the API only asks.
+ */
 const railSettings = {
   RAIL_BASE_URL: z.url().default('http://127.0.0.1:4100'),
   RAIL_CONNECT_TIMEOUT_MS: positiveInt(2_000),
@@ -250,6 +253,8 @@ export const railSimConfigSchema = z.object({
   RAIL_SIM_DEEMED_SUCCESS_MS: z.coerce.number().int().min(0).default(300_000),
   /** How long after its payment a `.99` payout comes back (REVERSED). */
   RAIL_SIM_REVERSE_AFTER_MS: z.coerce.number().int().min(0).default(60_000),
+  /** Where a running simulator is asked for its statement (`pnpm rail-sim:statement`, without `--url`). */
+  RAIL_BASE_URL: railSettings.RAIL_BASE_URL,
 });
 export type RailSimConfig = z.infer<typeof railSimConfigSchema>;
 

@@ -65,9 +65,12 @@ export { isForbiddenWebhookAddress, webhookUrlProblem, type WebhookDestinationPo
 export {
   decideResolution,
   describeRailAnswer,
+  isSettlementFailureReason,
   overrideAtApproval,
+  RESOLUTION_FAILURE_REASONS,
   type ResolutionDecision,
   type ResolutionRequest,
+  type SettlementFailureReason,
 } from './manual-resolution.js';
 export {
   hashPassword,

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { decideResolution, overrideAtApproval, type ResolutionRequest } from './manual-resolution.js';
+import {
+  decideResolution,
+  isSettlementFailureReason,
+  overrideAtApproval,
+  RESOLUTION_FAILURE_REASONS,
+  type ResolutionRequest,
+} from './manual-resolution.js';
+import { FAILURE_REASON_TEXT } from './payout-state.js';
 import type { RailAnswer } from './rail-outcome.js';
 
 const asFailed: ResolutionRequest = { outcome: 'FAILED', reason: 'DECLINED_BY_BENEFICIARY_BANK' };
@@ -75,5 +82,27 @@ describe('an override asked again at approval', () => {
     ['success', asSuccess, rail.pending],
   ] as const)('when the override says %s and the rail now says %o, then it stands', (_name, request, now) => {
     expect(overrideAtApproval(request, saw, now)).toEqual({ kind: 'stands' });
+  });
+});
+
+describe('the reasons a person may resolve a payout as failed with', () => {
+  it('are every failure reason but the short balance and the reversal, in the contract order', () => {
+    expect(RESOLUTION_FAILURE_REASONS).toEqual([
+      'INVALID_BENEFICIARY_ACCOUNT',
+      'INVALID_UPI_ADDRESS',
+      'DECLINED_BY_BENEFICIARY_BANK',
+      'RAIL_REJECTED',
+    ]);
+  });
+
+  it.each(['INSUFFICIENT_BALANCE', 'REVERSED_BY_BENEFICIARY_BANK', 'toString', 'NOPE', undefined])(
+    'refuses %s',
+    (value) => {
+      expect(isSettlementFailureReason(value)).toBe(false);
+    },
+  );
+
+  it('each have the text the console shows', () => {
+    for (const reason of RESOLUTION_FAILURE_REASONS) expect(FAILURE_REASON_TEXT[reason]).toMatch(/^[a-z]/);
   });
 });

@@ -1,15 +1,40 @@
-import type { FailureReason } from './payout-state.js';
+import { FAILURE_REASON_TEXT, type FailureReason } from './payout-state.js';
 import type { RailAnswer } from './rail-outcome.js';
+
+/**
+ * Why a settlement fails a payout, whether the rail says so or a person resolving it by hand: never a short
+ * balance (intake decides that one, before anything is reserved) and never a reversal (a paid payout the bank
+ * sends back becomes REVERSED with its own ledger entry, docs/reconciliation.md; the database's
+ * `payouts_reversed_has_its_reason` refuses that reason on any other state).
+ */
+export type SettlementFailureReason = Exclude<FailureReason, 'INSUFFICIENT_BALANCE' | 'REVERSED_BY_BENEFICIARY_BANK'>;
+
+export function isSettlementFailureReason(value: unknown): value is SettlementFailureReason {
+  return (
+    typeof value === 'string' &&
+    Object.hasOwn(FAILURE_REASON_TEXT, value) &&
+    value !== 'INSUFFICIENT_BALANCE' &&
+    value !== 'REVERSED_BY_BENEFICIARY_BANK'
+  );
+}
+
+/**
+ * The reasons a person may resolve a payout under manual review as failed with (docs/operations.md, "Resolving
+ * a payout under manual review"), in the contract's order; the CLI, the admin JSON API and the console offer
+ * this list, the console with each reason's {@link FAILURE_REASON_TEXT}.
+ */
+export const RESOLUTION_FAILURE_REASONS = (Object.keys(FAILURE_REASON_TEXT) as FailureReason[]).filter(
+  isSettlementFailureReason,
+) as [SettlementFailureReason, ...SettlementFailureReason[]];
 
 /** What an operator asks for a payout under manual review. */
 export type ResolutionRequest =
-  | { outcome: 'SUCCESS'; bankReference?: string }
-  | { outcome: 'FAILED'; reason: Exclude<FailureReason, 'INSUFFICIENT_BALANCE'> };
+  { outcome: 'SUCCESS'; bankReference?: string } | { outcome: 'FAILED'; reason: SettlementFailureReason };
 
 /** What happens to the request once the rail has been asked. */
 export type ResolutionDecision =
   | { kind: 'settle-success'; bankReference: string }
-  | { kind: 'settle-failure'; reason: Exclude<FailureReason, 'INSUFFICIENT_BALANCE'> }
+  | { kind: 'settle-failure'; reason: SettlementFailureReason }
   /** The rail disagrees (or cannot say): nothing changes unless the operator overrides with a reason. */
   | { kind: 'refuse'; why: string };
 

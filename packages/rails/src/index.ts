@@ -10,3 +10,4 @@ export {
   type RailSubmitAnswer,
 } from './rail-adapter.js';
 export { createHttpRailAdapter } from './http-rail-adapter.js';
+export { createRailAdapter, type RailLimits, type RailSettings } from './rail-factory.js';

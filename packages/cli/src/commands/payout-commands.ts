@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { findPayoutStory, type PayoutStory } from '@payout/db';
-import { FAILURE_REASON_TEXT, formatRupees } from '@payout/domain';
+import { formatRupees, isSettlementFailureReason, RESOLUTION_FAILURE_REASONS } from '@payout/domain';
 import { findPayoutJobs, type PayoutJobView } from '@payout/queue';
 import { AdminRefusal } from '../admin-client.js';
 import { nonEmptyArgument, noted, payoutCommand } from '../arguments.js';
@@ -10,11 +10,6 @@ import { show, type Row } from '../output.js';
 import { discrepancyRow } from './discrepancy-commands.js';
 import { noPayout } from '../payout-by-transaction-id.js';
 import { CommandFailure, UsageError } from '../usage-error.js';
-
-// Insufficient balance is decided at acceptance and a reversal by the bank, never by an operator's hand.
-const RESOLVABLE_REASONS = Object.keys(FAILURE_REASON_TEXT).filter(
-  (r) => r !== 'INSUFFICIENT_BALANCE' && r !== 'REVERSED_BY_BENEFICIARY_BANK',
-);
 
 export function registerPayoutCommands(program: Command, context: () => CommandContext): void {
   const payout = program
@@ -64,7 +59,7 @@ function registerPayoutResolveCommand(payout: Command, context: () => CommandCon
         "the bank reference (UTR), for --as success (the rail's, if omitted)",
         nonEmptyArgument('utr', 64),
       )
-      .option('--reason <reason>', `for --as failed: ${RESOLVABLE_REASONS.join(', ')}`)
+      .option('--reason <reason>', `for --as failed: ${RESOLUTION_FAILURE_REASONS.join(', ')}`)
       .option(
         '--override <why>',
         'settle as asked even though the rail disagrees or cannot be asked; <why> goes to the audit log',
@@ -81,8 +76,8 @@ function registerPayoutResolveCommand(payout: Command, context: () => CommandCon
 async function requestResolution(ctx: CommandContext, opts: ResolveOptions): Promise<void> {
   const outcome = opts.as.toLowerCase();
   if (outcome !== 'success' && outcome !== 'failed') throw new UsageError('--as must be success or failed');
-  if (outcome === 'failed' && !RESOLVABLE_REASONS.includes(opts.reason ?? '')) {
-    throw new UsageError(`--as failed needs --reason, one of ${RESOLVABLE_REASONS.join(', ')}`);
+  if (outcome === 'failed' && !isSettlementFailureReason(opts.reason)) {
+    throw new UsageError(`--as failed needs --reason, one of ${RESOLUTION_FAILURE_REASONS.join(', ')}`);
   }
   let answer: { approval: ApprovalAnswer };
   try {

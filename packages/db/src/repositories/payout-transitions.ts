@@ -1,4 +1,4 @@
-import type { FailureReason, PayoutForWork, PayoutState } from '@payout/domain';
+import type { PayoutForWork, PayoutState, SettlementFailureReason } from '@payout/domain';
 import { statesAllowedBefore } from '@payout/domain';
 import { sql, sqlRows, type PrismaClientOrTransaction } from '../client.js';
 import { payoutFromRow, type PayoutRow } from './payout-columns.js';
@@ -136,9 +136,6 @@ export async function settlePayout(
   const [result] = await settlePayouts(db, [request]);
   return result!;
 }
-
-/** Why a settled payout failed: any reason but a short balance (that one is decided at acceptance). */
-export type SettlementFailureReason = Exclude<FailureReason, 'INSUFFICIENT_BALANCE'>;
 
 /** One settlement to make: which payout, the outcome, why, and from which states it may happen. */
 export interface SettlementRequest {

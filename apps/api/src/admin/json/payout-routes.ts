@@ -2,7 +2,7 @@ import type { Queue } from 'bullmq';
 import { z } from 'zod';
 import { errorBody, optional, text, transactionIdField, validate } from '@payout/contract';
 import { findWebhookEndpoint, type PrismaClient } from '@payout/db';
-import { AppError, FAILURE_REASON_TEXT, type FailureReason } from '@payout/domain';
+import { AppError, RESOLUTION_FAILURE_REASONS } from '@payout/domain';
 import type { RailAdapter } from '@payout/rails';
 import {
   planManualResolution,
@@ -23,26 +23,24 @@ export interface PayoutJsonDeps {
   webhookQueue: Queue;
 }
 
-/** A failure a person may resolve a payout as: never the wallet's (intake decides it). */
-type SettleableReason = Exclude<FailureReason, 'INSUFFICIENT_BALANCE'>;
-const SETTLEABLE_REASONS = Object.keys(FAILURE_REASON_TEXT).filter(
-  (r): r is SettleableReason => r !== 'INSUFFICIENT_BALANCE',
-) as [SettleableReason, ...SettleableReason[]];
-
 const resolveBody = z
   .strictObject({
     mid: midField,
     TransactionID: transactionIdField,
     as: z.enum(['success', 'failed'], { error: 'as must be success or failed' }),
     utr: optional(text('utr', 1, 64)),
-    reason: optional(z.enum(SETTLEABLE_REASONS, { error: `reason must be one of ${SETTLEABLE_REASONS.join(', ')}` })),
+    reason: optional(
+      z.enum(RESOLUTION_FAILURE_REASONS, {
+        error: `reason must be one of ${RESOLUTION_FAILURE_REASONS.join(', ')}`,
+      }),
+    ),
     why: whyField,
     /** Settle as asked even though the rail disagrees or cannot be asked; `why` says why (audited). */
     override: z.boolean().optional(),
   })
   .refine((b) => b.as === 'success' || b.reason !== undefined, {
     path: ['reason'],
-    error: `as failed needs a reason, one of ${SETTLEABLE_REASONS.join(', ')}`,
+    error: `as failed needs a reason, one of ${RESOLUTION_FAILURE_REASONS.join(', ')}`,
   });
 
 const replayBody = z.strictObject({ mid: midField, TransactionID: transactionIdField, why: optional(whyField) });

@@ -1,16 +1,10 @@
 import type { Response } from 'express';
 import type { PayoutStory } from '@payout/db';
-import { FAILURE_REASON_TEXT, type FailureReason } from '@payout/domain';
+import { FAILURE_REASON_TEXT, RESOLUTION_FAILURE_REASONS } from '@payout/domain';
 import type { Viewer } from '../console-session.js';
 import { renderPage } from '../render.js';
 import { ActionPage } from '../views/action-page.js';
 import { rupees } from '../views/format.js';
-
-/** A failure a person may resolve a payout as: every reason but the wallet's, which only intake gives. */
-export type SettleableReason = Exclude<FailureReason, 'INSUFFICIENT_BALANCE'>;
-export const RESOLVABLE_REASONS = Object.keys(FAILURE_REASON_TEXT).filter(
-  (r): r is SettleableReason => r !== 'INSUFFICIENT_BALANCE',
-);
 
 /** The resolution's confirmation page: what will happen, success or failure, and the override. */
 export function resolvePage(res: Response, viewer: Viewer, story: PayoutStory, status = 200, error?: string): void {
@@ -59,7 +53,7 @@ function ResolutionFields() {
       <input id="utr" name="utr" maxLength={64} />
       <label for="reason">Failure reason, for a failure</label>
       <select id="reason" name="reason">
-        {RESOLVABLE_REASONS.map((r) => (
+        {RESOLUTION_FAILURE_REASONS.map((r) => (
           <option value={r}>{FAILURE_REASON_TEXT[r]}</option>
         ))}
       </select>

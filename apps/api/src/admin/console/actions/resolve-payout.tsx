@@ -1,11 +1,12 @@
 import type { Request } from 'express';
+import { isSettlementFailureReason } from '@payout/domain';
 import { planManualResolution, type PlanManualResolutionInput } from '@payout/use-cases';
 import { exactRouter } from '../console-authorization.js';
 import type { ConsoleContext } from '../console-dependencies.js';
 import { payoutNotFound, payoutOr404, reasonOf } from '../console-guards.js';
 import { formField } from '../console-session.js';
 import { personOf, requestAndShow } from './action-helpers.js';
-import { RESOLVABLE_REASONS, resolvePage, type SettleableReason } from './resolve-form.js';
+import { resolvePage } from './resolve-form.js';
 
 /**
  * Resolve a payout under manual review (docs/operations.md, "Resolving a payout under manual review"): the
@@ -74,15 +75,14 @@ function resolutionForm(
 ): { request: PlanManualResolutionInput['request']; why: string; override: boolean } | string {
   const outcome = formField(req, 'outcome');
   const utr = formField(req, 'utr')?.trim() ?? '';
-  const reason = formField(req, 'reason') as SettleableReason | undefined;
+  const reason = formField(req, 'reason');
   const why = reasonOf(formField(req, 'why'));
   if ((outcome !== 'success' && outcome !== 'failed') || !why || utr.length > 64 || !/^[A-Za-z0-9]*$/.test(utr)) {
     return 'Choose success or failed, say why, and give a UTR of letters and digits.';
   }
-  if (outcome === 'failed' && !RESOLVABLE_REASONS.includes(reason!)) return 'Choose a failure reason.';
-  const request: PlanManualResolutionInput['request'] =
-    outcome === 'success'
-      ? { outcome: 'SUCCESS', ...(utr && { bankReference: utr }) }
-      : { outcome: 'FAILED', reason: reason! };
+  let request: PlanManualResolutionInput['request'];
+  if (outcome === 'success') request = { outcome: 'SUCCESS', ...(utr && { bankReference: utr }) };
+  else if (isSettlementFailureReason(reason)) request = { outcome: 'FAILED', reason };
+  else return 'Choose a failure reason.';
   return { request, why, override: formField(req, 'override') === 'yes' };
 }
