@@ -18,13 +18,13 @@ export type Posting = 'reserve' | 'release' | 'settle' | 'reverse' | 'late-debit
 /** The ledger entry kind each posting is written as (packages/domain/src/ledger.ts says which accounts it moves). */
 export const POSTING_ENTRY: Record<Posting, LedgerEntryKind> = {
   reserve: 'PAYOUT_RESERVE',
-  release: 'PAYOUT_RELEASE',
   settle: 'PAYOUT_SETTLE',
+  release: 'PAYOUT_RELEASE',
   reverse: 'PAYOUT_REVERSAL',
   'late-debit': 'PAYOUT_LATE_DEBIT',
 };
 
-/** Every posting, in the order a payout's life makes them. */
+/** Every posting: a reservation, what ends it, and what may follow. */
 export const POSTINGS = Object.keys(POSTING_ENTRY) as Posting[];
 
 /**
