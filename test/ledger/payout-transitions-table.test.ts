@@ -15,7 +15,6 @@ import {
   successOf,
   transitionPayout,
   updateQueueSettings,
-  type PrismaClient,
   type PrismaClientOrTransaction,
 } from '@payout/db';
 import {
@@ -117,17 +116,17 @@ const DRIVERS: Record<TransitionCause, Driver> = {
   reversal: async (db, subject, row) =>
     moved(await reversePayout(db, subject.payoutId!, { source: 'rail', note }), row),
   // An operator resolves "paid at the bank after it FAILED here" by charging the merchant.
-  'late-debit': async (db, subject) => {
-    const { id } = await recordDiscrepancy(db, {
+  'late-debit': async (_db, subject) => {
+    const { id } = await recordDiscrepancy(prisma, {
       payoutId: subject.payoutId!,
       kind: 'SUCCESS_AFTER_FAILED',
       source: 'rail',
       railAnswer: { status: 'SUCCESS' },
     });
-    const resolve = (tx: Parameters<typeof resolveDiscrepancyIn>[0]) =>
-      resolveDiscrepancyIn(tx, { id, resolution: 'debit-merchant', note: 'paid after all', actor: 'operator:test' });
-    const outcome =
-      '$transaction' in db ? await (db as PrismaClient).$transaction(resolve) : await resolve(db as never);
+    // In its own transaction, as an operator's resolution is made.
+    const outcome = await prisma.$transaction((tx) =>
+      resolveDiscrepancyIn(tx, { id, resolution: 'debit-merchant', note: 'paid after all', actor: 'operator:test' }),
+    );
     if (outcome.kind !== 'resolved') throw new Error(`late debit not made: ${JSON.stringify(outcome)}`);
   },
 };
