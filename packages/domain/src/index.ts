@@ -25,6 +25,7 @@ export {
   PAYOUT_TRANSITIONS,
   POSTING_ENTRY,
   POSTINGS,
+  postingsCarried,
   postingsOf,
   statesBefore,
   type LedgerExpectation,

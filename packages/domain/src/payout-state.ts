@@ -1,4 +1,5 @@
-import { PAYOUT_TRANSITIONS } from './payout-transitions.js';
+// payout-transitions.ts imports only types from here, so it has loaded whole before this module runs.
+import { PAYOUT_TRANSITIONS, statesBefore } from './payout-transitions.js';
 
 /**
  * The payout state machine. Inside, a payout passes through more states than the merchant sees; each
@@ -32,13 +33,11 @@ export const SETTLED_STATES: readonly PayoutState[] = ['SUCCESS', 'FAILED'];
  * follow it: only a report that the money came back moves it (docs/reconciliation.md).
  */
 export const TERMINAL_STATES: readonly PayoutState[] = ['SUCCESS', 'FAILED', 'REVERSED'];
-/** States in which the rail may hold our instruction, so only asking the rail can settle the payout. */
-export const IN_FLIGHT_STATES: readonly PayoutState[] = [
-  'SUBMITTING',
-  'AWAITING_RAIL',
-  'OUTCOME_UNKNOWN',
-  'MANUAL_REVIEW',
-];
+/**
+ * States in which the rail may hold our instruction, so only asking the rail can settle the payout: the states
+ * a settlement as SUCCESS may come from (payout-transitions.ts).
+ */
+export const IN_FLIGHT_STATES: readonly PayoutState[] = statesBefore('SUCCESS', 'settlement');
 
 export function isTerminal(state: PayoutState): state is 'SUCCESS' | 'FAILED' | 'REVERSED' {
   return state === 'SUCCESS' || state === 'FAILED' || state === 'REVERSED';

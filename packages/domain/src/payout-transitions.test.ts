@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { FAILURE_REASON_TEXT, PAYOUT_STATES, type FailureReason } from './payout-state.js';
-import { ledgerExpectations, PAYOUT_TRANSITIONS, postingsOf, statesBefore } from './payout-transitions.js';
+import { FAILURE_REASON_TEXT, PAYOUT_STATES, type FailureReason, type PayoutState } from './payout-state.js';
+import {
+  ledgerExpectations,
+  PAYOUT_TRANSITIONS,
+  postingsCarried,
+  postingsOf,
+  statesBefore,
+} from './payout-transitions.js';
 
 describe('the table of transitions', () => {
   it('names each (from, to, cause) once', () => {
@@ -34,13 +40,13 @@ describe('the table of transitions', () => {
   it('reaches every state, each with the postings the books expect', () => {
     const expectations = ledgerExpectations();
     expect(new Set(expectations.map((e) => e.state))).toEqual(new Set(PAYOUT_STATES));
-    const of = (state: string, reason: FailureReason | null = null) =>
-      expectations.find((e) => e.state === state && e.failureReason === reason)?.postings;
+    const of = (state: PayoutState, reason: FailureReason | null = null) => postingsCarried(state, reason);
     expect(of('QUEUED')).toEqual([[]]);
     expect(of('MANUAL_REVIEW')).toEqual([['reserve']]);
     expect(of('SUCCESS')).toEqual([['reserve', 'settle']]);
     expect(of('REVERSED', 'REVERSED_BY_BENEFICIARY_BANK')).toEqual([['reserve', 'settle', 'reverse']]);
     expect(of('FAILED', 'INSUFFICIENT_BALANCE')).toEqual([[]]);
+    expect(of('SUCCESS', 'RAIL_REJECTED')).toEqual([]);
     expect(of('FAILED', 'RAIL_REJECTED')).toEqual([
       ['reserve', 'release'],
       ['reserve', 'release', 'late-debit'],

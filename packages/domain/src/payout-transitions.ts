@@ -80,7 +80,7 @@ const AFTER_RESERVATION: readonly FailureReason[] = [
   'REVERSED_BY_BENEFICIARY_BANK',
 ];
 
-/** The states while the rail may hold our instruction (payout-state.ts, IN_FLIGHT_STATES). */
+/** The states while the rail may hold our instruction (payout-state.ts reads IN_FLIGHT_STATES back from here). */
 const IN_FLIGHT = ['SUBMITTING', 'AWAITING_RAIL', 'OUTCOME_UNKNOWN', 'MANUAL_REVIEW'] as const;
 
 function progress(from: PayoutState, ...to: PayoutState[]): PayoutTransition[] {
@@ -208,6 +208,11 @@ export function ledgerExpectations(table: readonly PayoutTransition[] = PAYOUT_T
     grouped.set(k, entry);
   }
   return [...grouped.values()];
+}
+
+/** The sets of postings a payout in `state` with `failureReason` may carry, each exactly ([] if it cannot be so). */
+export function postingsCarried(state: PayoutState, failureReason: FailureReason | null): Posting[][] {
+  return ledgerExpectations().find((e) => e.state === state && e.failureReason === failureReason)?.postings ?? [];
 }
 
 function unique<T>(values: readonly T[]): T[] {
