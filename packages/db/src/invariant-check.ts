@@ -1,3 +1,4 @@
+import { ledgerExpectations, PAYOUT_STATES, POSTING_ENTRY, POSTINGS, type Posting } from '@payout/domain';
 import type { PrismaClient, PrismaClientOrTransaction } from './client.js';
 
 /** One invariant and the rows that break it (at most `sampleSize` shown). */
@@ -89,28 +90,16 @@ const INVARIANTS: Invariant[] = [
     sql: () => `
       WITH effects AS (
         SELECT p.id, p.state::text AS state, p.failure_reason::text AS failure_reason,
-               count(*) FILTER (WHERE l.kind = 'PAYOUT_RESERVE') AS reserves,
-               count(*) FILTER (WHERE l.kind = 'PAYOUT_SETTLE') AS settles,
-               count(*) FILTER (WHERE l.kind = 'PAYOUT_RELEASE') AS releases,
-               count(*) FILTER (WHERE l.kind = 'PAYOUT_REVERSAL') AS reversals,
-               count(*) FILTER (WHERE l.kind = 'PAYOUT_LATE_DEBIT') AS late_debits
+               ${POSTINGS.map((p) => `count(*) FILTER (WHERE l.kind = '${POSTING_ENTRY[p]}') AS ${COUNT_OF[p]}`).join(',\n               ')}
           FROM payouts p
           -- Each entry has one positive leg: counting those counts entries.
           LEFT JOIN ledger_entries l ON l.payout_id = p.id AND l.amount_paise > 0
          GROUP BY p.id
       )
-      SELECT id::text AS payout_id, state, failure_reason, reserves::int, settles::int, releases::int,
-             reversals::int, late_debits::int
+      SELECT id::text AS payout_id, state, failure_reason,
+             ${POSTINGS.map((p) => `${COUNT_OF[p]}::int`).join(', ')}
         FROM effects
-       WHERE NOT CASE
-               -- Refused for balance, or queued (and perhaps failed when its window passed): nothing reserved.
-               WHEN failure_reason = 'INSUFFICIENT_BALANCE' OR state = 'QUEUED'
-                 THEN reserves = 0 AND settles = 0 AND releases = 0 AND reversals = 0 AND late_debits = 0
-               WHEN state = 'SUCCESS' THEN reserves = 1 AND settles = 1 AND releases = 0 AND reversals = 0 AND late_debits = 0
-               WHEN state = 'REVERSED' THEN reserves = 1 AND settles = 1 AND releases = 0 AND reversals = 1 AND late_debits = 0
-               WHEN state = 'FAILED' THEN reserves = 1 AND settles = 0 AND releases = 1 AND reversals = 0 AND late_debits <= 1
-               ELSE reserves = 1 AND settles = 0 AND releases = 0 AND reversals = 0 AND late_debits = 0
-             END`,
+       WHERE NOT ${expectedPostingsCase()}`,
   },
   {
     name: 'ledger-legs-match-their-source',
@@ -195,6 +184,49 @@ const INVARIANTS: Invariant[] = [
          AND (next_check_at IS NULL OR next_check_at < now() - make_interval(secs => ${stuckAfterSeconds}))`,
   },
 ];
+
+/** The column of the check's query that counts each posting of a payout. */
+const COUNT_OF: Record<Posting, string> = {
+  reserve: 'reserves',
+  settle: 'settles',
+  release: 'releases',
+  reverse: 'reversals',
+  'late-debit': 'late_debits',
+};
+
+/**
+ * The expectations of `payout-ledger-matches-status`, generated from the table of transitions
+ * (packages/domain/src/payout-transitions.ts, `ledgerExpectations`): per state — and per failure reason where the
+ * reason changes what was posted (a payout refused for balance never reserved anything) — the sets of postings a
+ * payout may carry, each exactly. A state or reason the table cannot reach is a breach.
+ */
+function expectedPostingsCase(): string {
+  const exactly = (postings: readonly Posting[]) =>
+    `(${POSTINGS.map((p) => `${COUNT_OF[p]} = ${postings.includes(p) ? 1 : 0}`).join(' AND ')})`;
+  const expectations = ledgerExpectations();
+  const arms: string[] = [];
+  for (const state of PAYOUT_STATES) {
+    const byPostings = new Map<string, { sets: Posting[][]; reasons: (string | null)[] }>();
+    for (const e of expectations.filter((x) => x.state === state)) {
+      const key = JSON.stringify(e.postings);
+      const group = byPostings.get(key) ?? { sets: e.postings, reasons: [] };
+      group.reasons.push(e.failureReason);
+      byPostings.set(key, group);
+    }
+    for (const { sets, reasons } of byPostings.values()) {
+      const named = reasons.filter((r): r is string => r !== null).map((r) => `'${r}'`);
+      const reasonTest =
+        byPostings.size === 1
+          ? ''
+          : ` AND (${[
+              ...(named.length ? [`failure_reason IN (${named.join(', ')})`] : []),
+              ...(reasons.includes(null) ? ['failure_reason IS NULL'] : []),
+            ].join(' OR ')})`;
+      arms.push(`WHEN state = '${state}'${reasonTest} THEN ${sets.map(exactly).join(' OR ')}`);
+    }
+  }
+  return `CASE\n               ${arms.join('\n               ')}\n               ELSE false\n             END`;
+}
 
 /** The names of every check `checkInvariants` runs. */
 export const INVARIANT_NAMES: readonly string[] = INVARIANTS.map((i) => i.name);

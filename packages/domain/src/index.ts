@@ -21,6 +21,20 @@ export {
 } from './payout-state.js';
 export { LEDGER_ENTRY_KINDS, ledgerLegs, walletDelta, type LedgerEntryKind } from './ledger.js';
 export {
+  ledgerExpectations,
+  PAYOUT_TRANSITIONS,
+  POSTING_ENTRY,
+  POSTINGS,
+  postingsCarried,
+  postingsOf,
+  statesBefore,
+  type LedgerExpectation,
+  type PayoutTransition,
+  type Posting,
+  type TransitionCause,
+  type TransitionWebhook,
+} from './payout-transitions.js';
+export {
   digestMatchesAny,
   hashToken,
   MAX_ACTIVE_MERCHANT_TOKENS,

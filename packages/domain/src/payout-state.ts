@@ -1,3 +1,6 @@
+// payout-transitions.ts imports only types from here, so it has loaded whole before this module runs.
+import { PAYOUT_TRANSITIONS, statesBefore } from './payout-transitions.js';
+
 /**
  * The payout state machine. Inside, a payout passes through more states than the merchant sees; each
  * maps to one of the three statuses merchants see (docs/api.md, "Response bodies"). A payout is settled once, SUCCESS or FAILED; a SUCCESS may
@@ -30,13 +33,11 @@ export const SETTLED_STATES: readonly PayoutState[] = ['SUCCESS', 'FAILED'];
  * follow it: only a report that the money came back moves it (docs/reconciliation.md).
  */
 export const TERMINAL_STATES: readonly PayoutState[] = ['SUCCESS', 'FAILED', 'REVERSED'];
-/** States in which the rail may hold our instruction, so only asking the rail can settle the payout. */
-export const IN_FLIGHT_STATES: readonly PayoutState[] = [
-  'SUBMITTING',
-  'AWAITING_RAIL',
-  'OUTCOME_UNKNOWN',
-  'MANUAL_REVIEW',
-];
+/**
+ * States in which the rail may hold our instruction, so only asking the rail can settle the payout: the states
+ * a settlement as SUCCESS may come from (payout-transitions.ts).
+ */
+export const IN_FLIGHT_STATES: readonly PayoutState[] = statesBefore('SUCCESS', 'settlement');
 
 export function isTerminal(state: PayoutState): state is 'SUCCESS' | 'FAILED' | 'REVERSED' {
   return state === 'SUCCESS' || state === 'FAILED' || state === 'REVERSED';
@@ -49,29 +50,19 @@ export function externalStatus(state: PayoutState): PayoutStatus {
   return 'PENDING';
 }
 
-const TRANSITIONS: Record<PayoutState, readonly PayoutState[]> = {
-  // Waiting for balance (docs/api.md, "Queue if low balance"): released with its reservation, or failed
-  // when the merchant's queue window passes; nothing was reserved, so nothing is released on failure.
-  QUEUED: ['ACCEPTED', 'FAILED'],
-  // FAILED straight from ACCEPTED only before anything was sent (the rail refused the instruction outright).
-  ACCEPTED: ['SUBMITTING', 'FAILED'],
-  // MANUAL_REVIEW: a worker died mid-submit and the deadline passed before anyone could ask the rail.
-  SUBMITTING: ['AWAITING_RAIL', 'OUTCOME_UNKNOWN', 'MANUAL_REVIEW', 'SUCCESS', 'FAILED', 'SUBMITTING'],
-  AWAITING_RAIL: ['AWAITING_RAIL', 'OUTCOME_UNKNOWN', 'SUBMITTING', 'MANUAL_REVIEW', 'SUCCESS', 'FAILED'],
-  OUTCOME_UNKNOWN: ['OUTCOME_UNKNOWN', 'AWAITING_RAIL', 'SUBMITTING', 'MANUAL_REVIEW', 'SUCCESS', 'FAILED'],
-  // An operator (or a late answer from the rail) settles a payout under review.
-  MANUAL_REVIEW: ['SUCCESS', 'FAILED', 'AWAITING_RAIL', 'OUTCOME_UNKNOWN', 'SUBMITTING'],
-  // The money came back after the rail said it was paid (a bounce, a return): once, and only from SUCCESS.
-  SUCCESS: ['REVERSED'],
-  FAILED: [],
-  REVERSED: [],
-};
-
+/**
+ * Whether the state machine has a move from `from` to `to`, for any cause: read from the table of transitions
+ * (payout-transitions.ts), which also says what each move does to money. A posting that keeps the state (a
+ * late debit) is not a move.
+ */
 export function canTransition(from: PayoutState, to: PayoutState): boolean {
-  return TRANSITIONS[from].includes(to);
+  return PAYOUT_TRANSITIONS.some((t) => t.from === from && t.to === to && !t.keepsState);
 }
 
-/** The states a payout may be in for a move to `to` to be allowed; the database guard uses this list. */
+/**
+ * The states a payout may be in for a move to `to` for some cause. A caller asking the database for a move uses
+ * `statesBefore(to, cause)` (payout-transitions.ts): the states for its own cause, which may make other postings.
+ */
 export function statesAllowedBefore(to: PayoutState): PayoutState[] {
   return PAYOUT_STATES.filter((from) => canTransition(from, to));
 }

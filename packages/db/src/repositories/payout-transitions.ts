@@ -1,5 +1,5 @@
 import type { PayoutForWork, PayoutState, SettlementFailureReason } from '@payout/domain';
-import { statesAllowedBefore } from '@payout/domain';
+import { POSTING_ENTRY, postingsOf, statesBefore, type TransitionCause } from '@payout/domain';
 import { sql, sqlRows, type PrismaClientOrTransaction } from '../client.js';
 import { payoutFromRow, type PayoutRow } from './payout-columns.js';
 
@@ -70,7 +70,7 @@ export interface TransitionChanges {
   incrementSubmitAttempts?: boolean;
   /** Claim inquiry number `n`: only succeeds while the payout has had exactly n − 1 inquiries. */
   claimInquiry?: number;
-  /** Narrows the states the move is allowed from (it is never wider than the state machine allows). */
+  /** Narrows the states the move is allowed from (it is never wider than the table of transitions allows). */
   onlyFrom?: readonly PayoutState[];
 }
 
@@ -80,8 +80,8 @@ export interface TransitionOutcome extends TransitionResult {
 }
 
 /**
- * Moves a payout to a non-terminal state if its current state allows it (the state machine's table is the
- * guard, checked in the same statement that changes the row), and records the event. One call of the SQL
+ * Moves a payout to a non-terminal state if its current state allows it (the table of transitions' `progress`
+ * rows are the guard: packages/domain/src/payout-transitions.ts), checked in the same statement that changes the row), and records the event. One call of the SQL
  * function `transition_payout` (packages/db/sql/functions/transition_payout.sql), so the row, its counters
  * and its event change together; it also returns the payout as it now stands, moved or not, so a caller
  * that would otherwise read it first (the worker's claim) needs no second statement.
@@ -96,7 +96,7 @@ export async function transitionPayout(
   const [row] = await sqlRows<TransitionRow & PayoutRow<(typeof WORK_FIELDS)[number]>>(
     db,
     sql`SELECT * FROM transition_payout(${payoutId}, ${to}::payout_state,
-          ${narrowed(to, changes.onlyFrom)}::text[]::payout_state[], ${changes.nextCheckAt}::timestamptz,
+          ${narrowed(to, 'progress', changes.onlyFrom)}::text[]::payout_state[], ${changes.nextCheckAt}::timestamptz,
           ${changes.incrementSubmitAttempts ?? false}, ${changes.claimInquiry ?? null}::int,
           ${note.reason}, ${note.attempt ?? null}::int, ${jsonOrNull(note.railAnswer)}::jsonb, ${note.actor})`,
   );
@@ -107,7 +107,7 @@ export async function transitionPayout(
   };
 }
 
-/** Narrows the states a settlement is allowed from (never wider than the state machine allows). */
+/** Narrows the states a settlement is allowed from (never wider than the table of transitions allows). */
 export interface SettlementOptions {
   onlyFrom?: readonly PayoutState[];
 }
@@ -165,8 +165,15 @@ export function failureOf(
   return { payoutId, outcome: 'FAILED', bankReference: null, failureReason: reason, note, onlyFrom: opts?.onlyFrom };
 }
 
-// Which ledger entry ends a reservation, by outcome: the money leaves, or it goes back to the main wallet.
-const SETTLEMENT_ENTRY = { SUCCESS: 'PAYOUT_SETTLE', FAILED: 'PAYOUT_RELEASE' } as const;
+// Which ledger entry ends a reservation, by outcome (the table of transitions says): the money leaves, or it
+// goes back to the main wallet.
+const SETTLEMENT_ENTRY = { SUCCESS: settlementEntry('SUCCESS'), FAILED: settlementEntry('FAILED') };
+
+function settlementEntry(outcome: 'SUCCESS' | 'FAILED') {
+  const [posting, ...more] = postingsOf(outcome, 'settlement');
+  if (!posting || more.length) throw new Error(`a settlement as ${outcome} must post one entry`);
+  return POSTING_ENTRY[posting];
+}
 
 interface DeliveryRow extends TransitionRow {
   webhook_delivery_id: bigint | null;
@@ -193,7 +200,7 @@ export async function settlePayouts(
   const items = requests.map((r) => ({
     payout_id: r.payoutId,
     outcome: r.outcome,
-    allowed: narrowed(r.outcome, r.onlyFrom),
+    allowed: narrowed(r.outcome, 'settlement', r.onlyFrom),
     bank_reference: r.bankReference,
     failure_reason: r.failureReason,
     entry: SETTLEMENT_ENTRY[r.outcome],
@@ -245,7 +252,7 @@ export async function reversePayout(
          SET state = 'REVERSED', status = 'FAILED', failure_reason = 'REVERSED_BY_BENEFICIARY_BANK',
              next_check_at = NULL, updated_at = now()
         FROM prev
-       WHERE p.id = prev.id AND prev.state = ANY(${statesAllowedBefore('REVERSED')}::text[]::payout_state[])
+       WHERE p.id = prev.id AND prev.state = ANY(${statesBefore('REVERSED', 'reversal')}::text[]::payout_state[])
       RETURNING p.id, p.merchant_id, p.amount_paise, prev.state AS from_state
     ), posted AS (
       -- packages/db/sql/functions/post_ledger_entry_or_abort.sql
@@ -270,9 +277,13 @@ export async function reversePayout(
   };
 }
 
-/** The states a move to `to` is allowed from, narrowed by the caller but never wider than the state machine. */
-function narrowed(to: PayoutState, onlyFrom?: readonly PayoutState[]): PayoutState[] {
-  return statesAllowedBefore(to).filter((s) => !onlyFrom || onlyFrom.includes(s));
+/**
+ * The states a move to `to` for `cause` is allowed from, narrowed by the caller but never wider than the table of
+ * transitions: a move it does not name cannot be asked for (a settlement cannot fail a QUEUED payout, which
+ * would release a reservation never made).
+ */
+function narrowed(to: PayoutState, cause: TransitionCause, onlyFrom?: readonly PayoutState[]): PayoutState[] {
+  return statesBefore(to, cause).filter((s) => !onlyFrom || onlyFrom.includes(s));
 }
 
 function jsonOrNull(value: unknown): string | null {
