@@ -1,3 +1,5 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -144,5 +146,27 @@ describe("the queue's expiry and its webhook outbox row", () => {
     expect(await deliveriesOf(queued[0]!)).toEqual([{ cause: 'SETTLEMENT', status: 'PENDING', attempts: 0 }]);
     expect(await deliveriesOf(queued[1]!)).toEqual([]);
     for (const merchant of [withEndpoint, without]) await expectBooksBalanced(pool, merchant.merchant.id);
+  });
+});
+
+describe("the outbox's one writer", () => {
+  it('when the sources and the database functions are read, then only enqueue_payout_webhook records a delivery', async () => {
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    const writers: string[] = [];
+    for (const dir of ['apps', 'packages']) {
+      for (const file of await readdir(root + dir, { recursive: true })) {
+        if (/node_modules|generated|dist\//.test(file) || !/\.(ts|sql)$/.test(file) || /\.test\.ts$/.test(file))
+          continue;
+        if (/INSERT\s+INTO\s+webhook_deliveries/i.test(await readFile(`${root}${dir}/${file}`, 'utf8'))) {
+          writers.push(`${dir}/${file}`);
+        }
+      }
+    }
+    expect(writers).toEqual(['packages/db/sql/functions/enqueue_payout_webhook.sql']);
+    const { rows } = await pool.query<{ proname: string }>(
+      `SELECT proname FROM pg_proc
+        WHERE pronamespace = 'public'::regnamespace AND prosrc ~* 'INSERT\\s+INTO\\s+webhook_deliveries'`,
+    );
+    expect(rows.map((r) => r.proname)).toEqual(['enqueue_payout_webhook']);
   });
 });
