@@ -4,6 +4,8 @@ import {
   listOpenDiscrepancies,
   recordCollection,
   recordDiscrepancy,
+  resolveDiscrepancy,
+  reversePayout,
   settleFailure,
   settleSuccess,
   type PayoutSummary,
@@ -136,6 +138,79 @@ describe('recordDiscrepancy', () => {
       [later.id],
     );
     expect(rows).toEqual([{ status: 'SUCCESS', credited: true }]);
+  });
+});
+
+describe('resolveDiscrepancy', () => {
+  const asOperator = (id: bigint, resolution: string) =>
+    resolveDiscrepancy(prisma, { id, resolution, note: 'bank confirmed on ticket 42', actor: 'operator:test' });
+  const eventsOf = async (payoutId: bigint) =>
+    (await pool.query('SELECT count(*)::int AS n FROM payout_events WHERE payout_id = $1', [payoutId])).rows[0].n;
+
+  it('when the payout was reversed before an operator reverses it, then the resolution is refused with its state and nothing changes', async () => {
+    const merchant = await makeMerchant(prisma, { balance: '1000.00' });
+    const payout = await settled(merchant, 'SUCCESS');
+    const { id } = await recordDiscrepancy(prisma, {
+      payoutId: payout.id,
+      kind: 'FAILED_AFTER_SUCCESS',
+      source: 'rail',
+      railAnswer: { status: 'FAILED' },
+    });
+    expect((await reversePayout(prisma, payout.id, { source: 'rail', note })).moved).toBe(true);
+    const before = await merchantBooks(pool, merchant.merchant.id);
+    const events = await eventsOf(payout.id);
+
+    expect(await asOperator(id, 'reverse')).toEqual({
+      kind: 'refused',
+      reason: 'the payout is REVERSED, not SUCCESS',
+    });
+    expect(await merchantBooks(pool, merchant.merchant.id)).toEqual(before);
+    expect(await eventsOf(payout.id)).toBe(events);
+    expect(await discrepancy(id)).toMatchObject({ status: 'OPEN', resolution: null });
+  });
+
+  it('when the merchant was already charged for a payout, then a second late debit is refused and nothing changes', async () => {
+    const merchant = await makeMerchant(prisma, { balance: '1000.00' });
+    const payout = await settled(merchant, 'FAILED');
+    const first = await lateSuccess(payout);
+    expect(await asOperator(first.id, 'debit-merchant')).toMatchObject({ kind: 'resolved', posted: true });
+    const second = await lateSuccess(payout);
+    expect(second.id).not.toBe(first.id);
+    const before = await merchantBooks(pool, merchant.merchant.id);
+    const events = await eventsOf(payout.id);
+
+    expect(await asOperator(second.id, 'debit-merchant')).toEqual({
+      kind: 'refused',
+      reason: 'the merchant was already charged for it',
+    });
+    expect(await merchantBooks(pool, merchant.merchant.id)).toEqual(before);
+    expect(await eventsOf(payout.id)).toBe(events);
+    expect(await discrepancy(second.id)).toMatchObject({ status: 'OPEN' });
+  });
+
+  it('when the pay-in of a conflict is already SUCCESS, then credit-payin is refused with its status and nothing changes', async () => {
+    const merchant = await makeMerchant(prisma);
+    const report = {
+      merchantId: merchant.merchant.id,
+      transactionId: newTransactionId(),
+      mode: 'INTENT' as const,
+      payerAccount: '',
+      amountPaise: 5_000n,
+      bankReference: 'PAYIN78',
+      ackNo: newAckNo(),
+    };
+    await recordCollection(prisma, { ...report, status: 'SUCCESS' });
+    const later = await recordCollection(prisma, { ...report, ackNo: newAckNo(), status: 'FAILED' });
+    expect(later).toMatchObject({ outcome: 'conflict', conflict: 'outcome' });
+    const [open] = (await listOpenDiscrepancies(prisma)).filter((d) => d.collectionId === later.id);
+    const before = await merchantBooks(pool, merchant.merchant.id);
+
+    expect(await asOperator(open!.id, 'credit-payin')).toEqual({
+      kind: 'refused',
+      reason: 'the pay-in is SUCCESS, not FAILED',
+    });
+    expect(await merchantBooks(pool, merchant.merchant.id)).toEqual(before);
+    expect(await discrepancy(open!.id)).toMatchObject({ status: 'OPEN' });
   });
 });
 

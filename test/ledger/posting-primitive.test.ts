@@ -233,6 +233,19 @@ describe('post_ledger_entry, the one posting primitive', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('when the sources are read, then TypeScript posts on its own only a wallet credit: every change of state with money is a SQL function', async () => {
+    const callers: string[] = [];
+    for (const dir of ['apps', 'packages']) {
+      for (const file of await sourceFiles(join(root, dir))) {
+        if (/postLedgerEntry\(/.test(await readFile(file, 'utf8'))) callers.push(relative(root, file));
+      }
+    }
+    expect(callers.sort()).toEqual([
+      'packages/db/src/repositories/ledger-posting.ts',
+      'packages/db/src/repositories/wallet-repository.ts',
+    ]);
+  });
+
   it('when the database functions are read, then only post_ledger_entry writes ledger legs or wallet balances', async () => {
     const { rows } = await pool.query<{ proname: string }>(
       `SELECT proname FROM pg_proc

@@ -1,9 +1,19 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findPayoutByTransactionId, settleFailure, settleSuccess, type PrismaClient } from '@payout/db';
+import {
+  acceptPayouts,
+  findPayoutByTransactionId,
+  settleFailure,
+  settleSuccess,
+  updateQueueSettings,
+  type PrismaClient,
+} from '@payout/db';
 import { testPool, testPrisma } from '../support/database.js';
 import { makeMerchant } from '../support/factories.js';
 import { expectBooksBalanced } from '../support/ledger-checks.js';
+import { upiInstruction } from '../support/payout-instructions.js';
 import { payoutAtTheRail, registerEndpoint, settle } from './webhook-fixtures.js';
 
 // The settlement statement writes the merchant's notification (the outbox row) itself: the two commit or
@@ -104,5 +114,59 @@ describe('settlement and its webhook outbox row', () => {
     await expect(
       pool.query(`UPDATE webhook_deliveries SET status = 'DELIVERED' WHERE payout_id = $1`, [payout.id]),
     ).rejects.toThrow(/webhook_deliveries_/);
+  });
+});
+
+describe("the queue's expiry and its webhook outbox row", () => {
+  it('when a queued payout waits past its window, then it fails with one settlement delivery if the merchant has an endpoint and none if not, and nothing moves in the books', async () => {
+    const withEndpoint = await makeMerchant(db, { balance: '0' });
+    const without = await makeMerchant(db, { balance: '0' });
+    await registerEndpoint(db, withEndpoint, 'https://acme.example/hooks');
+    const queued = [];
+    for (const merchant of [withEndpoint, without]) {
+      await updateQueueSettings(db, merchant.mid, { queueIfLowBalance: true });
+      const [accepted] = await acceptPayouts(db, [upiInstruction(merchant.merchant.id, 10_000n)]);
+      expect(accepted?.payout.state).toBe('QUEUED');
+      queued.push(accepted!.payout.id);
+      // Accepted past its merchant's window, as far as the expiry is concerned.
+      await pool.query(`UPDATE payouts SET created_at = now() - interval '73 hours' WHERE id = $1`, [
+        accepted!.payout.id,
+      ]);
+    }
+
+    for (const merchant of [withEndpoint, without]) {
+      const { rows } = await pool.query<{ expired: number }>('SELECT expire_queued_payouts($1) AS expired', [
+        merchant.merchant.id,
+      ]);
+      expect(rows[0]!.expired).toBe(1);
+    }
+
+    expect(await stateOf(queued[0]!)).toBe('FAILED');
+    expect(await stateOf(queued[1]!)).toBe('FAILED');
+    expect(await deliveriesOf(queued[0]!)).toEqual([{ cause: 'SETTLEMENT', status: 'PENDING', attempts: 0 }]);
+    expect(await deliveriesOf(queued[1]!)).toEqual([]);
+    for (const merchant of [withEndpoint, without]) await expectBooksBalanced(pool, merchant.merchant.id);
+  });
+});
+
+describe("the outbox's one writer", () => {
+  it('when the sources and the database functions are read, then only enqueue_payout_webhook records a delivery', async () => {
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    const writers: string[] = [];
+    for (const dir of ['apps', 'packages']) {
+      for (const file of await readdir(root + dir, { recursive: true })) {
+        if (/node_modules|generated|dist\//.test(file) || !/\.(ts|sql)$/.test(file) || /\.test\.ts$/.test(file))
+          continue;
+        if (/INSERT\s+INTO\s+webhook_deliveries/i.test(await readFile(`${root}${dir}/${file}`, 'utf8'))) {
+          writers.push(`${dir}/${file}`);
+        }
+      }
+    }
+    expect(writers).toEqual(['packages/db/sql/functions/enqueue_payout_webhook.sql']);
+    const { rows } = await pool.query<{ proname: string }>(
+      `SELECT proname FROM pg_proc
+        WHERE pronamespace = 'public'::regnamespace AND prosrc ~* 'INSERT\\s+INTO\\s+webhook_deliveries'`,
+    );
+    expect(rows.map((r) => r.proname)).toEqual(['enqueue_payout_webhook']);
   });
 });

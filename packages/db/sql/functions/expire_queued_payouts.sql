@@ -5,7 +5,7 @@
 --
 -- expire_queued_payouts: fails the queued payouts (of one merchant, or of all when NULL) older than their
 -- merchant's queue window. Nothing was reserved, so nothing moves; the merchant is told by webhook as for
--- any failed payout. Returns how many failed.
+-- any failed payout (enqueue_payout_webhook). Returns how many failed.
 CREATE OR REPLACE FUNCTION "expire_queued_payouts"(p_merchant_id integer DEFAULT NULL)
 RETURNS integer
 LANGUAGE plpgsql
@@ -32,12 +32,13 @@ BEGIN
         INSERT INTO payout_events (payout_id, from_state, to_state, reason, actor)
         SELECT id, 'QUEUED', 'FAILED', 'queue window passed without enough balance; nothing was reserved', 'queue'
           FROM failed
-    ), outbox AS (
-        INSERT INTO webhook_deliveries (merchant_id, payout_id, cause, next_attempt_at, requested_by)
-        SELECT failed.merchant_id, failed.id, 'SETTLEMENT', now(), 'settlement'
-          FROM failed JOIN webhook_endpoints e ON e.merchant_id = failed.merchant_id
+    ), outbox AS MATERIALIZED (
+        -- One row per failed payout (the delivery's id, or NULL without an endpoint); counted below, so every
+        -- row is computed.
+        SELECT enqueue_payout_webhook(failed.merchant_id, failed.id, 'SETTLEMENT', 'settlement') AS delivery_id
+          FROM failed
     )
-    SELECT count(*) INTO expired FROM failed;
+    SELECT count(*) INTO expired FROM outbox;
     RETURN expired;
 END;
 $$;

@@ -4,7 +4,7 @@
 -- while this file and the migrated database disagree.
 --
 -- post_ledger_entry_or_abort: post_ledger_entry for a movement that must happen together with the state
--- change that causes it (settlement, release, reversal — packages/db/src/repositories/payout-transitions.ts):
+-- change that causes it (settle_payouts, reverse_payout, resolve_discrepancy, settle_collection):
 -- anything but 'posted' aborts the whole statement, so the state never moves without its money.
 -- Its parameters are post_ledger_entry's.
 CREATE OR REPLACE FUNCTION "post_ledger_entry_or_abort"(

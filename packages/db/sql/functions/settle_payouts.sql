@@ -14,9 +14,9 @@
 -- and the event's reason, attempt, rail_answer and actor. Under the payout's row lock, only from an
 -- allowed state: the terminal state, the ledger entry (posted by post_ledger_entry_or_abort: a posting that
 -- cannot be made aborts the whole statement), the event, and — when the merchant has a webhook endpoint —
--- the webhook delivery, so the notification can never be lost. The items are settled in merchant order
--- (then payout order), the order in which accept_payouts batches lock wallets, so two batches can never
--- wait for each other's wallet locks in a cycle. Returns one row per item that names a payout: its position
+-- the webhook delivery (enqueue_payout_webhook), so the notification can never be lost. The items are
+-- settled in merchant order (then payout order), the order in which accept_payouts batches lock wallets, so
+-- two batches can never wait for each other's wallet locks in a cycle. Returns one row per item that names a payout: its position
 -- in p_items (from 1), whether it moved, the state before, and the delivery recorded (or null).
 CREATE OR REPLACE FUNCTION "settle_payouts"(p_items jsonb)
 RETURNS TABLE (
@@ -63,10 +63,7 @@ BEGIN
             INSERT INTO payout_events (payout_id, from_state, to_state, reason, attempt, rail_answer, actor)
             VALUES (v_payout_id, v_from, v_outcome, i.v->>'reason', (i.v->>'attempt')::integer,
                     nullif(i.v->'rail_answer', 'null'::jsonb), i.v->>'actor');
-            INSERT INTO webhook_deliveries (merchant_id, payout_id, cause, next_attempt_at, requested_by)
-            SELECT v_merchant_id, v_payout_id, 'SETTLEMENT', now(), 'settlement'
-              FROM webhook_endpoints e WHERE e.merchant_id = v_merchant_id
-            RETURNING id INTO webhook_delivery_id;
+            webhook_delivery_id := enqueue_payout_webhook(v_merchant_id, v_payout_id, 'SETTLEMENT', 'settlement');
         END IF;
         RETURN NEXT;
     END LOOP;

@@ -1,7 +1,6 @@
 import type { PrismaClient } from '../client.js';
 import { recordPayinConflict } from './discrepancy-repository.js';
 import type { CollectionSummary } from './collection-repository.js';
-import { postLedgerEntry } from './ledger-posting.js';
 
 /** What the collection provider reports: a collection as recorded, of one merchant (our Ack_no used only when new). */
 export type CollectionReport = CollectionSummary & { merchantId: number };
@@ -63,8 +62,9 @@ function conflictOf(current: CurrentCollection, report: CollectionReport): Colle
 /**
  * Records what the collection provider reports about a pay-in, idempotent on merchant + TransactionID.
  * A SUCCESS credits the main wallet through the ledger (FUNDING → MAIN_WALLET) exactly once — the
- * collection row is locked while deciding, and the ledger's unique constraint on (collection, kind,
- * account) backs that up. A report that contradicts the record changes nothing.
+ * collection row is locked while deciding, the outcome and its credit are one SQL function
+ * (`settle_collection`), and the ledger's unique constraint on (collection, kind, account) backs that up.
+ * A report that contradicts the record changes nothing.
  */
 export async function recordCollection(db: PrismaClient, report: CollectionReport): Promise<RecordedCollection> {
   return db.$transaction(async (tx) => {
@@ -99,23 +99,11 @@ export async function recordCollection(db: PrismaClient, report: CollectionRepor
       return { ...base, outcome: current.created ? 'created' : 'unchanged', credited: false, status: 'PENDING' };
     }
 
-    // A detail the final report leaves empty keeps what an earlier report said.
-    await tx.$executeRaw`
-      UPDATE collections
-         SET status = ${report.status}::collection_status,
-             bank_reference = coalesce(nullif(${report.bankReference}, ''), bank_reference),
-             payer_account = coalesce(nullif(${report.payerAccount}, ''), payer_account),
-             credited_at = CASE WHEN ${report.status} = 'SUCCESS' THEN now() END, updated_at = now()
-       WHERE id = ${current.id}`;
-    if (report.status === 'SUCCESS') {
-      const posted = await postLedgerEntry(tx, {
-        merchantId: report.merchantId,
-        kind: 'COLLECTION_CREDIT',
-        amountPaise: report.amountPaise,
-        collectionId: current.id,
-      });
-      if (posted !== 'posted') throw new Error(`pay-in ${current.id} credit not posted: ${posted}`);
-    }
+    // The outcome and its credit together: packages/db/sql/functions/settle_collection.sql.
+    const [settled] = await tx.$queryRaw<{ moved: boolean }[]>`
+      SELECT settle_collection(${current.id}, ${report.status}::collection_status, ${report.bankReference},
+                               ${report.payerAccount}) AS moved`;
+    if (!settled?.moved) throw new Error(`pay-in ${current.id} was not PENDING under its lock`);
     return {
       ...base,
       outcome: current.created ? 'created' : 'updated',

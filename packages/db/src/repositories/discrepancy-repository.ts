@@ -1,7 +1,6 @@
 import type { Paise } from '@payout/domain';
+import { statesBefore } from '@payout/domain';
 import type { PrismaClient, PrismaClientOrTransaction, Transaction } from '../client.js';
-import { postLedgerEntry } from './ledger-posting.js';
-import { reversePayout, type TransitionNote } from './payout-transitions.js';
 
 /** How a settled payout and what the bank says about it disagree. */
 export type PayoutDiscrepancyKind = 'SUCCESS_AFTER_FAILED' | 'FAILED_AFTER_SUCCESS' | 'REVERSAL_OF_UNPAID';
@@ -193,70 +192,55 @@ export function resolveDiscrepancy(db: PrismaClient, request: DiscrepancyResolut
   return db.$transaction((tx) => resolveDiscrepancyIn(tx, request));
 }
 
-/** {@link resolveDiscrepancy} inside the caller's transaction (an approver's, for the ledger resolutions). */
-export async function resolveDiscrepancyIn(tx: Transaction, request: DiscrepancyResolution): Promise<ResolveOutcome> {
-  {
-    const [locked] = await tx.$queryRaw<{ id: bigint }[]>`
-      SELECT id FROM discrepancies WHERE id = ${request.id} FOR UPDATE`;
-    if (!locked) return { kind: 'not-found' } as const;
-    const discrepancy = await discrepancyById(tx, request.id);
-    if (!discrepancy) return { kind: 'not-found' } as const;
-    if (discrepancy.status === 'RESOLVED') return { kind: 'already-resolved', discrepancy } as const;
-    const allowed = RESOLUTIONS[discrepancy.kind];
-    if (!allowed.includes(request.resolution)) return { kind: 'resolution-not-allowed', allowed } as const;
+/** What resolve_discrepancy answers (packages/db/sql/functions/resolve_discrepancy.sql). */
+interface ResolutionRow {
+  outcome:
+    | 'resolved'
+    | 'not-found'
+    | 'already-resolved'
+    | 'insufficient'
+    | 'duplicate'
+    | 'payout-not-reversible'
+    | 'payin-not-failed';
+  posted: boolean;
+  subject_state: string | null;
+}
 
-    const note: TransitionNote = {
-      reason: `discrepancy ${discrepancy.id} resolved: ${request.note}`,
-      actor: request.actor,
-    };
-    let posted = false;
-    if (request.resolution === 'debit-merchant') {
-      const outcome = await postLedgerEntry(tx, {
-        merchantId: discrepancy.merchantId,
-        kind: 'PAYOUT_LATE_DEBIT',
-        amountPaise: discrepancy.amountPaise,
-        payoutId: discrepancy.payoutId!,
-      });
-      if (outcome === 'insufficient') {
-        return { kind: 'refused', reason: 'the main wallet cannot cover the payout amount' } as const;
-      }
-      if (outcome === 'duplicate')
-        return { kind: 'refused', reason: 'the merchant was already charged for it' } as const;
-      await tx.$executeRaw`
-        INSERT INTO payout_events (payout_id, from_state, to_state, reason, actor)
-        SELECT id, state, state, ${`${note.reason} (merchant charged: paid at the bank after it failed here)`}, ${note.actor}
-          FROM payouts WHERE id = ${discrepancy.payoutId}`;
-      posted = true;
-    }
-    if (request.resolution === 'credit-payin') {
-      const [collection] = await tx.$queryRaw<{ merchant_id: number; amount_paise: bigint }[]>`
-        UPDATE collections SET status = 'SUCCESS', credited_at = now(), updated_at = now()
-         WHERE id = ${discrepancy.collectionId} AND status = 'FAILED'
-        RETURNING merchant_id, amount_paise`;
-      if (!collection)
-        return { kind: 'refused', reason: `the pay-in is ${discrepancy.stateHere}, not FAILED` } as const;
-      const outcome = await postLedgerEntry(tx, {
-        merchantId: collection.merchant_id,
-        kind: 'COLLECTION_CREDIT',
-        amountPaise: collection.amount_paise,
-        collectionId: discrepancy.collectionId!,
-      });
-      if (outcome !== 'posted') throw new Error(`pay-in ${discrepancy.collectionId} credit not posted: ${outcome}`);
-      posted = true;
-    }
-    if (request.resolution === 'reverse') {
-      const result = await reversePayout(tx, discrepancy.payoutId!, { source: 'operator', note });
-      if (!result.moved)
-        return { kind: 'refused', reason: `the payout is ${result.from ?? 'missing'}, not SUCCESS` } as const;
-      posted = true;
-    }
-    await tx.$executeRaw`
-      UPDATE discrepancies
-         SET status = 'RESOLVED', resolution = ${request.resolution}, resolution_note = ${request.note},
-             resolved_by = ${request.actor}, resolved_at = now()
-       WHERE id = ${request.id}`;
-    const resolved = await discrepancyById(tx, request.id);
-    return { kind: 'resolved', discrepancy: resolved!, posted } as const;
+/**
+ * {@link resolveDiscrepancy} inside the caller's transaction (an approver's, for the ledger resolutions).
+ * Under the discrepancy's row lock it checks that the resolution is one of the kind's ({@link RESOLUTIONS});
+ * the money, the subject's state and the resolution itself are then one call of the SQL function
+ * `resolve_discrepancy` (packages/db/sql/functions/resolve_discrepancy.sql), so they move together.
+ */
+export async function resolveDiscrepancyIn(tx: Transaction, request: DiscrepancyResolution): Promise<ResolveOutcome> {
+  const [locked] = await tx.$queryRaw<{ id: bigint }[]>`
+    SELECT id FROM discrepancies WHERE id = ${request.id} FOR UPDATE`;
+  if (!locked) return { kind: 'not-found' };
+  const discrepancy = await discrepancyById(tx, request.id);
+  if (!discrepancy) return { kind: 'not-found' };
+  if (discrepancy.status === 'RESOLVED') return { kind: 'already-resolved', discrepancy };
+  const allowed = RESOLUTIONS[discrepancy.kind];
+  if (!allowed.includes(request.resolution)) return { kind: 'resolution-not-allowed', allowed };
+
+  const [row] = await tx.$queryRaw<ResolutionRow[]>`
+    SELECT * FROM resolve_discrepancy(${request.id}, ${request.resolution}, ${request.note}, ${request.actor},
+                                      ${statesBefore('REVERSED', 'reversal')}::text[]::payout_state[])`;
+  if (!row) throw new Error('resolve_discrepancy returned no row');
+  switch (row.outcome) {
+    case 'resolved':
+      return { kind: 'resolved', discrepancy: (await discrepancyById(tx, request.id))!, posted: row.posted };
+    case 'not-found':
+      return { kind: 'not-found' };
+    case 'already-resolved':
+      return { kind: 'already-resolved', discrepancy: (await discrepancyById(tx, request.id))! };
+    case 'insufficient':
+      return { kind: 'refused', reason: 'the main wallet cannot cover the payout amount' };
+    case 'duplicate':
+      return { kind: 'refused', reason: 'the merchant was already charged for it' };
+    case 'payout-not-reversible':
+      return { kind: 'refused', reason: `the payout is ${row.subject_state ?? 'missing'}, not SUCCESS` };
+    case 'payin-not-failed':
+      return { kind: 'refused', reason: `the pay-in is ${row.subject_state ?? 'missing'}, not FAILED` };
   }
 }
 

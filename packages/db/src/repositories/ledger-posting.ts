@@ -23,8 +23,10 @@ export type PostingOutcome = 'posted' | 'duplicate' | 'insufficient';
  * packages/db/sql/functions/post_ledger_entry.sql): the one place every money movement
  * is written — reservation, settlement, release, reversal, late debit, operator credit and pay-in credit.
  * It writes both legs with the accounts of the domain's ledger rules (domain/ledger.ts) and moves the
- * wallet columns with them, under the wallet's row lock. Statements that change a payout's state call the
- * SQL function inside their own statement instead, so the state and the money move together.
+ * wallet columns with them, under the wallet's row lock. A change of state that carries money (a payout's
+ * settlement or reversal, a discrepancy's resolution, a pay-in's outcome) is a SQL function of its own that
+ * posts inside it (packages/db/sql/functions/), so the state and the money move together; this door is for
+ * a posting that changes nothing else (an operator's wallet credit).
  */
 export async function postLedgerEntry(db: PrismaClientOrTransaction, posting: LedgerPosting): Promise<PostingOutcome> {
   const [row] = await db.$queryRaw<{ outcome: PostingOutcome }[]>`

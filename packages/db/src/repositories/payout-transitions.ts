@@ -235,8 +235,9 @@ export interface ReversalReport {
  * A SUCCESS payout came back from the beneficiary's bank (docs/api.md, "Payout results"): it
  * becomes REVERSED — FAILED to the merchant, its UTR kept — and the amount returns to the main wallet
  * through the ledger (PAID_OUT → MAIN_WALLET), with its event and a REVERSAL webhook delivery, in one
- * statement. Happens at most once: only from SUCCESS, under the row lock, and the ledger's and the outbox's
- * unique constraints back that up. Any other state: not moved, `from` says which.
+ * statement: the SQL function `reverse_payout` (packages/db/sql/functions/reverse_payout.sql). Happens at
+ * most once: only from SUCCESS, under the row lock, and the ledger's and the outbox's unique constraints
+ * back that up. Any other state: not moved, `from` says which.
  */
 export async function reversePayout(
   db: PrismaClientOrTransaction,
@@ -244,32 +245,12 @@ export async function reversePayout(
   report: ReversalReport,
 ): Promise<SettlementResult> {
   const railAnswer = report.note.railAnswer ?? (report.bankReference ? { bankReference: report.bankReference } : null);
-  const [row] = await db.$queryRaw<DeliveryRow[]>`
-    WITH prev AS (
-      SELECT id, state FROM payouts WHERE id = ${payoutId} FOR NO KEY UPDATE
-    ), reversed AS (
-      UPDATE payouts p
-         SET state = 'REVERSED', status = 'FAILED', failure_reason = 'REVERSED_BY_BENEFICIARY_BANK',
-             next_check_at = NULL, updated_at = now()
-        FROM prev
-       WHERE p.id = prev.id AND prev.state = ANY(${statesBefore('REVERSED', 'reversal')}::text[]::payout_state[])
-      RETURNING p.id, p.merchant_id, p.amount_paise, prev.state AS from_state
-    ), posted AS (
-      -- packages/db/sql/functions/post_ledger_entry_or_abort.sql
-      SELECT post_ledger_entry_or_abort(merchant_id, 'PAYOUT_REVERSAL', amount_paise, id) AS posting FROM reversed
-    ), event AS (
-      INSERT INTO payout_events (payout_id, from_state, to_state, reason, attempt, rail_answer, actor)
-      SELECT id, from_state, 'REVERSED', ${`${report.note.reason} (reported by ${report.source})`},
-             ${report.note.attempt ?? null}::int, ${jsonOrNull(railAnswer)}::jsonb, ${report.note.actor}
-        FROM reversed
-    ), outbox AS (
-      INSERT INTO webhook_deliveries (merchant_id, payout_id, cause, next_attempt_at, requested_by)
-      SELECT reversed.merchant_id, reversed.id, 'REVERSAL', now(), ${`reversal:${report.source}`}
-        FROM reversed JOIN webhook_endpoints e ON e.merchant_id = reversed.merchant_id
-      RETURNING id
-    )
-    SELECT EXISTS (SELECT 1 FROM reversed) AS moved, (SELECT state::text FROM prev) AS from_state,
-           (SELECT id FROM outbox) AS webhook_delivery_id, (SELECT posting FROM posted) AS posting`;
+  const [row] = await sqlRows<DeliveryRow>(
+    db,
+    sql`SELECT * FROM reverse_payout(${payoutId}, ${statesBefore('REVERSED', 'reversal')}::text[]::payout_state[],
+          ${`${report.note.reason} (reported by ${report.source})`}, ${report.note.attempt ?? null}::int,
+          ${jsonOrNull(railAnswer)}::jsonb, ${report.note.actor}, ${`reversal:${report.source}`})`,
+  );
   return {
     moved: row?.moved ?? false,
     from: row?.from_state ?? null,

@@ -279,6 +279,7 @@ export type WebhookReplayResult =
 /**
  * Records a fresh delivery of a settled payout's result (with a retry window of its own), for an operator
  * replaying a webhook. Only a payout with its final result can be replayed, and only to a registered endpoint.
+ * The delivery is written by the outbox's one writer, the SQL function `enqueue_payout_webhook`.
  */
 export async function recordWebhookReplay(
   db: PrismaClientOrTransaction,
@@ -293,11 +294,10 @@ export async function recordWebhookReplay(
       SELECT id, merchant_id, status FROM payouts WHERE merchant_id = ${merchantId} AND transaction_id = ${transactionId}
     ), e AS (
       SELECT 1 FROM webhook_endpoints WHERE merchant_id = ${merchantId}
-    ), replay AS (
-      INSERT INTO webhook_deliveries (merchant_id, payout_id, cause, next_attempt_at, requested_by)
-      SELECT p.merchant_id, p.id, 'REPLAY', now(), ${requestedBy} FROM p
+    ), replay AS MATERIALIZED (
+      -- packages/db/sql/functions/enqueue_payout_webhook.sql: the outbox's one writer
+      SELECT enqueue_payout_webhook(p.merchant_id, p.id, 'REPLAY', ${requestedBy}) AS id FROM p
        WHERE p.status <> 'PENDING' AND EXISTS (SELECT 1 FROM e)
-      RETURNING id
     )
     SELECT (SELECT id FROM p) AS payout_id, (SELECT status::text FROM p) AS status,
            EXISTS (SELECT 1 FROM e) AS has_endpoint, (SELECT id FROM replay) AS delivery_id`;
