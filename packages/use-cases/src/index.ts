@@ -21,7 +21,7 @@ export {
   type PlanManualResolutionInput,
   type PlanManualResolutionOutcome,
 } from './resolve-manual-review.js';
-export { queueFirstAttempt, replayWebhook, type ReplayWebhookOutcome } from './replay-webhook.js';
+export { replayWebhook, type ReplayWebhookOutcome } from './replay-webhook.js';
 export { enableWebhookEndpointAction, type EnableWebhookEndpointOutcome } from './enable-webhook-endpoint.js';
 export { requeueInquiry, type RequeueInquiryOutcome } from './requeue-inquiry.js';
 export { planWalletCredit, type PlanWalletCreditOutcome } from './credit-wallet.js';
