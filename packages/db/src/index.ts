@@ -50,17 +50,17 @@ export { listFailedWebhookDeliveries, type FailedWebhookRow } from './repositori
 export { findMerchantOverview, type MerchantOverview } from './repositories/console/merchant-overview.js';
 export * from './repositories/statement-breaks.js';
 export {
-  applyStatementActions,
+  BANK_TIME_ZONE,
+  findEarlierStatementRuns,
   findPayoutsForStatement,
-  previewStatement,
-  reconcileStatement,
-  type StatementApplyOutcome,
-  type StatementApplyRequest,
-  type StatementRunPreview,
-  type StatementRunReport,
-  type StatementRunRequest,
-} from './statement-reconciliation.js';
-// What a statement run plans and applyStatementActions carries out (packages/recon/src/statement-matcher.ts).
+  insertStatementRun,
+  lockPayoutStates,
+  lockStatementRun,
+  markStatementRunApplied,
+  type NewStatementRun,
+  type StoredStatementAction,
+} from './repositories/statement-runs.js';
+// What a statement run plans and applyStatementActions (@payout/use-cases) carries out (packages/recon/src/statement-matcher.ts).
 export type { PlannedStatementAction } from '@payout/recon';
 export {
   recordCollection,

@@ -48,6 +48,14 @@ export { planIpAllowlist, type PlanIpAllowlistOutcome } from './merchant-ip-allo
 export { resolveDiscrepancyAction, type ResolveDiscrepancyOutcome } from './resolve-discrepancy.js';
 export { planStatementApplication, type PlanStatementApplicationOutcome } from './apply-statement.js';
 export {
+  previewStatement,
+  reconcileStatement,
+  type StatementRunPreview,
+  type StatementRunReport,
+  type StatementRunRequest,
+} from './statement-run.js';
+export { applyStatementActions, type StatementApplyOutcome, type StatementApplyRequest } from './statement-actions.js';
+export {
   acceptStatement,
   reconcileStatementRun,
   statementDigest,
