@@ -4,7 +4,7 @@ import { audit } from './audit.js';
 import type { MoneyAction, PlannedRequest } from './approvals/money-action.js';
 import { actorOf } from './approvals/person.js';
 import { applyStatementActions } from './statement-actions.js';
-import type { StatementRunReport } from './statement-run.js';
+import type { StatementRunReport } from './statement-reconciliation.js';
 
 export type PlanStatementApplicationOutcome =
   | { kind: 'planned'; planned: PlannedRequest }

@@ -53,7 +53,7 @@ export {
   type StatementRunPreview,
   type StatementRunReport,
   type StatementRunRequest,
-} from './statement-run.js';
+} from './statement-reconciliation.js';
 export { applyStatementActions, type StatementApplyOutcome, type StatementApplyRequest } from './statement-actions.js';
 export {
   acceptStatement,

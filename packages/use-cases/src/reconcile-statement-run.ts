@@ -20,7 +20,7 @@ import { requestApproval } from './approvals/approval-flow.js';
 import { approvalJson } from './approvals/approval-json.js';
 import { actorOf, type Person } from './approvals/person.js';
 import { planStatementApplication } from './apply-statement.js';
-import { reconcileStatement, type StatementRunPreview, type StatementRunReport } from './statement-run.js';
+import { reconcileStatement, type StatementRunPreview, type StatementRunReport } from './statement-reconciliation.js';
 
 /**
  * Statement reconciliation as a person applies it (docs/reconciliation.md, "Planning and applying"): the

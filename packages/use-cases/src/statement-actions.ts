@@ -15,7 +15,7 @@ import {
   type ReconBreak,
   type ReconCounts,
 } from '@payout/recon';
-import { provenance } from './statement-run.js';
+import { provenance } from './statement-reconciliation.js';
 
 export interface StatementApplyRequest {
   runId: bigint;

@@ -4,7 +4,7 @@ import type { PrismaClient, PrismaClientOrTransaction, Transaction } from '../cl
 import type { Prisma } from '../generated/prisma/client.js';
 
 // The statement runs as stored (table `statement_runs`) and the books a run is matched against. What a run
-// is and how it is applied is the use cases' (packages/use-cases/src/statement-run.ts,
+// is and how it is applied is the use cases' (packages/use-cases/src/statement-reconciliation.ts,
 // docs/reconciliation.md); these are its reads and writes.
 
 /** The business day of a statement is India's: value dates and our settlement dates are both IST. */
