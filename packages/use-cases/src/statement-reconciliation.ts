@@ -41,7 +41,7 @@ export interface StatementRunRequest {
   actor: string;
   /**
    * Record at once what the statement says that is for a person (a discrepancy): no money moves. The
-   * settlements and reversals are only planned; {@link applyStatementActions} carries them out.
+   * settlements and reversals are only planned; `applyStatementActions` (statement-actions.ts) carries them out.
    */
   recordDiscrepancies: boolean;
   /** Today in India, YYYY-MM-DD (default: now): a line dated after it is a break. */
@@ -83,7 +83,7 @@ export async function previewStatement(
  * every payout settled on its dates, classifies each line and payout (the pure matcher of @payout/recon),
  * stores the run, and answers what it found and what it would do. A statement is evidence, not an order:
  * the settlements and reversals it supports are only planned here, each with the state its payout was in,
- * for {@link applyStatementActions} to carry out (after a second person approved them). With
+ * for `applyStatementActions` (statement-actions.ts) to carry out (after a second person approved them). With
  * `recordDiscrepancies`, what is for a person is recorded as a discrepancy at once. Only a run that is
  * applied is stored: a read is {@link previewStatement}.
  */
