@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reconcileStatement, settleSuccess, type PrismaClient } from '@payout/db';
+import { settleSuccess, type PrismaClient } from '@payout/db';
+import { reconcileStatement } from '@payout/use-cases';
 import { useApi } from '../support/api.js';
 import { consoleScreenshot, launchChromium } from '../support/browser.js';
 import { addConsoleUser } from '../support/console.js';

@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  reconcileStatement,
-  resolveBreaksBookedNextDay,
-  settleSuccess,
-  type PrismaClient,
-  type StatementRunReport,
-} from '@payout/db';
+import { resolveBreaksBookedNextDay, settleSuccess, type PrismaClient } from '@payout/db';
 import type { StatementLine } from '@payout/recon';
+import { reconcileStatement, type StatementRunReport } from '@payout/use-cases';
 import { useApi } from '../support/api.js';
 import { testPrisma } from '../support/database.js';
 import { makeMerchant, type TestMerchant } from '../support/factories.js';

@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { reconcileStatement, settleSuccess, type PayoutSummary } from '@payout/db';
+import { settleSuccess, type PayoutSummary } from '@payout/db';
 import { formatStatement, renderCamt053, renderMt940, type RenderableStatement } from '@payout/recon';
-import { reconcileStatementRun, type Person } from '@payout/use-cases';
+import { reconcileStatement, reconcileStatementRun, type Person } from '@payout/use-cases';
 import { useApi } from '../support/api.js';
 import { cliAs, statementApplied, statementPeople } from '../support/approvals.js';
 import { signedInPerson } from '../support/console.js';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reconcileStatement, type PrismaClient } from '@payout/db';
+import type { PrismaClient } from '@payout/db';
 import { formatStatement, parseStatement } from '@payout/recon';
+import { reconcileStatement } from '@payout/use-cases';
 import { useApi } from '../support/api.js';
 import { consoleSession } from '../support/console.js';
 import { testPrisma } from '../support/database.js';

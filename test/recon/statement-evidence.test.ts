@@ -2,15 +2,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { useApi } from '../support/api.js';
 import { statementApplied, statementPeople } from '../support/approvals.js';
 import { cliConfigSchema, loadConfig } from '@payout/config';
-import {
-  applyStatementActions,
-  reconcileStatement,
-  settleFailure,
-  settleSuccess,
-  type PayoutSummary,
-  type StatementRunRequest,
-} from '@payout/db';
+import { settleFailure, settleSuccess, type PayoutSummary } from '@payout/db';
 import { formatStatement, parseStatement, type StatementLine } from '@payout/recon';
+import { applyStatementActions, reconcileStatement, type StatementRunRequest } from '@payout/use-cases';
 import { testPool, testPrisma } from '../support/database.js';
 import { makeMerchant } from '../support/factories.js';
 import { expectBooksBalanced, merchantBooks } from '../support/ledger-checks.js';

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { reconcileStatement, reversePayout, settleSuccess } from '@payout/db';
+import { reversePayout, settleSuccess } from '@payout/db';
+import { reconcileStatement } from '@payout/use-cases';
 import { testPrisma } from '../support/database.js';
 import { makeMerchant } from '../support/factories.js';
 import { payoutAtTheRail } from '../webhooks/webhook-fixtures.js';

@@ -37,20 +37,30 @@ export * from './repositories/console-user-repository.js';
 export * from './repositories/personal-credential-repository.js';
 export * from './repositories/operator-action-repository.js';
 export * from './repositories/approval-repository.js';
-export * from './repositories/console-queries.js';
+// The support console's reads, one module per page (docs/operations.md, "Support console").
+export {
+  listPayouts,
+  searchPayouts,
+  type PayoutListFilter,
+  type PayoutListRow,
+  type PayoutSearch,
+} from './repositories/console/payout-lists.js';
+export { payoutsForStatement } from './repositories/console/merchant-statement-rows.js';
+export { listFailedWebhookDeliveries, type FailedWebhookRow } from './repositories/console/failed-webhooks.js';
+export { findMerchantOverview, type MerchantOverview } from './repositories/console/merchant-overview.js';
 export * from './repositories/statement-breaks.js';
 export {
-  applyStatementActions,
+  BANK_TIME_ZONE,
+  findEarlierStatementRuns,
   findPayoutsForStatement,
-  previewStatement,
-  reconcileStatement,
-  type StatementApplyOutcome,
-  type StatementApplyRequest,
-  type StatementRunPreview,
-  type StatementRunReport,
-  type StatementRunRequest,
-} from './statement-reconciliation.js';
-// What a statement run plans and applyStatementActions carries out (packages/recon/src/statement-matcher.ts).
+  insertStatementRun,
+  lockPayoutStates,
+  lockStatementRun,
+  markStatementRunApplied,
+  type NewStatementRun,
+  type StoredStatementAction,
+} from './repositories/statement-runs.js';
+// What a statement run plans and applyStatementActions (@payout/use-cases) carries out (packages/recon/src/statement-matcher.ts).
 export type { PlannedStatementAction } from '@payout/recon';
 export {
   recordCollection,

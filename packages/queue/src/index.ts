@@ -5,4 +5,5 @@ export { createProducerConnection, createWorkerConnection, type RedisConnection 
 export { findPayoutJobs, type PayoutJobView } from './job-inspection.js';
 export { deleteKeysMatching } from './redis-keys.js';
 export { addJob, ensureJob, type EnsureJobAction } from './ensure-job.js';
+export { queueFirstAttempt, queueResumedDeliveries } from './webhook-producer.js';
 export { jobProcessor } from './job-processor.js';

@@ -1,14 +1,10 @@
-import {
-  applyStatementActions,
-  findWallet,
-  type PlannedStatementAction,
-  type PrismaClient,
-  type StatementRunReport,
-} from '@payout/db';
+import { findWallet, type PlannedStatementAction, type PrismaClient } from '@payout/db';
 import { formatRupees } from '@payout/domain';
 import { audit } from './audit.js';
 import type { MoneyAction, PlannedRequest } from './approvals/money-action.js';
 import { actorOf } from './approvals/person.js';
+import { applyStatementActions } from './statement-actions.js';
+import type { StatementRunReport } from './statement-reconciliation.js';
 
 export type PlanStatementApplicationOutcome =
   | { kind: 'planned'; planned: PlannedRequest }

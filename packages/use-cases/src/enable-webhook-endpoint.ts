@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import { enableWebhookEndpoint, type PrismaClient } from '@payout/db';
-import { ensureJob, jobRequest, webhookJobs } from '@payout/queue';
+import { queueResumedDeliveries } from '@payout/queue';
 import { audit } from './audit.js';
 
 export type EnableWebhookEndpointOutcome =
@@ -33,19 +33,7 @@ export async function enableWebhookEndpointAction(
     return enabled;
   });
   if (result.kind !== 'enabled') return result;
-  let queued = true;
-  for (const delivery of result.resumed) {
-    const request = jobRequest(webhookJobs.deliver, {
-      deliveryId: delivery.id.toString(),
-      attempt: delivery.attempts + 1,
-    });
-    try {
-      // A job of this attempt may have run already (it found the endpoint disabled): ensureJob replaces it.
-      await ensureJob(deps.webhookQueue, request);
-    } catch {
-      queued = false;
-    }
-  }
+  const queued = await queueResumedDeliveries(deps.webhookQueue, result.resumed);
   return {
     kind: 'enabled',
     disabledAt: result.disabledAt,

@@ -21,7 +21,7 @@ export {
   type PlanManualResolutionInput,
   type PlanManualResolutionOutcome,
 } from './resolve-manual-review.js';
-export { queueFirstAttempt, replayWebhook, type ReplayWebhookOutcome } from './replay-webhook.js';
+export { replayWebhook, type ReplayWebhookOutcome } from './replay-webhook.js';
 export { enableWebhookEndpointAction, type EnableWebhookEndpointOutcome } from './enable-webhook-endpoint.js';
 export { requeueInquiry, type RequeueInquiryOutcome } from './requeue-inquiry.js';
 export { planWalletCredit, type PlanWalletCreditOutcome } from './credit-wallet.js';
@@ -47,6 +47,14 @@ export {
 export { planIpAllowlist, type PlanIpAllowlistOutcome } from './merchant-ip-allowlist.js';
 export { resolveDiscrepancyAction, type ResolveDiscrepancyOutcome } from './resolve-discrepancy.js';
 export { planStatementApplication, type PlanStatementApplicationOutcome } from './apply-statement.js';
+export {
+  previewStatement,
+  reconcileStatement,
+  type StatementRunPreview,
+  type StatementRunReport,
+  type StatementRunRequest,
+} from './statement-reconciliation.js';
+export { applyStatementActions, type StatementApplyOutcome, type StatementApplyRequest } from './statement-actions.js';
 export {
   acceptStatement,
   reconcileStatementRun,

@@ -1,12 +1,9 @@
 import { createHash } from 'node:crypto';
 import {
   lastStatementSequence,
-  reconcileStatement,
   recordStatementIdentity,
   type ApprovalRequestView,
   type PrismaClientOrTransaction,
-  type StatementRunPreview,
-  type StatementRunReport,
 } from '@payout/db';
 import { formatRupees, may, type Paise } from '@payout/domain';
 import {
@@ -23,6 +20,7 @@ import { requestApproval } from './approvals/approval-flow.js';
 import { approvalJson } from './approvals/approval-json.js';
 import { actorOf, type Person } from './approvals/person.js';
 import { planStatementApplication } from './apply-statement.js';
+import { reconcileStatement, type StatementRunPreview, type StatementRunReport } from './statement-reconciliation.js';
 
 /**
  * Statement reconciliation as a person applies it (docs/reconciliation.md, "Planning and applying"): the

@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import { findPayoutSubject, recordWebhookReplay, type PrismaClient } from '@payout/db';
-import { addJob, jobRequest, webhookJobs } from '@payout/queue';
+import { queueFirstAttempt } from '@payout/queue';
 import type { PayoutKey } from './payout-key.js';
 import { audit } from './audit.js';
 
@@ -47,15 +47,5 @@ export async function replayWebhook(
         payoutStatus: replay.payoutStatus,
         queued: await queueFirstAttempt(deps.webhookQueue, replay.deliveryId),
       };
-  }
-}
-
-/** Queues a delivery's first attempt; false when Redis is away (the delivery is safe in PostgreSQL). */
-export async function queueFirstAttempt(queue: Queue, deliveryId: bigint): Promise<boolean> {
-  try {
-    await addJob(queue, jobRequest(webhookJobs.deliver, { deliveryId: deliveryId.toString(), attempt: 1 }));
-    return true;
-  } catch {
-    return false;
   }
 }

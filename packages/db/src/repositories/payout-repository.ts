@@ -1,4 +1,4 @@
-import type { PayoutInstructionRecord, PayoutSummary } from '@payout/domain';
+import type { Paise, PayoutInstructionRecord, PayoutState, PayoutStatus, PayoutSummary } from '@payout/domain';
 import { sql, sqlRows, type PrismaClient, type PrismaClientOrTransaction, type Transaction } from '../client.js';
 import { isRetryableTransactionError } from '../database-errors.js';
 import { payoutFromRow, type PayoutRow } from './payout-columns.js';
@@ -167,4 +167,42 @@ export async function findPayoutsByTransactionIds(
   const found: (PayoutSummary | null)[] = keys.map(() => null);
   for (const row of rows) found[Number(row.position) - 1] = payoutFromRow(row, SUMMARY_FIELDS);
   return found;
+}
+
+/** The payout an operator action is about: found by Ack_no, or by MID and TransactionID. */
+export interface PayoutSubject {
+  id: bigint;
+  merchantId: number;
+  mid: string;
+  ackNo: string;
+  transactionId: string;
+  state: PayoutState;
+  status: PayoutStatus;
+  inquiryAttempts: number;
+  amountPaise: Paise;
+  beneficiaryName: string;
+}
+
+export async function findPayoutSubject(
+  db: PrismaClientOrTransaction,
+  key: { ackNo: string } | { mid: string; transactionId: string },
+): Promise<PayoutSubject | null> {
+  const p = await db.payout.findFirst({
+    where: 'ackNo' in key ? { ackNo: key.ackNo } : { transactionId: key.transactionId, merchant: { mid: key.mid } },
+    select: {
+      id: true,
+      merchantId: true,
+      ackNo: true,
+      transactionId: true,
+      state: true,
+      status: true,
+      inquiryAttempts: true,
+      amountPaise: true,
+      beneficiaryName: true,
+      merchant: { select: { mid: true } },
+    },
+  });
+  if (!p) return null;
+  const { merchant, ...rest } = p;
+  return { ...rest, mid: merchant.mid };
 }

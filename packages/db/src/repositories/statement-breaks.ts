@@ -1,9 +1,7 @@
 import type { PayoutState } from '@payout/domain';
 import type { ReconBreak } from '@payout/recon';
 import type { PrismaClientOrTransaction } from '../client.js';
-
-/** The business day of a statement is India's: value dates and our settlement dates are both IST. */
-const BANK_TIME_ZONE = 'Asia/Kolkata';
+import { BANK_TIME_ZONE } from './statement-runs.js';
 
 /** More payouts near a line than this are not shown: a person could not tell them apart anyway. */
 export const MAX_PAYOUTS_NEAR_LINE = 5;

@@ -1,6 +1,5 @@
 import { Option, type Command } from 'commander';
-import { previewStatement } from '@payout/db';
-import { acceptStatement, statementRunJson, statementFileJson } from '@payout/use-cases';
+import { acceptStatement, previewStatement, statementRunJson, statementFileJson } from '@payout/use-cases';
 import { AdminRefusal } from '../../admin-client.js';
 import type { CommandContext } from '../../context.js';
 import { show } from '../../output.js';
