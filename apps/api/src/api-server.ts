@@ -62,7 +62,7 @@ export async function startApi(
     deps,
     adminDeps,
     async close() {
-      await Promise.all([stop(server), stop(adminServer)]);
+      await Promise.all([stop(server, DRAIN_MS), stop(adminServer, DRAIN_MS)]);
       await shared.producer.close();
       await adminDeps.webhookQueue.close();
       await adminDeps.rail.close();
@@ -241,9 +241,27 @@ async function listen(server: Server): Promise<Server> {
   return server;
 }
 
-function stop(server: Server): Promise<void> {
+/**
+ * How long a stopping API lets requests in flight finish before it closes their connections. Each request
+ * is bounded by the database and enqueue time-outs (5 s, README.md "Configuration"); the pod's grace
+ * (deploy/kubernetes/base/api-deployment.yaml) covers the preStop pause, this, and closing PostgreSQL and Redis.
+ */
+export const DRAIN_MS = 10_000;
+
+/**
+ * Stops a listener without waiting out keep-alive (65 s, longer than the pod's grace): idle connections close
+ * at once; a request in flight gets its answer, and its connection closes within 100 ms of going idle;
+ * whatever is still open when the drain ends is closed.
+ */
+function stop(server: Server, drainMs: number): Promise<void> {
   return new Promise<void>((resolve) => {
-    server.close(() => resolve());
+    const idle = setInterval(() => server.closeIdleConnections(), 100);
+    const deadline = setTimeout(() => server.closeAllConnections(), drainMs);
+    server.close(() => {
+      clearInterval(idle);
+      clearTimeout(deadline);
+      resolve();
+    });
     server.closeIdleConnections();
   });
 }

@@ -1,5 +1,5 @@
 export { createApp, type ApiDependencies } from './app.js';
-export { startApi, type RunningApi } from './api-server.js';
+export { DRAIN_MS, startApi, type RunningApi } from './api-server.js';
 export { CredentialStore } from './auth/credential-store.js';
 export { buildOpenApiDocument, type OpenApiDocument } from './openapi/openapi-document.js';
 export { createAdminApp, type AdminDependencies } from './admin/admin-app.js';
