@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { ConfigMap, Secret, Service, ServiceAccount } from 'kubernetes-models/v1';
+import { ConfigMap, Namespace, Secret, Service, ServiceAccount } from 'kubernetes-models/v1';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { Job } from 'kubernetes-models/batch/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
@@ -18,6 +18,7 @@ import {
   railSimConfigSchema,
   workerConfigSchema,
 } from '@payout/config';
+import { DRAIN_MS } from '@payout/api';
 import { PAYOUT_QUEUE } from '@payout/queue';
 import { createMetrics } from '@payout/telemetry';
 import { eventually } from '../support/eventually.js';
@@ -30,7 +31,13 @@ import { useApi } from '../support/api.js';
 // stop, and the autoscaler's metric read from a real worker's /metrics.
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
-const RENDERINGS = ['base', 'overlays/production', 'overlays/production-cpu-autoscaling', 'overlays/development'];
+const RENDERINGS = [
+  'base',
+  'overlays/production',
+  'overlays/production-cpu-autoscaling',
+  'overlays/development',
+  'overlays/development-prometheus-operator',
+];
 
 type K8sObject = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string } } & Record<
   string,
@@ -40,6 +47,7 @@ type K8sObject = { apiVersion: string; kind: string; metadata: { name: string; n
 
 // The kinds the manifests may use, each with its model from the Kubernetes (and KEDA) OpenAPI schemas.
 const MODELS: Record<string, new (data: never) => { validate(): void }> = {
+  'v1/Namespace': Namespace,
   'v1/ConfigMap': ConfigMap,
   'v1/Secret': Secret,
   'v1/Service': Service,
@@ -50,7 +58,26 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
   'keda.sh/v1alpha1/ScaledObject': ScaledObject,
+  'monitoring.coreos.com/v1/PodMonitor': requiring('spec.selector.matchLabels', 'spec.podMetricsEndpoints.0.port'),
+  'monitoring.coreos.com/v1/PrometheusRule': requiring('spec.groups.0.rules.0.expr'),
+  'monitoring.coreos.com/v1alpha1/AlertmanagerConfig': requiring('spec.route.receiver', 'spec.receivers.0.name'),
 };
+
+/**
+ * prometheus-operator's kinds, for which no model package is installed: the fields without which the
+ * operator ignores the object, and nothing else.
+ */
+function requiring(...paths: string[]): new (data: never) => { validate(): void } {
+  return class {
+    constructor(private readonly data: Record<string, unknown>) {}
+    validate(): void {
+      for (const path of paths) {
+        const value = path.split('.').reduce<unknown>((at, key) => (at as Record<string, unknown>)?.[key], this.data);
+        if (value === undefined) throw new Error(`${path} is required`);
+      }
+    }
+  };
+}
 
 function validateObject(object: K8sObject): void {
   const Model = MODELS[`${object.apiVersion}/${object.kind}`];
@@ -329,15 +356,19 @@ describe('what the pods run and how they stop', () => {
     expect(container(development, 'Deployment', 'rail-sim').command).toEqual(compose.services['rail-sim']?.command);
   });
 
-  it('when a worker is told to stop, then Kubernetes waits longer than SHUTDOWN_GRACE_MS before killing it', () => {
+  it('when a pod is told to stop, then Kubernetes waits longer than its longest shutdown path before killing it', () => {
     const objects = render('overlays/production');
     const worker = find(objects, 'Deployment', 'payout-gateway-worker');
     const env = environmentOf(objects, container(objects, 'Deployment', 'payout-gateway-worker'), OPERATOR_SECRET);
-    const graceMs = loadConfig(workerConfigSchema, env).SHUTDOWN_GRACE_MS;
-    expect(worker.spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThan(graceMs / 1000);
+    const graceS = loadConfig(workerConfigSchema, env).SHUTDOWN_GRACE_MS / 1000;
+    // The jobs' grace, a forced close as long again, then the payouts queue's close: three graces when Redis
+    // hangs (apps/worker/src/worker-process.ts), and time for the rest to close.
+    expect(worker.spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(3 * graceS + 10);
     const api = find(objects, 'Deployment', 'payout-gateway-api').spec.template.spec;
     const [, pause] = api.containers[0].lifecycle.preStop.exec.command as [string, string];
-    expect(api.terminationGracePeriodSeconds).toBeGreaterThan(Number(pause));
+    // The preStop pause, the drain (requests in flight, then every connection closed), then Redis and
+    // PostgreSQL closed; keep-alive (65 s) is no longer on the path (test/deploy/api-shutdown.test.ts).
+    expect(api.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(Number(pause) + DRAIN_MS / 1000 + 10);
   });
 
   it('when the pods are rendered, then none runs as root or writes to its image', () => {
@@ -399,7 +430,7 @@ describe('the doors of the production cluster', () => {
       return (rule.ports as K8sObject[]).map((p) => `${p.protocol ?? 'TCP'}/${p.port}`);
     });
 
-  it('when the admin port and the worker health port are rendered, then only labelled pods of the two named namespaces reach them', () => {
+  it('when the admin port and the worker health port are rendered, then only the console proxy and the Prometheus of the monitoring namespace reach them', () => {
     for (const dir of ['base', 'overlays/production', 'overlays/development']) {
       const objects = render(dir);
       const api = container(objects, 'Deployment', 'payout-gateway-api');
@@ -418,9 +449,20 @@ describe('the doors of the production cluster', () => {
             peer.namespaceSelector.matchLabels?.['kubernetes.io/metadata.name'],
           );
           expect(peer.namespaceSelector.matchExpressions, dir).toBeUndefined();
-          expect(peer.podSelector.matchLabels, dir).toEqual({ 'payout-gateway/admin-access': 'true' });
+          const namespace = peer.namespaceSelector.matchLabels['kubernetes.io/metadata.name'] as string;
+          // Prometheus's own pods in the monitoring namespace, not every pod there; the console's proxy in
+          // the ingress controller's, and only to the admin listener.
+          expect(peer.podSelector.matchLabels, dir).toEqual(
+            namespace === 'monitoring'
+              ? { 'app.kubernetes.io/name': 'prometheus' }
+              : { 'payout-gateway/admin-access': 'true' },
+          );
         }
       }
+      const workerPeers = (find(objects, 'NetworkPolicy', 'payout-gateway-worker').spec.ingress as K8sObject[]).flatMap(
+        (rule) => (rule.from as K8sObject[]).map((p) => p.namespaceSelector.matchLabels['kubernetes.io/metadata.name']),
+      );
+      expect(workerPeers, dir).toEqual(['monitoring']);
       const adminPeers = (rules[0]!.from as K8sObject[]).map(
         (p) => p.namespaceSelector.matchLabels['kubernetes.io/metadata.name'] as string,
       );
