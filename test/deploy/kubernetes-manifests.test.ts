@@ -72,7 +72,9 @@ function requiring(...paths: string[]): new (data: never) => { validate(): void 
     constructor(private readonly data: Record<string, unknown>) {}
     validate(): void {
       for (const path of paths) {
-        const value = path.split('.').reduce<unknown>((at, key) => (at as Record<string, unknown>)?.[key], this.data);
+        const value = path
+          .split('.')
+          .reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], this.data);
         if (value === undefined) throw new Error(`${path} is required`);
       }
     }
