@@ -35,7 +35,7 @@ const dashboardQueries = dashboard.panels.flatMap((panel) =>
 const PROMETHEUS_OWN = ['up'];
 
 /** Series of other software the rules read: KEDA's operator, for its scaler's errors (docs/operations.md, "KedaScalerErrors"). */
-const OTHERS = ['keda_scaler_errors_total'];
+const OTHERS = ['keda_scaler_detail_errors_total'];
 
 /** Every series name the gateway's processes expose: the names of packages/telemetry, a histogram's three series. */
 async function publishedSeries(): Promise<Set<string>> {
