@@ -29,6 +29,11 @@ ENV NODE_ENV=production
 ENV NODE_OPTIONS="--max-old-space-size=128"
 WORKDIR /app
 COPY --from=build /app /app
+# The operator's CLI, compiled, under a short name on PATH: runbooks say
+# `kubectl exec deploy/payout-gateway-worker -- payout-cli reconcile` (docs/operations.md, "Alerts: what
+# each means and what to do"); the image has neither pnpm nor tsx.
+RUN chmod 0755 /app/packages/cli/bin/payout-cli.js \
+ && ln -s /app/packages/cli/bin/payout-cli.js /usr/local/bin/payout-cli
 USER node
 # Overridden per service: node apps/<app>/dist/main.js, or node packages/db/dist/migrate/main.js.
 CMD ["node", "apps/api/dist/main.js"]

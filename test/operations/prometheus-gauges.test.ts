@@ -1,5 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { readOperationsGauges, type OperationsReading, type PrismaClientOrTransaction } from '@payout/db';
+import {
+  countPayoutsPastExpectedTime,
+  readOperationsGauges,
+  type OperationsReading,
+  type PrismaClientOrTransaction,
+} from '@payout/db';
 import { eventually } from '../support/eventually.js';
 import { makeMerchant, type TestMerchant } from '../support/factories.js';
 import { testPrisma } from '../support/database.js';
@@ -15,7 +20,10 @@ afterAll(() => prisma.$disconnect());
 
 /** Thrown to roll back a transaction whose rows only this test may see, carrying what was read in it. */
 class RolledBack extends Error {
-  constructor(readonly reading: OperationsReading) {
+  constructor(
+    readonly reading: OperationsReading,
+    readonly overdue: { mode: string; payouts: number }[],
+  ) {
     super('rolled back');
   }
 }
@@ -43,7 +51,7 @@ describe('the operations gauges', () => {
   it('when payouts, discrepancies, statement runs and webhooks are in the database, then each gauge counts what it should', async () => {
     const merchant = await makeMerchant(prisma);
     const HOUR = 60 * 60;
-    const reading = await prisma
+    const rolledBack = await prisma
       .$transaction(async (tx) => {
         // Past IMPS's schedule (one minute here) and still in flight: the one the stuck alert is about.
         const stuck = await insertPayout(tx, merchant, { mode: 'IMPS', state: 'SUBMITTING', ageSeconds: 3 * HOUR });
@@ -56,6 +64,29 @@ describe('the operations gauges', () => {
         await tx.$executeRaw`
           INSERT INTO discrepancies (kind, payout_id, source, note)
           VALUES ('FAILED_AFTER_SUCCESS', ${stuck}, 'rail', 'test')`;
+        for (const breaks of [7, 3]) {
+          await tx.$executeRaw`
+            INSERT INTO statement_runs (file_digest, file_name, operator, applied, value_dates, lines, counts, breaks,
+                                        started_at)
+            VALUES (repeat('a', 64), 'statement.csv', 'test', false, '2026-11-25', 10, '{}', ${breaks}, now())`;
+        }
+        // A run with three breaks: one set aside (not ours), one waiting for the bank, one undecided: two are open.
+        const [run] = await tx.$queryRaw<{ id: bigint }[]>`
+          INSERT INTO statement_runs (file_digest, file_name, operator, applied, value_dates, lines, counts, breaks,
+                                      break_list, started_at)
+          VALUES (repeat('b', 64), 'statement.csv', 'test', true, '2026-11-25', 10, '{}', 3,
+                  '[{"kind":"unmatched_bank_debit","reference":"R1"},{"kind":"unmatched_bank_debit","reference":"R2"},
+                    {"kind":"unmatched_bank_debit","reference":"R3"}]'::jsonb, now())
+          RETURNING id`;
+        for (const [position, decision] of [
+          [1, 'not_ours'],
+          [2, 'needs_bank'],
+        ] as const) {
+          await tx.$executeRaw`
+            INSERT INTO statement_break_decisions (run_id, position, break_kind, reference, decision, decided_by, note)
+            VALUES (${run!.id}, ${position}, 'unmatched_bank_debit', ${`R${position}`},
+                    ${decision}::statement_break_decision, 'console:test', 'test')`;
+        }
         for (const breaks of [7, 3]) {
           await tx.$executeRaw`
             INSERT INTO statement_runs (file_digest, file_name, operator, applied, value_dates, lines, counts, breaks,
@@ -75,17 +106,34 @@ describe('the operations gauges', () => {
             VALUES (${merchant.merchant.id}, ${stuck}, 'REPLAY', ${status}::webhook_delivery_status, ${attempts},
                     CASE WHEN ${status} = 'PENDING' THEN now() END, 'test')`;
         }
-        throw new RolledBack(await readOperationsGauges(tx, { scheduleEndsAfterMs: { IMPS: 60_000, UPI: 60_000 } }));
+        const expected = { IMPS: 60_000, UPI: 60_000 };
+        throw new RolledBack(
+          await readOperationsGauges(tx, { scheduleEndsAfterMs: expected }),
+          // Deadlines passed in the last four hours: the stuck IMPS payout's (3 h ago) and the one in manual
+          // review (29 min ago); not the payout queued for balance (3 days ago), nor the young one (not yet).
+          await countPayoutsPastExpectedTime(tx, {
+            from: new Date(Date.now() - 4 * HOUR * 1000),
+            to: new Date(),
+            expectedAfterMs: expected,
+          }),
+        );
       })
       .then(
         () => undefined,
         (error: unknown) => {
-          if (error instanceof RolledBack) return error.reading;
+          if (error instanceof RolledBack) return error;
           throw error;
         },
       );
+    const reading = rolledBack?.reading;
 
     expect(reading).toBeDefined();
+    expect(rolledBack?.overdue).toEqual(
+      expect.arrayContaining([
+        { mode: 'IMPS', payouts: 2 },
+        { mode: 'UPI', payouts: 0 },
+      ]),
+    );
     expect(reading?.pastSchedule).toEqual(expect.arrayContaining([{ mode: 'IMPS', payouts: 1 }]));
     expect(reading?.pastSchedule.find((p) => p.mode === 'UPI')?.payouts ?? 0).toBe(0);
     expect(reading?.pending).toEqual(
@@ -101,6 +149,7 @@ describe('the operations gauges', () => {
       manualReview: 1,
       openDiscrepancies: 1,
       lastStatementBreaks: 3,
+      openStatementBreaks: 2,
       disabledWebhookEndpoints: 1,
       retryingWebhookDeliveries: 1,
       heldWebhookDeliveries: 1,
@@ -119,6 +168,8 @@ describe('the operations gauges', () => {
     expect(text).toMatch(/^payouts_pending\{mode="UPI",age="over_24h",app="worker"\} 0$/m);
     expect(text).toMatch(/^payouts_manual_review\{app="worker"\} 0$/m);
     expect(text).toMatch(/^webhook_deliveries_failing\{state="held",app="worker"\} 0$/m);
+    expect(text).toMatch(/^statement_breaks_open\{app="worker"\} 0$/m);
+    expect(text).toMatch(/^payouts_overdue_total\{mode="UPI",app="worker"\} 0$/m);
     const checkedAt = Number(/^reconcile_last_success_timestamp_seconds\{app="worker"\} (\S+)$/m.exec(text)![1]);
     expect(Math.abs(checkedAt * 1000 - Date.now())).toBeLessThan(60_000);
   });

@@ -1,4 +1,10 @@
-import { PENDING_AGE_BANDS, readOperationsGauges, checkInvariants, type PrismaClient } from '@payout/db';
+import {
+  PENDING_AGE_BANDS,
+  checkInvariants,
+  countPayoutsPastExpectedTime,
+  readOperationsGauges,
+  type PrismaClient,
+} from '@payout/db';
 import { inquiryDelayMs, type InquirySchedule, type InquirySchedules, type PayoutMode } from '@payout/domain';
 import type { Logger, OperationsMetrics } from '@payout/telemetry';
 
@@ -23,12 +29,16 @@ export class OperationsWatch {
   private readonly scheduleEndsAfterMs: Record<PayoutMode, number>;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  /** Where the last count of overdue payouts ended: each count covers the deadlines passed since. */
+  private overdueCountedUntil = new Date();
 
   constructor(private readonly options: OperationsWatchOptions) {
     this.scheduleEndsAfterMs = {
       UPI: scheduleEndsAfterMs(options.schedules.UPI),
       IMPS: scheduleEndsAfterMs(options.schedules.IMPS),
     };
+    // Every mode's series exists from the start, so a first overdue payout is an increase Prometheus sees.
+    for (const mode of Object.keys(this.scheduleEndsAfterMs)) options.metrics.payoutsOverdue.inc({ mode }, 0);
   }
 
   /** Reads the backlog gauges now (on each scrape). Every mode and age band is set, to 0 if it holds none. */
@@ -45,9 +55,34 @@ export class OperationsWatch {
     metrics.payoutsManualReview.set(reading.manualReview);
     metrics.discrepanciesOpen.set(reading.openDiscrepancies);
     metrics.statementLastRunBreaks.set(reading.lastStatementBreaks);
+    metrics.statementBreaksOpen.set(reading.openStatementBreaks);
     metrics.webhookEndpointsDisabled.set(reading.disabledWebhookEndpoints);
     metrics.webhookDeliveriesFailing.set({ state: 'retrying' }, reading.retryingWebhookDeliveries);
     metrics.webhookDeliveriesFailing.set({ state: 'held' }, reading.heldWebhookDeliveries);
+    await this.countOverdue();
+  }
+
+  /**
+   * Counts the payouts whose expected time (their mode's whole inquiry schedule, as for the past-schedule
+   * gauge) passed since the last count while they were still pending: the payout-timeliness objective's bad
+   * events (docs/operations.md, "Service level objectives"). The interval is taken before the query, so two
+   * scrapes at once count disjoint intervals; a failed query gives its interval back.
+   */
+  private async countOverdue(): Promise<void> {
+    const from = this.overdueCountedUntil;
+    const to = new Date();
+    this.overdueCountedUntil = to;
+    try {
+      const counted = await countPayoutsPastExpectedTime(this.options.db, {
+        from,
+        to,
+        expectedAfterMs: this.scheduleEndsAfterMs,
+      });
+      for (const { mode, payouts } of counted) this.options.metrics.payoutsOverdue.inc({ mode }, payouts);
+    } catch (error) {
+      if (this.overdueCountedUntil === to) this.overdueCountedUntil = from;
+      throw error;
+    }
   }
 
   /** Checks the money invariants now, then every interval, until stopped. */

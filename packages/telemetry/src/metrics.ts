@@ -21,6 +21,8 @@ export const METRIC_NAMES = {
   payoutsManualReview: 'payouts_manual_review',
   discrepanciesOpen: 'discrepancies_open',
   statementLastRunBreaks: 'statement_last_run_breaks',
+  statementBreaksOpen: 'statement_breaks_open',
+  payoutsOverdue: 'payouts_overdue_total',
   webhookEndpointsDisabled: 'webhook_endpoints_disabled',
   webhookDeliveriesFailing: 'webhook_deliveries_failing',
   reconcileBreaches: 'reconcile_invariant_breaches',
@@ -146,6 +148,13 @@ export interface OperationsMetrics {
   payoutsManualReview: Gauge;
   discrepanciesOpen: Gauge;
   statementLastRunBreaks: Gauge;
+  /** Breaks of every statement run still open: no decision yet, or waiting for the bank. */
+  statementBreaksOpen: Gauge;
+  /**
+   * Payouts that passed their mode's expected time still pending, counted once as the deadline passes: the
+   * bad events of the payout-timeliness objective (docs/operations.md, "Service level objectives").
+   */
+  payoutsOverdue: Counter<'mode'>;
   webhookEndpointsDisabled: Gauge;
   /** Webhook deliveries that failed: `retrying` (pending, attempted before) and `held` (endpoint disabled). */
   webhookDeliveriesFailing: Gauge<'state'>;
@@ -181,6 +190,16 @@ export function createOperationsMetrics(registry: Registry): OperationsMetrics {
       METRIC_NAMES.statementLastRunBreaks,
       'Breaks (lines needing a person) of the last bank statement run; 0 before any run (read when scraped).',
     ),
+    statementBreaksOpen: gauge(
+      METRIC_NAMES.statementBreaksOpen,
+      'Breaks of every bank statement run still open: undecided, or waiting for the bank (read when scraped).',
+    ),
+    payoutsOverdue: new Counter({
+      name: METRIC_NAMES.payoutsOverdue,
+      help: "Payouts still pending when their mode's expected time since acceptance passed, counted as it passes (counted when scraped).",
+      labelNames: ['mode'],
+      registers: [registry],
+    }),
     webhookEndpointsDisabled: gauge(
       METRIC_NAMES.webhookEndpointsDisabled,
       "Merchants' webhook endpoints disabled after failing deliveries (read when scraped).",

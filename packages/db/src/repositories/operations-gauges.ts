@@ -25,6 +25,8 @@ export interface OperationsReading {
   openDiscrepancies: number;
   /** Breaks of the last statement run, applied or not; 0 before any run. */
   lastStatementBreaks: number;
+  /** Breaks of every statement run still open: no decision, or waiting for the bank (as the breaks page lists them). */
+  openStatementBreaks: number;
   disabledWebhookEndpoints: number;
   /** Pending webhook deliveries that have failed at least once, waiting for their next attempt. */
   retryingWebhookDeliveries: number;
@@ -51,6 +53,7 @@ interface PendingRow {
 interface BacklogRow {
   open_discrepancies: number;
   last_statement_breaks: number | null;
+  open_statement_breaks: number;
   disabled_webhook_endpoints: number;
   retrying_webhook_deliveries: number;
   held_webhook_deliveries: number;
@@ -88,6 +91,13 @@ export async function readOperationsGauges(
   const [backlog] = await db.$queryRaw<BacklogRow[]>`
     SELECT (SELECT count(*)::int FROM discrepancies WHERE status = 'OPEN') AS open_discrepancies,
            (SELECT breaks FROM statement_runs ORDER BY id DESC LIMIT 1) AS last_statement_breaks,
+           (SELECT count(*)::int
+              FROM statement_runs r
+             CROSS JOIN LATERAL jsonb_array_elements(r.break_list) WITH ORDINALITY AS b(item, n)
+              LEFT JOIN statement_break_decisions d
+                     ON d.run_id = r.id AND d.position = b.n
+                    AND d.break_kind = b.item->>'kind' AND d.reference = left(b.item->>'reference', 255)
+             WHERE r.breaks > 0 AND (d.decision IS NULL OR d.decision = 'needs_bank')) AS open_statement_breaks,
            (SELECT count(*)::int FROM webhook_endpoints WHERE disabled_at IS NOT NULL) AS disabled_webhook_endpoints,
            (SELECT count(*)::int FROM webhook_deliveries
              WHERE status = 'PENDING' AND attempts > 0) AS retrying_webhook_deliveries,
@@ -105,8 +115,36 @@ export async function readOperationsGauges(
     manualReview: pendingRows.reduce((sum, row) => sum + row.manual_review, 0),
     openDiscrepancies: backlog?.open_discrepancies ?? 0,
     lastStatementBreaks: backlog?.last_statement_breaks ?? 0,
+    openStatementBreaks: backlog?.open_statement_breaks ?? 0,
     disabledWebhookEndpoints: backlog?.disabled_webhook_endpoints ?? 0,
     retryingWebhookDeliveries: backlog?.retrying_webhook_deliveries ?? 0,
     heldWebhookDeliveries: backlog?.held_webhook_deliveries ?? 0,
   };
+}
+
+/**
+ * For each mode, the payouts whose expected time since acceptance ended in the interval (`from`, `to`] and
+ * that were still pending then and now: the bad events of the payout-timeliness objective, counted once per
+ * interval (docs/operations.md, "Service level objectives"). A payout that settled after its deadline but
+ * before it was counted is missed; the scrape interval (seconds) is small beside the expected times (an
+ * hour and more). Read through the partial index on pending payouts.
+ */
+export async function countPayoutsPastExpectedTime(
+  db: PrismaClientOrTransaction,
+  options: { from: Date; to: Date; expectedAfterMs: Record<PayoutMode, number> },
+): Promise<{ mode: PayoutMode; payouts: number }[]> {
+  const modes = Object.keys(options.expectedAfterMs) as PayoutMode[];
+  const expectedSeconds = modes.map((mode) => options.expectedAfterMs[mode] / 1000);
+  return db.$queryRaw<{ mode: PayoutMode; payouts: number }[]>`
+    WITH expected AS (
+      SELECT * FROM unnest(${modes}::text[], ${expectedSeconds}::float8[]) AS e(mode, after_seconds)
+    )
+    SELECT e.mode, count(p.id)::int AS payouts
+      FROM expected e
+      LEFT JOIN payouts p
+             ON p.mode::text = e.mode
+            AND p.status = 'PENDING'
+            AND p.created_at >  ${options.from}::timestamptz - make_interval(secs => e.after_seconds)
+            AND p.created_at <= ${options.to}::timestamptz - make_interval(secs => e.after_seconds)
+     GROUP BY e.mode`;
 }
