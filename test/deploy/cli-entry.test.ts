@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The image's operator CLI (docs/operations.md, "Alerts: what each means and what to do"): runbooks say
 // `kubectl exec deploy/payout-gateway-worker -- payout-cli …`, so the image must put the compiled CLI on PATH
-// under that name. This runs the entry the image links, from the output of `pnpm build`, as the pod would.
+// under that name. This builds the CLI and the packages it imports as the image's build does (`pnpm build`,
+// filtered to them), then runs the entry the image links from that output, as the pod would.
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -19,12 +20,20 @@ const cliPackage = JSON.parse(readFileSync(path.join(ROOT, 'packages/cli/package
 };
 const entry = path.join(ROOT, 'packages/cli', cliPackage.bin?.['payout-cli'] ?? 'no bin named payout-cli');
 const dockerfile = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
+const pnpmVersion = (
+  JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { packageManager: string }
+).packageManager.split('@')[1]!;
 
 let dir: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'payout-cli-'));
-});
+  // Built here, so the README's test command needs no build before it and never runs an old output.
+  await run('npx', ['-y', `pnpm@${pnpmVersion}`, '--filter', '@payout/cli...', 'run', 'build'], {
+    cwd: ROOT,
+    timeout: 240_000,
+  });
+}, 300_000);
 
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -42,9 +51,7 @@ describe('the image runs the CLI as payout-cli', () => {
   });
 
   it('when payout-cli --help runs from the built output, then it lists the runbooks’ commands', async () => {
-    expect(existsSync(path.join(ROOT, 'packages/cli/dist/main.js')), 'packages/cli/dist: run `pnpm build` first').toBe(
-      true,
-    );
+    expect(existsSync(path.join(ROOT, 'packages/cli/dist/main.js')), 'packages/cli/dist was built').toBe(true);
     // By its short name, through a link, as on the image's PATH: the shebang and the relative import must hold.
     const linked = path.join(dir, 'payout-cli');
     await symlink(entry, linked);
