@@ -11,19 +11,29 @@ export interface BenchOptions {
   keep: boolean;
   /** Write V8 CPU profiles of the API and worker processes (under .tmp/bench-profiles/), to see where the CPU goes. */
   cpuProf: boolean;
+  /**
+   * Run this one stage alone (after seeding; no pgbench ceilings, no other runs), for a figure of its own
+   * without the whole bench. null: the whole bench.
+   */
+  only: BenchStage | null;
 }
+
+/** The stages `--only` can run alone. */
+export const BENCH_STAGES = ['lookup-logging'] as const;
+export type BenchStage = (typeof BENCH_STAGES)[number];
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-export const USAGE = `usage: pnpm bench [--smoke] [--duration <seconds>] [--json] [--keep] [--cpu-prof]
+export const USAGE = `usage: pnpm bench [--smoke] [--duration <seconds>] [--json] [--keep] [--cpu-prof] [--only <stage>]
 
   --smoke            a few seconds in all, tiny loads, same code paths (for CI; no timing assertions)
   --duration <s>     seconds of each measured run (default 10; 1 with --smoke)
   --json             print the results as JSON instead of the table
   --keep             keep the bench database (payouts_bench_<id>) instead of dropping it
-  --cpu-prof         write CPU profiles of the API and worker processes to .tmp/bench-profiles/<run>/`;
+  --cpu-prof         write CPU profiles of the API and worker processes to .tmp/bench-profiles/<run>/
+  --only <stage>     run one stage alone: lookup-logging (status lookups with the default logging ÷ logging off)`;
 
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   let parsed;
@@ -36,6 +46,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
         json: { type: 'boolean', default: false },
         keep: { type: 'boolean', default: false },
         'cpu-prof': { type: 'boolean', default: false },
+        only: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
       strict: true,
@@ -54,5 +65,13 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
       throw new UsageError(`--duration must be a number of seconds between 0 and 3600, not "${values.duration}"`);
     }
   }
-  return { smoke, durationS, json: values.json, keep: values.keep, cpuProf: values['cpu-prof'] };
+  const only = values.only ?? null;
+  if (only !== null && !isBenchStage(only)) {
+    throw new UsageError(`--only takes one of ${BENCH_STAGES.join(', ')}, not "${only}"`);
+  }
+  return { smoke, durationS, json: values.json, keep: values.keep, cpuProf: values['cpu-prof'], only };
+}
+
+function isBenchStage(name: string): name is BenchStage {
+  return (BENCH_STAGES as readonly string[]).includes(name);
 }

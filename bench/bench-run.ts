@@ -6,7 +6,7 @@ import { cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cliConfigSchema, loadConfig } from '@payout/config';
-import { createPrismaClient } from '@payout/db';
+import { createPrismaClient, type PrismaClient } from '@payout/db';
 import { apiVariables, measureApi, type ApiMeasurements } from './api-throughput.js';
 import { rssGrowth, type RssGrowth } from './app-process.js';
 import { benchFigures, type Ceilings } from './bench-figures.js';
@@ -24,21 +24,46 @@ import {
   seedMerchants,
 } from './bench-database.js';
 import { startApp, type BenchEnv, type StartedApp } from './bench-env.js';
-import type { BenchOptions } from './bench-options.js';
+import type { BenchOptions, BenchStage } from './bench-options.js';
 import { benchPlan, type BenchPlan } from './bench-plan.js';
 import type { CleanupStack } from './cleanup-stack.js';
 import { CpuMeter, ENDED_PROCESSES, OTHER_PROCESSES, type CpuSplit } from './cpu-meter.js';
 import { withBulkFigures, measureBulkBatch, type BulkBatchRun } from './bulk-batch.js';
 import { measureEndToEnd, type EndToEndRun } from './end-to-end.js';
 import { measureSlowRailStage, type SlowRailStage } from './slow-rail-stage.js';
+import { lookupLoggingFigures, measureLookupLogging, type LookupLoggingStage } from './lookup-logging.js';
 import { PayoutRequests, type HttpRunResult } from './http-load.js';
 import { runPgbench, type CeilingScript, type PgbenchResult } from './pgbench-ceilings.js';
-import { computeRatios, ratioVerdicts, type Ratios, type Verdict } from './ratios.js';
+import {
+  computeRatios,
+  lookupLoggingCost,
+  ratioVerdicts,
+  unmeasuredRatios,
+  type Ratios,
+  type Verdict,
+} from './ratios.js';
 import { measureReference, startReference, type ReferenceMeasurements } from './reference-throughput.js';
 import type { Figure } from './results-table.js';
 
 export const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
 const PROFILES_DIR = fileURLToPath(new URL('../.tmp/bench-profiles/', import.meta.url));
+
+/** The machine a run ran on, and how busy the rest of it was. */
+export interface BenchMachine {
+  cpus: number;
+  cpuModel: string;
+  memoryGb: number;
+  kernel: string;
+  node: string;
+  postgres: string;
+  /** 1-minute load average at the start and the end (the bench's own load included). */
+  loadAverage: { atStart: number; atEnd: number };
+  /**
+   * Cores taken by processes that are not the bench's (neither its apps, PostgreSQL, Redis nor the load
+   * generator) during the measured HTTP runs: on a shared machine the figures are low by about this much.
+   */
+  othersCpu: { mean: number; max: number };
+}
 
 export interface BenchReport {
   startedAt: string;
@@ -46,21 +71,9 @@ export interface BenchReport {
   elapsedS: number;
   options: BenchOptions;
   plan: BenchPlan;
-  machine: {
-    cpus: number;
-    cpuModel: string;
-    memoryGb: number;
-    kernel: string;
-    node: string;
-    postgres: string;
-    /** 1-minute load average at the start and the end (the bench's own load included). */
-    loadAverage: { atStart: number; atEnd: number };
-    /**
-     * Cores taken by processes that are not the bench's (neither its apps, PostgreSQL, Redis nor the load
-     * generator) during the measured HTTP runs: on a shared machine the figures are low by about this much.
-     */
-    othersCpu: { mean: number; max: number };
-  };
+  /** null: the whole bench ({@link StageReport} is one stage alone). */
+  stage: null;
+  machine: BenchMachine;
   database: string;
   queuePrefix: string;
   /** Where --cpu-prof wrote the profiles (one folder per process). */
@@ -84,6 +97,28 @@ export interface BenchReport {
   endToEnd: EndToEndRun[];
   /** One worker and three against a 1 s rail (docs/performance.md, "A slow rail"). */
   slowRail: SlowRailStage;
+  /** Status lookups with the default logging and with logging off (docs/performance.md, "What a log line costs"). */
+  lookupLogging: LookupLoggingStage;
+  memory: BenchEnv['memory'];
+  problems: BenchEnv['problems'];
+}
+
+/** A run of one stage alone (`--only`): its ratios (the others null), verdicts and figures only. */
+export interface StageReport {
+  startedAt: string;
+  finishedAt: string;
+  elapsedS: number;
+  options: BenchOptions;
+  plan: BenchPlan;
+  stage: BenchStage;
+  machine: BenchMachine;
+  database: string;
+  queuePrefix: string;
+  profiles: string | null;
+  ratios: Ratios;
+  ratioVerdicts: Verdict[];
+  figures: Figure[];
+  lookupLogging: LookupLoggingStage;
   memory: BenchEnv['memory'];
   problems: BenchEnv['problems'];
 }
@@ -98,7 +133,7 @@ export async function runBench(
   cleanup: CleanupStack,
   report: (line: string) => void,
   signal: AbortSignal,
-): Promise<BenchReport> {
+): Promise<BenchReport | StageReport> {
   // Once interrupted, only the cleanup speaks.
   const log = (line: string) => {
     if (!signal.aborted) report(line);
@@ -155,6 +190,36 @@ export async function runBench(
     profileDir,
   };
 
+  if (options.only === 'lookup-logging') {
+    if (!options.smoke) {
+      log('building the apps (pnpm build)');
+      buildApps();
+    }
+    const lookupLogging = await measureLookupLogging(env);
+    const ratios: Ratios = { ...unmeasuredRatios(), lookupLoggingCost: lookupLoggingCost(lookupLogging) };
+    const finished = new Date();
+    return {
+      ...timing(started, finished),
+      options,
+      plan,
+      stage: options.only,
+      machine: await machineOf(
+        db,
+        loadAtStart,
+        lookupLogging.runs.map((r) => r.run.cpu),
+      ),
+      database: databaseName,
+      queuePrefix,
+      profiles: options.cpuProf ? profileDir : null,
+      ratios,
+      ratioVerdicts: ratioVerdicts(ratios).filter((v) => v.name === 'lookupLoggingCost'),
+      figures: lookupLoggingFigures(lookupLogging),
+      lookupLogging,
+      memory: env.memory,
+      problems: env.problems,
+    };
+  }
+
   const ceilings = await measureCeilings(env, workDir);
   if (!options.smoke) {
     // The apps run as production runs them, compiled: tsx's loader would add its own memory and CPU.
@@ -164,6 +229,7 @@ export async function runBench(
   const apps = await startApps(env);
   const payouts = new PayoutRequests();
   const api = await measureApi(env, apps.api, apps.uncoalescedApi, payouts);
+  const lookupLogging = await measureLookupLogging(env);
   const reference = await measureReference(env, apps.reference, payouts);
   const bulk = await measureBulkBatch(env, apps.api);
   const endToEnd = await measureEndToEnd(env, apps.api, apps.rails, payouts);
@@ -198,38 +264,33 @@ export async function runBench(
       oneWorkerPerS: slowRail.oneWorker.settledPerSecond,
       threeWorkersPerS: slowRail.threeWorkers.settledPerSecond,
     },
+    lookupLogging,
   });
 
   const finished = new Date();
   return {
-    startedAt: started.toISOString(),
-    finishedAt: finished.toISOString(),
-    elapsedS: Math.round((finished.getTime() - started.getTime()) / 100) / 10,
+    ...timing(started, finished),
     options,
     plan,
-    machine: {
-      cpus: cpus().length,
-      cpuModel: cpus()[0]?.model ?? 'unknown',
-      memoryGb: Math.round(totalmem() / 2 ** 30),
-      kernel: release(),
-      node: process.version,
-      postgres: await postgresVersion(db),
-      loadAverage: { atStart: loadAtStart, atEnd: loadavg()[0]! },
-      othersCpu: othersCpu([
-        ...[api, reference]
-          .flatMap((measurements): unknown[] => Object.values(measurements))
-          .flatMap((r) => (isRun(r) && r.cpu ? [r.cpu] : [])),
-        ...endToEnd.map((r) => r.cpu),
-        ...[slowRail.cpuLimit, slowRail.oneWorkerDefault, slowRail.oneWorker, slowRail.threeWorkers].map((r) => r.cpu),
-      ]),
-    },
+    stage: null,
+    machine: await machineOf(db, loadAtStart, [
+      ...[api, reference]
+        .flatMap((measurements): unknown[] => Object.values(measurements))
+        .flatMap((r) => (isRun(r) && r.cpu ? [r.cpu] : [])),
+      ...lookupLogging.runs.map((r) => r.run.cpu),
+      ...endToEnd.map((r) => r.cpu),
+      ...[slowRail.cpuLimit, slowRail.oneWorkerDefault, slowRail.oneWorker, slowRail.threeWorkers].map((r) => r.cpu),
+    ]),
     database: databaseName,
     queuePrefix,
     profiles: options.cpuProf ? profileDir : null,
     ratios,
     ratioVerdicts: ratioVerdicts(ratios),
     figures: withBulkFigures(
-      benchFigures(env, ceilings, api, reference, apiRssUnderLoad, endToEnd, slowRail),
+      afterApiFigures(
+        benchFigures(env, ceilings, api, reference, apiRssUnderLoad, endToEnd, slowRail),
+        lookupLoggingFigures(lookupLogging),
+      ),
       bulk,
       api.acceptImpsHot,
     ),
@@ -240,11 +301,42 @@ export async function runBench(
     apiRssUnderLoad,
     endToEnd,
     slowRail,
+    lookupLogging,
     memory: env.memory,
     problems: env.problems,
   };
 }
 
+/** `added` placed after the last figure of the API section, so the table shows that section once. */
+function afterApiFigures(figures: Figure[], added: Figure[]): Figure[] {
+  const at = figures.findLastIndex((f) => f.section === 'api') + 1;
+  return [...figures.slice(0, at), ...added, ...figures.slice(at)];
+}
+
+function timing(started: Date, finished: Date): Pick<BenchReport, 'startedAt' | 'finishedAt' | 'elapsedS'> {
+  return {
+    startedAt: started.toISOString(),
+    finishedAt: finished.toISOString(),
+    elapsedS: Math.round((finished.getTime() - started.getTime()) / 100) / 10,
+  };
+}
+
+async function machineOf(
+  db: PrismaClient,
+  loadAtStart: number,
+  splits: (CpuSplit | undefined)[],
+): Promise<BenchMachine> {
+  return {
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    memoryGb: Math.round(totalmem() / 2 ** 30),
+    kernel: release(),
+    node: process.version,
+    postgres: await postgresVersion(db),
+    loadAverage: { atStart: loadAtStart, atEnd: loadavg()[0]! },
+    othersCpu: othersCpu(splits.filter((split) => split !== undefined)),
+  };
+}
 interface BenchApps {
   api: StartedApp;
   uncoalescedApi: StartedApp;

@@ -27,6 +27,11 @@ export interface Ratios {
    * this machine's CPU limit, whichever is lower ({@link slowRailBound}).
    */
   slowRailOneWorkerToBound: number | null;
+  /**
+   * Status lookups by the API with its default logging (LOG_LEVEL=info) ÷ the same lookups by the same API with
+   * logging off: what the access lines cost (bench/lookup-logging.ts).
+   */
+  lookupLoggingCost: number | null;
 }
 
 export type RatioName = keyof Ratios;
@@ -48,6 +53,7 @@ export const RATIO_GOALS: Readonly<Record<RatioName, Goal>> = {
   settledToAccepted: { atLeast: 0.9 },
   workerScaleAtSlowRail: { atLeast: 2.7 },
   slowRailOneWorkerToBound: { atLeast: 0.8 },
+  lookupLoggingCost: { atLeast: 0.9 },
 };
 
 /** What bounds one worker's settlements against a slow rail: the rail's limit, or this machine's CPU. */
@@ -90,6 +96,8 @@ export interface RatioInputs {
         threeWorkersPerS: number;
       }
     | undefined;
+  /** The lookup-logging stage, if it ran: lookups/s with the default logging and with logging off. */
+  lookupLogging?: { defaultLoggingPerS: number; loggingOffPerS: number } | undefined;
 }
 
 export function computeRatios(inputs: RatioInputs): Ratios {
@@ -110,7 +118,18 @@ export function computeRatios(inputs: RatioInputs): Ratios {
     settledToAccepted: run ? ratio(run.settledPerSecond, run.acceptedPerSecond) : null,
     workerScaleAtSlowRail: slow ? ratio(slow.threeWorkersPerS, slow.oneWorkerPerS) : null,
     slowRailOneWorkerToBound: slow ? ratio(slow.oneWorkerDefaultPerS, slow.bound.perSecond) : null,
+    lookupLoggingCost: inputs.lookupLogging ? lookupLoggingCost(inputs.lookupLogging) : null,
   };
+}
+
+/** Lookups with the default logging ÷ with logging off. */
+export function lookupLoggingCost(stage: NonNullable<RatioInputs['lookupLogging']>): number | null {
+  return ratio(stage.defaultLoggingPerS, stage.loggingOffPerS);
+}
+
+/** Every ratio unmeasured: what a run of one stage alone starts from. */
+export function unmeasuredRatios(): Ratios {
+  return Object.fromEntries(Object.keys(RATIO_GOALS).map((name) => [name, null])) as Record<RatioName, null>;
 }
 
 /** A figure beside its goal; a figure the run could not measure meets nothing. */

@@ -6,7 +6,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { format, resolveConfig } from 'prettier';
-import type { BenchReport } from '../bench/bench-run.js';
+import type { BenchReport, StageReport } from '../bench/bench-run.js';
 import { formatQuantity, type Figure } from '../bench/results-table.js';
 
 const RESULTS_DIR = fileURLToPath(new URL('../bench/results/', import.meta.url));
@@ -18,8 +18,9 @@ const END = '<!-- bench-figures:end -->';
 async function latestFullRun(): Promise<{ file: string; report: BenchReport } | null> {
   const files = (await readdir(RESULTS_DIR)).filter((f) => f.endsWith('.json')).sort();
   for (const file of files.reverse()) {
-    const report = JSON.parse(await readFile(join(RESULTS_DIR, file), 'utf8')) as BenchReport;
-    if (!report.plan.smoke) return { file, report };
+    const report = JSON.parse(await readFile(join(RESULTS_DIR, file), 'utf8')) as BenchReport | StageReport;
+    // A stage run alone (`--only`) has none of the other figures.
+    if (!report.plan.smoke && !report.stage) return { file, report };
   }
   return null;
 }

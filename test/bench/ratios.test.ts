@@ -33,6 +33,7 @@ const INPUTS: RatioInputs = {
     oneWorkerPerS: 19.5,
     threeWorkersPerS: 56.2,
   },
+  lookupLogging: { defaultLoggingPerS: 2_790, loggingOffPerS: 3_000 },
 };
 
 describe('bench ratios', () => {
@@ -48,6 +49,7 @@ describe('bench ratios', () => {
       settledToAccepted: 0.9,
       workerScaleAtSlowRail: 2.882,
       slowRailOneWorkerToBound: 0.8,
+      lookupLoggingCost: 0.93,
     });
   });
 
@@ -58,6 +60,7 @@ describe('bench ratios', () => {
         'acceptSpreadToPgbench',
         'acceptSpreadToReference',
         'apiPeakRssMb',
+        'lookupLoggingCost',
         'lookupToReference',
         'p99AtHalfLoadMs',
         'settledToAccepted',
@@ -78,6 +81,7 @@ describe('bench ratios', () => {
       memory: [],
       zeroLatencyRun: undefined,
       slowRail: undefined,
+      lookupLogging: { defaultLoggingPerS: 2_000, loggingOffPerS: 0 },
     });
     expect(ratios).toMatchObject({
       acceptSpreadToPgbench: null,
@@ -88,7 +92,9 @@ describe('bench ratios', () => {
       settledToAccepted: null,
       workerScaleAtSlowRail: null,
       slowRailOneWorkerToBound: null,
+      lookupLoggingCost: null,
     });
+    expect(computeRatios({ ...INPUTS, lookupLogging: undefined }).lookupLoggingCost).toBeNull();
     expect(JSON.parse(JSON.stringify(ratios))).toEqual(ratios);
   });
 
@@ -98,6 +104,7 @@ describe('bench ratios', () => {
       acceptSpreadToPgbench: 0.6,
       p99AtHalfLoadMs: 50,
       lookupToReference: null,
+      lookupLoggingCost: 0.89,
     });
     const met = Object.fromEntries(verdicts.map((v) => [v.name, v.met]));
     expect(met).toEqual({
@@ -111,6 +118,7 @@ describe('bench ratios', () => {
       settledToAccepted: true,
       workerScaleAtSlowRail: true,
       slowRailOneWorkerToBound: true,
+      lookupLoggingCost: false,
     });
     expect(verdicts.find((v) => v.name === 'p99AtHalfLoadMs')?.goal).toBe('≤ 50');
     expect(verdicts.find((v) => v.name === 'acceptHotToNaive')?.goal).toBe('≥ 1.5');

@@ -1,4 +1,7 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { maskAccount, REDACTED_PATHS } from './logger.js';
@@ -101,5 +104,31 @@ describe('log redaction', () => {
     }
     expect(output()).toContain('https://merchant.example/hooks');
     expect(output()).toContain('wh_42');
+  });
+});
+
+describe('the apps’ logger on stdout', () => {
+  it('when a process logs a burst and exits at once, then every line reaches stdout', async () => {
+    // The destination is asynchronous (logger.ts): the lines still in its buffer when process.exit is
+    // called must be written before the process ends.
+    const lines = 20_000;
+    const logger = new URL('./logger.ts', import.meta.url).href;
+    const script = [
+      `const { createLogger } = await import(${JSON.stringify(logger)});`,
+      `const log = createLogger('test', 'info');`,
+      `for (let i = 0; i < ${lines}; i++) log.info({ i }, 'request completed');`,
+      `process.exit(0);`,
+    ].join('\n');
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: fileURLToPath(new URL('../../..', import.meta.url)),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const [code] = (await once(child, 'close')) as [number | null];
+    expect(code).toBe(0);
+    const written = Buffer.concat(chunks).toString().trimEnd().split('\n');
+    expect(written).toHaveLength(lines);
+    expect(JSON.parse(written.at(-1)!)).toMatchObject({ app: 'test', i: lines - 1, msg: 'request completed' });
   });
 });

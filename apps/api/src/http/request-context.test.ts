@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import express from 'express';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REDACTED_PATHS } from '@payout/telemetry';
 import { logMerchant, requestContext } from './request-context.js';
 
 const lines: Record<string, unknown>[] = [];
@@ -62,5 +63,53 @@ describe('requestContext', () => {
     expect(linesOf(answer.headers.get('x-request-id'))).toEqual([
       expect.objectContaining({ level: 50, msg: 'request errored', mid: 'M-FAIL', res: { statusCode: 503 } }),
     ]);
+  });
+});
+
+describe('requestContext at info, with the apps’ redaction', () => {
+  const written: Record<string, unknown>[] = [];
+  let infoUrl: string;
+  let closeInfo: () => void;
+
+  beforeAll(async () => {
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        written.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+        done();
+      },
+    });
+    const app = express();
+    app.use(requestContext(pino({ level: 'info', redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, sink)));
+    app.get('/api/check_payout_status', (req, res) => {
+      req.log.info({ token: 'pgt_should_be_redacted' }, 'looked up');
+      logMerchant(req, 'M-INFO');
+      res.status(200).end();
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    infoUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    closeInfo = () => server.close();
+  });
+  afterAll(() => closeInfo());
+
+  it('when a request completes, then its access line has the id, the path, a digits TransactionID, the MID bound late, the status and the time, and the request’s own lines stay redacted', async () => {
+    const answer = await fetch(`${infoUrl}/api/check_payout_status?TransactionID=42&token=pgt_in_query`);
+    await new Promise((resolve) => setImmediate(resolve));
+    const id = answer.headers.get('x-request-id');
+    const ofRequest = written.filter((l) => (l.req as { id?: string } | undefined)?.id === id);
+    expect(ofRequest.map((l) => l.msg)).toEqual(['looked up', 'request completed']);
+    expect(ofRequest[0]).toMatchObject({ token: '[redacted]' });
+    expect(ofRequest[1]).toEqual({
+      level: 30,
+      time: expect.any(Number),
+      pid: expect.any(Number),
+      hostname: expect.any(String),
+      req: { id, method: 'GET', path: '/api/check_payout_status', transactionId: '42' },
+      mid: 'M-INFO',
+      res: { statusCode: 200 },
+      responseTime: expect.any(Number),
+      msg: 'request completed',
+    });
+    expect(JSON.stringify(written)).not.toContain('pgt_');
   });
 });
