@@ -98,6 +98,10 @@ const DATABASE_ONLY_CHECKS = [
   'approval_requests_expiry_after_request',
   'personal_credentials_digest_hex',
   'personal_credentials_expires_after_creation',
+  'merchants_downtime_hold_range',
+  'bank_downtimes_status_known',
+  'bank_downtimes_resolved_after_since',
+  'bank_controls_state_known',
 ];
 const DATABASE_ONLY_UNIQUE_INDEXES = [
   'ledger_entries_one_terminal_entry_per_payout',
@@ -105,6 +109,7 @@ const DATABASE_ONLY_UNIQUE_INDEXES = [
   'webhook_deliveries_one_reversal_per_payout',
   'discrepancies_one_open_per_payout_kind',
   'discrepancies_one_open_per_collection_kind',
+  'bank_downtimes_one_open_per_bank_mode',
 ];
 
 const tableOf = (m: DmmfModel) => m.dbName ?? m.name;

@@ -34,8 +34,8 @@ beforeAll(async () => {
   sim = createRailSim(FAST_RAIL);
   railSim = await sim.listen(0);
   const timeouts = { RAIL_CONNECT_TIMEOUT_MS: 1_000, RAIL_RESPONSE_TIMEOUT_MS: 2_000 };
-  stubRail = createRailAdapter({ RAIL_BASE_URL: bank.current.url, ...timeouts });
-  simRail = createRailAdapter({ RAIL_BASE_URL: railSim.url, ...timeouts });
+  stubRail = createRailAdapter({ banks: [{ name: 'primary', baseUrl: bank.current.url }], ...timeouts });
+  simRail = createRailAdapter({ banks: [{ name: 'primary', baseUrl: railSim.url }], ...timeouts });
 });
 afterAll(async () => {
   await stubRail.close();

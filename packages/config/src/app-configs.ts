@@ -15,12 +15,15 @@ import {
   approvalSettings,
   allowSelfApprovalOnlyInDevelopment,
 } from './settings.js';
+import { banksSetting, withBanks } from './banks.js';
 
 /**
  * Where the bank's rail is and how long it may take, as `createRailAdapter` (packages/rails/src/rail-factory.ts)
  * reads them: the worker submits and asks, the API only asks.
  */
 const railSettings = {
+  /** The sponsor banks (docs/banks.md); unset, the one bank at RAIL_BASE_URL. */
+  ...banksSetting,
   RAIL_BASE_URL: z.url().default('http://127.0.0.1:4100'),
   RAIL_CONNECT_TIMEOUT_MS: positiveInt(2_000),
   RAIL_RESPONSE_TIMEOUT_MS: positiveInt(10_000),
@@ -162,6 +165,7 @@ export const apiConfigSchema = z
   .superRefine(refusePlaceholderSecretsOutsideDevelopment(['PAYIN_CALLBACK_SECRET', 'ADMIN_TOKEN']))
   .superRefine(allowSelfApprovalOnlyInDevelopment)
   .superRefine(allowPrivateWebhookAddressesOnlyInTests)
+  .transform(withBanks)
   .transform(hashTagQueuePrefix);
 export type ApiConfig = z.infer<typeof apiConfigSchema>;
 
@@ -228,6 +232,7 @@ export const workerConfigSchema = z
   })
   .superRefine(allowPrivateWebhookAddressesOnlyInTests)
   .transform(withWorkerConcurrency)
+  .transform(withBanks)
   .transform(hashTagQueuePrefix);
 export type WorkerConfig = z.infer<typeof workerConfigSchema>;
 
@@ -268,6 +273,9 @@ export const cliConfigSchema = z
     /** `reconcile`: a pending payout overdue by more than this counts as stuck (sweep interval + grace + margin). */
     RECONCILE_STUCK_AFTER_MS: positiveInt(60_000),
     ...statementSettings,
+    /** The sponsor banks a statement may be for (docs/banks.md); unset, the one bank at RAIL_BASE_URL. */
+    ...banksSetting,
+    RAIL_BASE_URL: railSettings.RAIL_BASE_URL,
     /** `payin simulate` signs its callback with this (never the placeholder outside development) and sends it here. */
     PAYIN_CALLBACK_SECRET: secret(),
     API_BASE_URL: z.url().default('http://127.0.0.1:3000'),
@@ -283,5 +291,6 @@ export const cliConfigSchema = z
   })
   .superRefine(allowPrivateWebhookAddressesOnlyInTests)
   .superRefine(allowSelfApprovalOnlyInDevelopment)
+  .transform(withBanks)
   .transform(hashTagQueuePrefix);
 export type CliConfig = z.infer<typeof cliConfigSchema>;

@@ -10,3 +10,4 @@ export {
   type RailSimConfig,
   type WorkerConfig,
 } from './app-configs.js';
+export { BANK_NAME_PATTERN, bankSettingsSchema, DEFAULT_BANK_NAME, type BankSettings } from './banks.js';

@@ -117,3 +117,16 @@ export {
   readCidr,
   type AllowlistReading,
 } from './ip-allowlist.js';
+export {
+  BANK_CONTROL_STATES,
+  BANK_OUTCOMES,
+  DOWNTIME_STATUSES,
+  ROUTING_REASONS,
+  type BankControlState,
+  type BankDowntime,
+  type BankName,
+  type BankOutcome,
+  type DowntimeStatus,
+  type RoutingDecision,
+  type RoutingReason,
+} from './banks.js';

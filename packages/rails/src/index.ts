@@ -10,4 +10,11 @@ export {
   type RailSubmitAnswer,
 } from './rail-adapter.js';
 export { createHttpRailAdapter } from './http-rail-adapter.js';
-export { createRailAdapter, type RailLimits, type RailSettings } from './rail-factory.js';
+export {
+  createBankRails,
+  createRailAdapter,
+  type BankRails,
+  type RailBank,
+  type RailLimits,
+  type RailSettings,
+} from './rail-factory.js';

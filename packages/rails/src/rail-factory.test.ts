@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRailAdapter } from './rail-factory.js';
+import { createBankRails } from './rail-factory.js';
 import type { RailAdapter } from './rail-adapter.js';
 
 const closers: (() => Promise<void>)[] = [];
@@ -38,24 +38,41 @@ function built(adapter: RailAdapter): RailAdapter {
   return adapter;
 }
 
-describe('createRailAdapter', () => {
-  it("when given an app's rail settings, then it calls the rail at RAIL_BASE_URL, path prefix kept", async () => {
+const TIMEOUTS = { RAIL_CONNECT_TIMEOUT_MS: 1_000, RAIL_RESPONSE_TIMEOUT_MS: 2_000 };
+
+describe('createBankRails', () => {
+  it("when given an app's banks, then each bank's adapter calls that bank's base URL, path prefix kept", async () => {
+    const [first, second] = [await slowRail(0), await slowRail(0)];
+    const rails = createBankRails({
+      banks: [
+        { name: 'primary', baseUrl: `${first.url}/bank` },
+        { name: 'secondary', baseUrl: second.url },
+      ],
+      ...TIMEOUTS,
+    });
+    closers.unshift(() => rails.close());
+    expect(await rails.rail('primary').status('ACK1')).toMatchObject({ outcome: 'PENDING' });
+    expect(await rails.rail('secondary').status('ACK1')).toMatchObject({ outcome: 'PENDING' });
+    expect(first.paths).toEqual(['/bank/v1/payouts/ACK1']);
+    expect(second.paths).toEqual(['/v1/payouts/ACK1']);
+  });
+
+  it('when asked for a bank the configuration does not name, then it throws rather than call another', async () => {
     const rail = await slowRail(0);
-    const adapter = built(
-      createRailAdapter({
-        RAIL_BASE_URL: `${rail.url}/bank`,
-        RAIL_CONNECT_TIMEOUT_MS: 1_000,
-        RAIL_RESPONSE_TIMEOUT_MS: 2_000,
-      }),
-    );
-    expect(await adapter.status('ACK1')).toMatchObject({ outcome: 'PENDING' });
-    expect(rail.paths).toEqual(['/bank/v1/payouts/ACK1']);
+    const rails = createBankRails({ banks: [{ name: 'primary', baseUrl: rail.url }], ...TIMEOUTS });
+    closers.unshift(() => rails.close());
+    expect(() => rails.rail('elsewhere')).toThrow(/no bank named "elsewhere"/);
+    expect(rail.paths).toEqual([]);
   });
 
   it('when the rail does not answer within RAIL_RESPONSE_TIMEOUT_MS, then the answer is UNKNOWN', async () => {
     const rail = await slowRail(null);
     const adapter = built(
-      createRailAdapter({ RAIL_BASE_URL: rail.url, RAIL_CONNECT_TIMEOUT_MS: 1_000, RAIL_RESPONSE_TIMEOUT_MS: 150 }),
+      createBankRails({
+        banks: [{ name: 'primary', baseUrl: rail.url }],
+        RAIL_CONNECT_TIMEOUT_MS: 1_000,
+        RAIL_RESPONSE_TIMEOUT_MS: 150,
+      }).rail('primary'),
     );
     expect(await adapter.status('ACK1')).toEqual({
       outcome: 'UNKNOWN',
@@ -66,9 +83,8 @@ describe('createRailAdapter', () => {
   it('when given maxConnections, then calls beyond it wait for an open connection', async () => {
     const rail = await slowRail(20);
     const adapter = built(
-      createRailAdapter(
-        { RAIL_BASE_URL: rail.url, RAIL_CONNECT_TIMEOUT_MS: 1_000, RAIL_RESPONSE_TIMEOUT_MS: 2_000 },
-        { maxConnections: 1 },
+      createBankRails({ banks: [{ name: 'primary', baseUrl: rail.url }], ...TIMEOUTS }, { maxConnections: 1 }).rail(
+        'primary',
       ),
     );
     const answers = await Promise.all(Array.from({ length: 4 }, () => adapter.status('ACK1')));
