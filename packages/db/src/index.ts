@@ -15,6 +15,7 @@ export {
 } from './migrate/sql-functions.js';
 export * from './repositories/merchant-repository.js';
 export * from './repositories/merchant-settings.js';
+export * from './repositories/banks.js';
 export * from './repositories/payout-queue.js';
 export * from './repositories/wallet-repository.js';
 export * from './repositories/payout-repository.js';

@@ -5,16 +5,21 @@ import type { RailAnswer } from './rail-outcome.js';
  * Why a settlement fails a payout, whether the rail says so or a person resolving it by hand: never a short
  * balance (intake decides that one, before anything is reserved) and never a reversal (a paid payout the bank
  * sends back becomes REVERSED with its own ledger entry, docs/reconciliation.md; the database's
- * `payouts_reversed_has_its_reason` refuses that reason on any other state).
+ * `payouts_reversed_has_its_reason` refuses that reason on any other state), and never a bank downtime (a
+ * payout held unsent past its hold window fails with it, docs/banks.md; a payout a bank holds is not unsent).
  */
-export type SettlementFailureReason = Exclude<FailureReason, 'INSUFFICIENT_BALANCE' | 'REVERSED_BY_BENEFICIARY_BANK'>;
+export type SettlementFailureReason = Exclude<
+  FailureReason,
+  'INSUFFICIENT_BALANCE' | 'REVERSED_BY_BENEFICIARY_BANK' | 'BANK_DOWNTIME'
+>;
 
 export function isSettlementFailureReason(value: unknown): value is SettlementFailureReason {
   return (
     typeof value === 'string' &&
     Object.hasOwn(FAILURE_REASON_TEXT, value) &&
     value !== 'INSUFFICIENT_BALANCE' &&
-    value !== 'REVERSED_BY_BENEFICIARY_BANK'
+    value !== 'REVERSED_BY_BENEFICIARY_BANK' &&
+    value !== 'BANK_DOWNTIME'
   );
 }
 

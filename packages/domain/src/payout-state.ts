@@ -78,6 +78,7 @@ const FAILURE_REASON_SOURCE = {
   DECLINED_BY_BENEFICIARY_BANK: 'rail',
   RAIL_REJECTED: 'rail',
   REVERSED_BY_BENEFICIARY_BANK: 'reversal',
+  BANK_DOWNTIME: 'downtime',
 } as const;
 
 export type FailureReason = keyof typeof FAILURE_REASON_SOURCE;
@@ -103,6 +104,7 @@ export const FAILURE_REASON_TEXT: Record<FailureReason, string> = {
   DECLINED_BY_BENEFICIARY_BANK: 'declined by beneficiary bank',
   RAIL_REJECTED: 'rail rejected',
   REVERSED_BY_BENEFICIARY_BANK: 'reversed by beneficiary bank',
+  BANK_DOWNTIME: 'bank downtime; retrying is safe',
 };
 
 /** The message of a pending payout waiting in its merchant's queue for balance. */

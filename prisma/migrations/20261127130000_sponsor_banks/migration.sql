@@ -43,3 +43,19 @@ CREATE TABLE "bank_controls" (
   CONSTRAINT "bank_controls_pkey" PRIMARY KEY ("bank"),
   CONSTRAINT "bank_controls_state_known" CHECK ("state" IN ('ACTIVE', 'DRAINING', 'PAUSED'))
 );
+
+-- Each bank's health per mode as routing last scored it: the sliding window's counts, the score (0..1, null
+-- while the window holds too few outcomes), and whether routing has eliminated it. Written by the worker that
+-- scores (docs/banks.md, "Routing"), read by the console and the metrics.
+CREATE TABLE "bank_health" (
+  "bank" VARCHAR(32) NOT NULL,
+  "mode" "payout_mode" NOT NULL,
+  "score" DOUBLE PRECISION,
+  "paid" INTEGER NOT NULL DEFAULT 0,
+  "refused" INTEGER NOT NULL DEFAULT 0,
+  "technical" INTEGER NOT NULL DEFAULT 0,
+  "timeouts" INTEGER NOT NULL DEFAULT 0,
+  "eliminated" BOOLEAN NOT NULL DEFAULT false,
+  "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+  CONSTRAINT "bank_health_pkey" PRIMARY KEY ("bank", "mode")
+);
