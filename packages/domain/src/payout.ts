@@ -42,6 +42,10 @@ export interface Payout {
   inquiryAttempts: number;
   /** When the next step is due; an overdue payout is queued again by the sweeper. */
   nextCheckAt: Date | null;
+  /** The sponsor bank's alias it was sent to (docs/banks.md); null until it is first sent. */
+  bank: BankName | null;
+  /** Since when it has waited, reserved and unsent, because no bank serves its mode (docs/banks.md, "Holding"). */
+  heldSince: Date | null;
   createdAt: Date;
   /**
    * The sponsor bank it was sent to (an alias of BANKS, docs/banks.md); null until it is first sent. Every

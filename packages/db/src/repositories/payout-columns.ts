@@ -26,6 +26,8 @@ const PAYOUT_COLUMN = {
   submitAttempts: 'submit_attempts',
   inquiryAttempts: 'inquiry_attempts',
   nextCheckAt: 'next_check_at',
+  bank: 'bank',
+  heldSince: 'held_since',
   createdAt: 'created_at',
   bank: 'bank',
 } as const satisfies Record<keyof Payout, string>;
