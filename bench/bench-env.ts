@@ -52,8 +52,10 @@ export async function startApp(
   portVariable: string,
   readyPath: string,
   variables: Record<string, string>,
+  /** Its port, when the bench chose it already (it names it in other variables); a free one otherwise. */
+  chosenPort?: number,
 ): Promise<StartedApp> {
-  const port = await freePort();
+  const port = chosenPort ?? (await freePort());
   const nodeOptions =
     env.options.cpuProf && app !== 'rail-sim'
       ? // One directory per process: every thread writes a profile.

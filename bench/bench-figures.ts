@@ -8,6 +8,7 @@ import { RATIO_GOALS } from './ratios.js';
 import type { ReferenceMeasurements } from './reference-throughput.js';
 import { ratioFigure, type Figure } from './results-table.js';
 import type { SlowRailStage } from './slow-rail-stage.js';
+import type { BankDowntimeStage } from './bank-downtime-stage.js';
 
 export interface Ceilings {
   acceptSpread: PgbenchResult;
@@ -193,5 +194,40 @@ function slowRailFigures(stage: SlowRailStage): Figure[] {
       { name: '1 worker', value: oneWorker.settledPerSecond, unit: '/s' },
       RATIO_GOALS.workerScaleAtSlowRail,
     ),
+  ];
+}
+
+/**
+ * The bank-downtime stage: settled/s with one of two banks down against both up, and how soon a bank that
+ * came back is used again (docs/performance.md, "A bank down").
+ */
+export function bankDowntimeFigures(stage: BankDowntimeStage): Figure[] {
+  const settled = (run: BankDowntimeStage['bothUp'], name: string) => ({
+    section: 'end to end' as const,
+    name: `settled, two banks, ${name}`,
+    value: run.settledPerSecond,
+    unit: '/s',
+    detail: `(backlog ${run.backlog.payouts}, ${run.unsettledAtEnd} left)`,
+  });
+  return [
+    settled(stage.bothUp, 'both up'),
+    ratioFigure(
+      settled(stage.oneDown, `${stage.oneDown.down ?? 'one'} down (503 to every call)`),
+      { name: 'both up', value: stage.bothUp.settledPerSecond, unit: '/s' },
+      RATIO_GOALS.oneBankDownToBothUp,
+    ),
+    stage.recoveryToFirstPayoutS === null
+      ? {
+          section: 'end to end',
+          name: 'a bank back: no payout reached it in the wait',
+          value: stage.recoveryWaitS,
+          unit: 's',
+        }
+      : {
+          section: 'end to end',
+          name: 'a bank back: its first payout after it answers again',
+          value: stage.recoveryToFirstPayoutS,
+          unit: 's',
+        },
   ];
 }

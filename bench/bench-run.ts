@@ -9,7 +9,7 @@ import { cliConfigSchema, loadConfig } from '@payout/config';
 import { createPrismaClient, type PrismaClient } from '@payout/db';
 import { apiVariables, measureApi, type ApiMeasurements } from './api-throughput.js';
 import { rssGrowth, type RssGrowth } from './app-process.js';
-import { benchFigures, type Ceilings } from './bench-figures.js';
+import { bankDowntimeFigures, benchFigures, type Ceilings } from './bench-figures.js';
 import {
   abandonedBenchRuns,
   BENCH_DATABASE_PREFIX,
@@ -31,10 +31,12 @@ import { CpuMeter, ENDED_PROCESSES, OTHER_PROCESSES, type CpuSplit } from './cpu
 import { withBulkFigures, measureBulkBatch, type BulkBatchRun } from './bulk-batch.js';
 import { measureEndToEnd, type EndToEndRun } from './end-to-end.js';
 import { measureSlowRailStage, type SlowRailStage } from './slow-rail-stage.js';
+import { measureBankDowntimeStage, type BankDowntimeStage } from './bank-downtime-stage.js';
 import { lookupLoggingFigures, measureLookupLogging, type LookupLoggingStage } from './lookup-logging.js';
 import { PayoutRequests, type HttpRunResult } from './http-load.js';
 import { runPgbench, type CeilingScript, type PgbenchResult } from './pgbench-ceilings.js';
 import {
+  bankDowntimeRatios,
   computeRatios,
   lookupLoggingCost,
   ratioVerdicts,
@@ -99,6 +101,8 @@ export interface BenchReport {
   slowRail: SlowRailStage;
   /** Status lookups with the default logging and with logging off (docs/performance.md, "What a log line costs"). */
   lookupLogging: LookupLoggingStage;
+  /** Two banks, both up and then one down, and the down one's recovery (docs/performance.md, "A bank down"). */
+  bankDowntime: BankDowntimeStage;
   memory: BenchEnv['memory'];
   problems: BenchEnv['problems'];
 }
@@ -118,7 +122,9 @@ export interface StageReport {
   ratios: Ratios;
   ratioVerdicts: Verdict[];
   figures: Figure[];
-  lookupLogging: LookupLoggingStage;
+  /** The stage's own measurements: the one that ran. */
+  lookupLogging?: LookupLoggingStage;
+  bankDowntime?: BankDowntimeStage;
   memory: BenchEnv['memory'];
   problems: BenchEnv['problems'];
 }
@@ -220,6 +226,45 @@ export async function runBench(
     };
   }
 
+  if (options.only === 'bank-downtime') {
+    if (!options.smoke) {
+      log('building the apps (pnpm build)');
+      buildApps();
+    }
+    const api = await startApp(env, 'api', 'api', 'PORT', '/healthz', apiVariables(env, env.queuePrefix, true));
+    // Alone, the stage has no measured settling rate to size its backlogs by: a generous guess, and a
+    // backlog that runs out says so in the log.
+    const bankDowntime = await measureBankDowntimeStage(env, api, new PayoutRequests(), options.smoke ? 50 : 400);
+    await api.stop();
+    const ratios: Ratios = {
+      ...unmeasuredRatios(),
+      ...bankDowntimeRatios({
+        bothUpPerS: bankDowntime.bothUp.settledPerSecond,
+        oneDownPerS: bankDowntime.oneDown.settledPerSecond,
+        recoveryToFirstPayoutS: bankDowntime.recoveryToFirstPayoutS,
+      }),
+    };
+    const finished = new Date();
+    return {
+      ...timing(started, finished),
+      options,
+      plan,
+      stage: options.only,
+      machine: await machineOf(db, loadAtStart, [bankDowntime.bothUp.cpu, bankDowntime.oneDown.cpu]),
+      database: databaseName,
+      queuePrefix,
+      profiles: options.cpuProf ? profileDir : null,
+      ratios,
+      ratioVerdicts: ratioVerdicts(ratios).filter(
+        (v) => v.name === 'oneBankDownToBothUp' || v.name === 'bankRecoveryToFirstPayoutS',
+      ),
+      figures: bankDowntimeFigures(bankDowntime),
+      bankDowntime,
+      memory: env.memory,
+      problems: env.problems,
+    };
+  }
+
   const ceilings = await measureCeilings(env, workDir);
   if (!options.smoke) {
     // The apps run as production runs them, compiled: tsx's loader would add its own memory and CPU.
@@ -240,6 +285,13 @@ export async function runBench(
     { slow: apps.rails.get(plan.slowRailStage.railLatencyMs)!, free: apps.rails.get(0)! },
     payouts,
     zeroLatencyRun?.settledPerSecond ?? 0,
+  );
+  // Sized by what one worker alone settles here (the slow-rail stage's CPU limit).
+  const bankDowntime = await measureBankDowntimeStage(
+    env,
+    apps.api,
+    payouts,
+    Math.max(slowRail.cpuLimit.settledPerSecond, 20),
   );
   const apiMemory = await apps.api.stop();
   for (const rail of apps.rails.values()) await rail.stop();
@@ -265,6 +317,11 @@ export async function runBench(
       threeWorkersPerS: slowRail.threeWorkers.settledPerSecond,
     },
     lookupLogging,
+    bankDowntime: {
+      bothUpPerS: bankDowntime.bothUp.settledPerSecond,
+      oneDownPerS: bankDowntime.oneDown.settledPerSecond,
+      recoveryToFirstPayoutS: bankDowntime.recoveryToFirstPayoutS,
+    },
   });
 
   const finished = new Date();
@@ -280,19 +337,26 @@ export async function runBench(
       ...lookupLogging.runs.map((r) => r.run.cpu),
       ...endToEnd.map((r) => r.cpu),
       ...[slowRail.cpuLimit, slowRail.oneWorkerDefault, slowRail.oneWorker, slowRail.threeWorkers].map((r) => r.cpu),
+      bankDowntime.bothUp.cpu,
+      bankDowntime.oneDown.cpu,
     ]),
     database: databaseName,
     queuePrefix,
     profiles: options.cpuProf ? profileDir : null,
     ratios,
     ratioVerdicts: ratioVerdicts(ratios),
-    figures: withBulkFigures(
-      afterApiFigures(
-        benchFigures(env, ceilings, api, reference, apiRssUnderLoad, endToEnd, slowRail),
-        lookupLoggingFigures(lookupLogging),
+    figures: afterSection(
+      withBulkFigures(
+        afterSection(
+          benchFigures(env, ceilings, api, reference, apiRssUnderLoad, endToEnd, slowRail),
+          'api',
+          lookupLoggingFigures(lookupLogging),
+        ),
+        bulk,
+        api.acceptImpsHot,
       ),
-      bulk,
-      api.acceptImpsHot,
+      'end to end',
+      bankDowntimeFigures(bankDowntime),
     ),
     ceilings,
     api,
@@ -302,14 +366,15 @@ export async function runBench(
     endToEnd,
     slowRail,
     lookupLogging,
+    bankDowntime,
     memory: env.memory,
     problems: env.problems,
   };
 }
 
-/** `added` placed after the last figure of the API section, so the table shows that section once. */
-function afterApiFigures(figures: Figure[], added: Figure[]): Figure[] {
-  const at = figures.findLastIndex((f) => f.section === 'api') + 1;
+/** `added` placed after the last figure of its section, so the table shows that section once. */
+function afterSection(figures: Figure[], section: Figure['section'], added: Figure[]): Figure[] {
+  const at = figures.findLastIndex((f) => f.section === section) + 1;
   return [...figures.slice(0, at), ...added, ...figures.slice(at)];
 }
 

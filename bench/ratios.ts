@@ -32,6 +32,13 @@ export interface Ratios {
    * logging off: what the access lines cost (bench/lookup-logging.ts).
    */
   lookupLoggingCost: number | null;
+  /**
+   * Two banks, each with RAIL_MAX_TPS to spare: settled/s of one worker with the primary down (503 to every
+   * call) ÷ with both up (bench/bank-downtime-stage.ts).
+   */
+  oneBankDownToBothUp: number | null;
+  /** Seconds from a down bank answering again to the first payout it accepted (a probe or a routed payout). */
+  bankRecoveryToFirstPayoutS: number | null;
 }
 
 export type RatioName = keyof Ratios;
@@ -54,6 +61,8 @@ export const RATIO_GOALS: Readonly<Record<RatioName, Goal>> = {
   workerScaleAtSlowRail: { atLeast: 2.7 },
   slowRailOneWorkerToBound: { atLeast: 0.8 },
   lookupLoggingCost: { atLeast: 0.9 },
+  oneBankDownToBothUp: { atLeast: 0.9 },
+  bankRecoveryToFirstPayoutS: { atMost: 10 },
 };
 
 /** What bounds one worker's settlements against a slow rail: the rail's limit, or this machine's CPU. */
@@ -98,6 +107,8 @@ export interface RatioInputs {
     | undefined;
   /** The lookup-logging stage, if it ran: lookups/s with the default logging and with logging off. */
   lookupLogging?: { defaultLoggingPerS: number; loggingOffPerS: number } | undefined;
+  /** The bank-downtime stage, if it ran: settled/s with both banks up and with one down, and the recovery. */
+  bankDowntime?: { bothUpPerS: number; oneDownPerS: number; recoveryToFirstPayoutS: number | null } | undefined;
 }
 
 export function computeRatios(inputs: RatioInputs): Ratios {
@@ -119,6 +130,19 @@ export function computeRatios(inputs: RatioInputs): Ratios {
     workerScaleAtSlowRail: slow ? ratio(slow.threeWorkersPerS, slow.oneWorkerPerS) : null,
     slowRailOneWorkerToBound: slow ? ratio(slow.oneWorkerDefaultPerS, slow.bound.perSecond) : null,
     lookupLoggingCost: inputs.lookupLogging ? lookupLoggingCost(inputs.lookupLogging) : null,
+    ...bankDowntimeRatios(inputs.bankDowntime),
+  };
+}
+
+/** The bank-downtime stage's two figures; null when it did not run or measured nothing. */
+export function bankDowntimeRatios(
+  stage: RatioInputs['bankDowntime'],
+): Pick<Ratios, 'oneBankDownToBothUp' | 'bankRecoveryToFirstPayoutS'> {
+  const recovery = stage?.recoveryToFirstPayoutS;
+  return {
+    oneBankDownToBothUp: stage ? ratio(stage.oneDownPerS, stage.bothUpPerS) : null,
+    bankRecoveryToFirstPayoutS:
+      recovery === null || recovery === undefined || !Number.isFinite(recovery) ? null : round(recovery, 2),
   };
 }
 

@@ -171,7 +171,7 @@ export async function measureSlowRailStage(
 }
 
 /** Accepts `wanted` payouts through the API as fast as it answers them, no worker running. */
-async function acceptBacklog(
+export async function acceptBacklog(
   env: BenchEnv,
   api: StartedApp,
   payouts: PayoutRequests,

@@ -1,7 +1,8 @@
 // `pnpm soak`: a chaos run. Payouts from several merchants, with the rail simulator's magic values mixed
 // in, while a fault schedule derived from the seed kills and restarts workers, APIs, Redis, the rail
 // simulator and PostgreSQL — every one of them private to the run. Then it lets everything drain and
-// compares the merchants' answers, our books and the bank's. docs/reliability.md explains the figures.
+// compares the merchants' answers, our books and the bank's. With `--topology two-banks` the simulator serves
+// two banks and the primary goes down mid-run. docs/reliability.md explains the figures.
 import { randomInt } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,12 +11,15 @@ import { parseArgs } from 'node:util';
 import { createPrismaClient, updateQueueSettings } from '@payout/db';
 import { makeMerchant } from '../test/support/factories.js';
 import { countStillMoving } from './soak/still-moving.js';
-import { readBankJournal } from './soak/bank-journal.js';
+import { auditBanks } from './soak/bank-audit.js';
+import { readBankJournal, type BankBook } from './soak/bank-journal.js';
 import {
   describeFault,
   DISTRIBUTED_FAULT_KINDS,
   partOf,
+  planBankDowntime,
   planFaults,
+  TWO_BANK_FAULT_KINDS,
   type PlannedFault,
 } from './soak/fault-schedule.js';
 import { sendPayouts } from './soak/merchant-client.js';
@@ -25,14 +29,17 @@ import { addSoakOperators, creditWithApproval } from './soak/four-eyes.js';
 import { SOAK_STUCK_AFTER_MS, SoakCluster } from './soak/soak-cluster.js';
 import { buildReport, formatReport, type FaultRecord } from './soak/soak-report.js';
 import { DistributedServices, SingleBoxServices } from './soak/soak-services.js';
+import { twoBankFigures, type TwoBankFigures } from './soak/two-bank-report.js';
 
 const USAGE = `usage: pnpm soak [--seed N] [--payouts N] [--merchants N] [--short] [--topology T] [--json]
   --seed N       fault schedule and payout mix (default: a random seed, printed)
   --payouts N    payouts to send (default 2000; 400 with --short)
   --merchants N  merchants sending them (default 20; 8 with --short)
   --short        a run of about a minute and a half, for CI
-  --topology T   single (default: one PostgreSQL, one Redis) or distributed (a 3-master Redis Cluster,
-                 PgBouncer before the primary, a streaming replica for lookups; docs/scaling.md)
+  --topology T   single (default: one PostgreSQL, one Redis), distributed (a 3-master Redis Cluster,
+                 PgBouncer before the primary, a streaming replica for lookups; docs/scaling.md), or
+                 two-banks (one box, two simulated banks; the primary goes down for half the load window:
+                 two minutes of four, thirty seconds of a short run's minute; docs/reliability.md)
   --json         print the report as one JSON object`;
 
 function parseOptions() {
@@ -59,8 +66,8 @@ function parseOptions() {
       return Number(value);
     };
     const short = values.short;
-    const topology = (['single', 'distributed'] as const).find((t) => t === values.topology);
-    if (!topology) throw new Error('--topology must be single or distributed');
+    const topology = (['single', 'distributed', 'two-banks'] as const).find((t) => t === values.topology);
+    if (!topology) throw new Error('--topology must be single, distributed or two-banks');
     return {
       seed: int(values.seed, randomInt(1, 2 ** 31), 'seed', 0),
       payouts: int(values.payouts, short ? 400 : 2000, 'payouts', 1),
@@ -79,13 +86,26 @@ const options = parseOptions();
 // The run's shape: how long payouts are sent for and how many faults fall in that window.
 // The distributed topology runs the deployed shape (two APIs, three workers) and its own fault kinds.
 const distributed = options.topology === 'distributed';
+// Two banks: a longer window, so the primary's downtime (half of it) lasts two minutes (thirty seconds when
+// short), with fewer faults of our own processes around it.
+const twoBanks = options.topology === 'two-banks';
 const shape = {
   ...(options.short
     ? { loadMs: 45_000, faults: 10, workers: 2, apis: 2 }
     : { loadMs: 150_000, faults: 25, workers: 3, apis: 2 }),
   ...(distributed && { workers: 3, kinds: DISTRIBUTED_FAULT_KINDS }),
+  ...(twoBanks && {
+    ...(options.short ? { loadMs: 60_000, faults: 4 } : { loadMs: 240_000, faults: 12 }),
+    kinds: TWO_BANK_FAULT_KINDS,
+  }),
 };
-const schedule = planFaults(options.seed, { ...shape });
+const schedule = [
+  ...planFaults(options.seed, { ...shape }),
+  ...(twoBanks ? [planBankDowntime(options.seed, shape.loadMs)] : []),
+].sort((a, b) => a.atMs - b.atMs);
+// One merchant's payouts may wait for a bank only this long (docs/banks.md, "Holding"): its UPI payouts held
+// through the primary's downtime fail with BANK_DOWNTIME, the others' are sent when the primary is back.
+const SHORT_HOLD_SECONDS = options.short ? 10 : 30;
 const planned = planPayouts(options.seed, options.payouts, options.merchants);
 // Progress goes to stderr, so --json leaves stdout to the report alone.
 const progress = (line: string) => console.error(line);
@@ -113,9 +133,19 @@ process.once('SIGINT', () => {
 let exitCode = 2;
 try {
   const services = await (distributed ? DistributedServices.start() : SingleBoxServices.start());
-  cluster = await SoakCluster.start({ workers: shape.workers, apis: shape.apis, dir, log: progress, services });
+  cluster = await SoakCluster.start({
+    workers: shape.workers,
+    apis: shape.apis,
+    dir,
+    log: progress,
+    services,
+    twoBanks,
+  });
   const running = cluster;
-  progress(`started: ${services.describe()}, rail ${running.railUrl}, APIs ${running.apiUrls.join(' ')}`);
+  progress(
+    `started: ${services.describe()}, ${running.banks.map((b) => `bank ${b.name} ${b.url} (${b.modes.join('+')})`).join(', ')}, ` +
+      `APIs ${running.apiUrls.join(' ')}`,
+  );
 
   const db = createPrismaClient({ url: services.databaseUrl, poolSize: 4, connectTimeoutMs: 5_000 });
   try {
@@ -131,6 +161,10 @@ try {
         const mid = `SOAK${String(m + 1).padStart(3, '0')}`;
         const merchant = await makeMerchant(db, { mid, balance: `${rupees.toString()}.00` });
         if (m === queueing) await updateQueueSettings(db, mid, { queueIfLowBalance: true });
+        if (twoBanks && m === 0) {
+          await db.$executeRaw`UPDATE merchants SET downtime_hold_seconds = ${SHORT_HOLD_SECONDS} WHERE mid = ${mid}`;
+          progress(`${mid} holds its payouts at most ${SHORT_HOLD_SECONDS} s while no bank serves their mode`);
+        }
         return merchant;
       }),
     );
@@ -180,6 +214,16 @@ try {
       }),
     );
     const midLoadTopUp = setTimeout(() => void topUp(queueOwed / 4n + 1n, 'soak-top-up-1'), shape.loadMs / 2);
+    // How many payouts are held at once (two banks): sampled each second while the load runs.
+    let heldPeak = 0;
+    const heldSampler = twoBanks
+      ? setInterval(() => {
+          db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM payouts WHERE held_since IS NOT NULL`.then(
+            ([row]) => (heldPeak = Math.max(heldPeak, row?.n ?? 0)),
+            () => undefined, // PostgreSQL restarting: the next sample counts
+          );
+        }, 1_000)
+      : undefined;
     const sent = await sendPayouts(planned, {
       apiUrls: () => running.apiUrls,
       merchants,
@@ -189,6 +233,7 @@ try {
     });
     clearTimeout(midLoadTopUp);
     await faultRun;
+    clearInterval(heldSampler);
     // The rest of what it owes, and more: every queued payout fits once this commits.
     await topUp(queueOwed, 'soak-top-up-2');
     faults.sort((a, b) => a.startedAtMs - b.startedAtMs);
@@ -210,17 +255,23 @@ try {
     const [paidLast] = await db.$queryRaw<{ at: Date | null }[]>`SELECT max(settled_at) AS at FROM payouts`;
     const reversalsDue = (paidLast?.at?.getTime() ?? 0) + 6_000 - Date.now();
     if (reversalsDue > 0) await new Promise((resolve) => setTimeout(resolve, reversalsDue));
-    const statements = await runStatements({
-      railUrl: running.railUrl,
-      databaseUrl: services.databaseUrl,
-      adminUrl: running.adminUrls[0]!,
-      operators,
-      since: startedAt,
-      dir,
-    });
+    const statements = [];
+    for (const bank of running.banks) {
+      statements.push(
+        ...(await runStatements({
+          bank: bank.name,
+          railUrl: bank.url,
+          databaseUrl: services.databaseUrl,
+          adminUrl: running.adminUrls[0]!,
+          operators,
+          since: startedAt,
+          dir,
+        })),
+      );
+    }
     for (const s of statements)
       progress(
-        `statement ${s.date} ${s.format}: recon --apply exit ${s.exitCode}, applied ${s.applied} (${JSON.stringify(s.counts)})`,
+        `statement ${s.bank} ${s.date} ${s.format}: recon --apply exit ${s.exitCode}, applied ${s.applied} (${JSON.stringify(s.counts)})`,
       );
     const [queue] = await db.$queryRaw<{ queued: number; released: number; waiting: number }[]>`
       SELECT count(*) FILTER (WHERE to_state = 'QUEUED')::int AS queued,
@@ -234,6 +285,31 @@ try {
     const [last] = await db.$queryRaw<{ at: Date | null }[]>`SELECT max(settled_at) AS at FROM payouts`;
     const lastSettledMs = last?.at ? last.at.getTime() - loadStart : 0;
 
+    // Every bank's journal; with two banks, side by side under the rule that a payout goes to a second bank
+    // only after its first bank's definitive no.
+    const books = new Map<string, BankBook>();
+    for (const bank of running.banks) books.set(bank.name, await readBankJournal(bank.journal));
+    const banksAudit = auditBanks(books);
+    const downtime = faults.find((f) => f.kind === 'bank-down');
+    let twoBankReport: TwoBankFigures | undefined;
+    if (twoBanks) {
+      twoBankReport = await twoBankFigures({
+        db,
+        banks: running.banks,
+        books,
+        audit: banksAudit,
+        downtime: downtime
+          ? {
+              manner: downtime.target === 1 ? 'refused' : '503',
+              fromMs: downtime.startedAtMs,
+              backMs: downtime.recoveredAtMs,
+              backAt: loadStart + downtime.recoveredAtMs,
+            }
+          : null,
+        heldPeak,
+      });
+    }
+
     const report = await buildReport({
       db,
       seed: options.seed,
@@ -241,7 +317,12 @@ try {
       topology: options.topology,
       merchantIds: merchants.map((m) => m.merchant.id),
       sent,
-      bank: await readBankJournal(running.stateFile),
+      bank: {
+        records: banksAudit.records,
+        paidTwice: [...books.values()].flatMap((book) => book.paidTwice),
+        lines: [...books.values()].reduce((sum, book) => sum + book.lines, 0),
+        acceptedAt: new Map(),
+      },
       stuckAfterMs: SOAK_STUCK_AFTER_MS,
       faults,
       schedule: schedule satisfies PlannedFault[],
@@ -250,13 +331,14 @@ try {
       totalMs: Date.now() - startedAt,
       crashes: running.crashes,
       statements,
+      ...(twoBankReport && { twoBanks: twoBankReport }),
     });
     console.log(
       options.json
         ? JSON.stringify(report, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2)
         : formatReport(report),
     );
-    exitCode = report.lost || report.paidTwice || report.invariantBreaches ? 1 : 0;
+    exitCode = report.lost || report.paidTwice || report.sentToTwoBanks || report.invariantBreaches ? 1 : 0;
   } finally {
     await db.$disconnect();
   }

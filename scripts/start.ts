@@ -1,5 +1,7 @@
 // `pnpm start`: runs the API, the worker and the rail simulator together against the local PostgreSQL and
 // Redis (the database is migrated first by the `start` script), each line prefixed with its app's name.
+// The simulator serves two sponsor banks, `primary` (:4100) and `secondary` (:4101), and the API and the
+// worker are given a BANKS naming both, unless BANKS is set (scripts/start/start-banks.ts).
 // In development it also prepares a demo merchant with a funded wallet and, once the API answers, prints
 // its MID, a fresh token and a ready `curl` for a first payout. The apps log JSON (as in production); this
 // launcher shows each line readably unless LOG_FORMAT=json. Ctrl-C stops them all; if one dies, the others
@@ -13,6 +15,7 @@ import { createPrismaClient } from '@payout/db';
 import { prettyFactory } from 'pino-pretty';
 import { printFirstPayoutGuide, waitUntilReady } from './start/first-payout-guide.js';
 import { prepareDemoMerchant, type DemoMerchant } from './start/demo-merchant.js';
+import { startBanks } from './start/start-banks.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const APPS = [
@@ -23,7 +26,9 @@ const APPS = [
 
 // `pnpm start` is the development launcher: without an explicit NODE_ENV the apps run as development, where
 // the placeholder secrets are accepted (packages/config refuses them when NODE_ENV is unset: production).
-const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'development' };
+const launcherEnv: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'development' };
+const banks = startBanks(launcherEnv);
+const env: NodeJS.ProcessEnv = { ...launcherEnv, ...banks.env };
 const development = env.NODE_ENV === 'development';
 const readable = (env.LOG_FORMAT ?? 'pretty') !== 'json';
 const prettify = prettyFactory({
@@ -57,6 +62,11 @@ if (development) {
     await db.$disconnect();
   }
 }
+
+console.log(
+  `Banks (rail simulator): ${banks.banks.map((b) => `${b.name} ${banks.urls.get(b.name)} (account ${b.account})`).join(', ')}` +
+    (banks.env.BANKS ? '' : '; BANKS is yours, as set'),
+);
 
 const children = new Map<string, ChildProcess>();
 let stopping = false;

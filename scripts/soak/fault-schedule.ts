@@ -22,7 +22,20 @@ export const DISTRIBUTED_FAULT_KINDS = [
   'lag-replica',
   'restart-pgbouncer',
 ] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number] | (typeof DISTRIBUTED_FAULT_KINDS)[number];
+
+/**
+ * The faults of the two-bank topology (`--topology two-banks`) beside the primary bank's downtime, which is
+ * planned apart ({@link planBankDowntime}): our own processes and services failing while payouts move between
+ * banks. The rail simulator is not restarted: it would take both banks down at once, and bring the primary
+ * back before its downtime ends.
+ */
+export const TWO_BANK_FAULT_KINDS = ['kill-worker', 'kill-api', 'restart-redis', 'restart-postgres'] as const;
+
+export type FaultKind =
+  | (typeof FAULT_KINDS)[number]
+  | (typeof DISTRIBUTED_FAULT_KINDS)[number]
+  | (typeof TWO_BANK_FAULT_KINDS)[number]
+  | 'bank-down';
 
 /** One fault: at `atMs` after the load starts, take `kind` down for `downMs`, then bring it back. */
 export interface PlannedFault {
@@ -55,7 +68,18 @@ const DOWN_MS: Record<FaultKind, [number, number]> = {
   'fail-over-redis-master': [300, 2_000],
   'lag-replica': [1_000, 5_000],
   'restart-pgbouncer': [300, 2_000],
+  // Planned apart, never drawn: a quarter of the load window into the run, for half of it.
+  'bank-down': [0, 0],
 };
+
+/**
+ * The primary bank's downtime in the two-bank topology: from a quarter of the load window, for half of it
+ * (two minutes of a full run's four, thirty seconds of a short run's one). Half the seeds take it down as a
+ * bank answering 503 to everything, the other half as a port refusing connections (`target` 1).
+ */
+export function planBankDowntime(seed: number, loadMs: number): PlannedFault {
+  return { atMs: Math.round(loadMs / 4), kind: 'bank-down', target: seed % 2, downMs: Math.round(loadMs / 2) };
+}
 
 /**
  * The fault schedule of a seed: a pure function of the seed and the run's shape, so the same seed always
@@ -94,6 +118,7 @@ export function planFaults(seed: number, shape: ScheduleShape): PlannedFault[] {
  */
 export function partOf(fault: PlannedFault): string {
   if (fault.kind === 'strict-bank' || fault.kind === 'restart-rail-sim') return 'rail-sim';
+  if (fault.kind === 'bank-down') return 'bank:primary';
   return `${fault.kind}:${fault.target}`;
 }
 
@@ -108,6 +133,7 @@ const WHAT: Record<FaultKind, string> = {
   'fail-over-redis-master': 'SIGKILL a Redis Cluster master (its replica takes over)',
   'lag-replica': 'pause WAL replay on the read replica',
   'restart-pgbouncer': 'SIGKILL PgBouncer (every pooled connection drops)',
+  'bank-down': 'the primary bank goes down',
 };
 
 export function describeFault(fault: PlannedFault): string {
@@ -116,6 +142,8 @@ export function describeFault(fault: PlannedFault): string {
       ? `${WHAT[fault.kind]} ${fault.target + 1}`
       : fault.kind === 'fail-over-redis-master'
         ? `${WHAT[fault.kind]}, master ${fault.target + 1}`
-        : WHAT[fault.kind];
+        : fault.kind === 'bank-down'
+          ? `${WHAT[fault.kind]} (${fault.target === 1 ? 'its port refuses connections' : '503 to every call'})`
+          : WHAT[fault.kind];
   return `+${(fault.atMs / 1000).toFixed(1).padStart(6)} s  ${fault.kind.padEnd(22)} ${what}, down ${(fault.downMs / 1000).toFixed(1)} s`;
 }

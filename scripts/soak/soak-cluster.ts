@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { journalOf, simulatedAccountAt } from '@payout/config';
 import { AppProcess } from '../../test/support/app-process.js';
 import { freePort } from '../../test/support/private-redis.js';
 import type { PlannedFault } from './fault-schedule.js';
@@ -26,6 +27,25 @@ const WORKER_ENV = {
   SHUTDOWN_GRACE_MS: '3000',
   HEALTH_PORT: '0',
 };
+
+/**
+ * Routing among two banks at the soak's pace (docs/banks.md, "Settings"): scores refreshed twice a second, a
+ * held payout looking for a bank every second, a health window short enough to see a bank come back within
+ * the run.
+ */
+const TWO_BANK_WORKER_ENV = {
+  ROUTING_REFRESH_MS: '500',
+  ROUTING_HOLD_RETRY_MS: '1000',
+  ROUTING_WINDOW_MS: '15000',
+};
+
+/** One simulated bank of the run: its alias, where it answers, its journal and the modes it serves. */
+export interface SoakBank {
+  name: string;
+  url: string;
+  journal: string;
+  modes: ('IMPS' | 'UPI')[];
+}
 
 /** Longest a pending payout may be overdue before reconcile calls it stuck: sweep interval + grace + margin. */
 export const SOAK_STUCK_AFTER_MS = 10_000;
@@ -66,6 +86,8 @@ export class SoakCluster {
     readonly services: SoakServices,
     readonly railUrl: string,
     readonly stateFile: string,
+    /** The simulated banks: `primary` alone, or `primary` and `secondary` (two-bank topology). */
+    readonly banks: SoakBank[],
     private readonly apis: Slot[],
     private readonly workers: Slot[],
     private readonly rail: Slot,
@@ -78,9 +100,15 @@ export class SoakCluster {
     dir: string;
     log: (line: string) => void;
     services: SoakServices;
+    /**
+     * Two banks in the one simulator: `primary` serving IMPS and UPI, `secondary` IMPS only — so while the
+     * primary is down, IMPS payouts fail over and UPI payouts are held (docs/reliability.md, "Two banks").
+     */
+    twoBanks?: boolean;
   }): Promise<SoakCluster> {
     const services = options.services;
-    const [railPort, ...ports] = await Promise.all([
+    const [railPort, secondaryPort, ...ports] = await Promise.all([
+      freePort(),
       freePort(),
       ...Array.from({ length: options.apis * 2 }, () => freePort()),
     ]);
@@ -88,8 +116,32 @@ export class SoakCluster {
     const adminPorts = ports.slice(options.apis);
     const railUrl = `http://127.0.0.1:${railPort}`;
     const stateFile = path.join(options.dir, 'bank.jsonl');
+    const banks: SoakBank[] = options.twoBanks
+      ? [
+          { name: 'primary', url: railUrl, journal: journalOf(stateFile, 'primary'), modes: ['IMPS', 'UPI'] },
+          {
+            name: 'secondary',
+            url: `http://127.0.0.1:${secondaryPort}`,
+            journal: journalOf(stateFile, 'secondary'),
+            modes: ['IMPS'],
+          },
+        ]
+      : [{ name: 'primary', url: railUrl, journal: stateFile, modes: ['IMPS', 'UPI'] }];
+    const bankEnv: Record<string, string> = options.twoBanks
+      ? {
+          BANKS: JSON.stringify(
+            banks.map((bank, i) => ({
+              name: bank.name,
+              baseUrl: bank.url,
+              settlementAccount: simulatedAccountAt(i).account,
+              modes: bank.modes,
+            })),
+          ),
+        }
+      : {};
     const shared = {
       ...services.appEnv(),
+      ...bankEnv,
       QUEUE_PREFIX: 'soak',
       NODE_ENV: 'test',
       LOG_LEVEL: 'info',
@@ -112,6 +164,7 @@ export class SoakCluster {
       RAIL_SIM_STATUS_LAG_MS: '3000',
       RAIL_SIM_REVERSE_AFTER_MS: '5000',
       RAIL_SIM_STATE_FILE: stateFile,
+      ...(options.twoBanks && { RAIL_SIM_BANKS: `primary:${railPort},secondary:${secondaryPort}` }),
     });
     const apis = apiPorts.map((port, i) =>
       // Each API's admin listener has a free port of its own (several run at once): the soak's people send
@@ -125,9 +178,13 @@ export class SoakCluster {
       }),
     );
     const workers = Array.from({ length: options.workers }, (_, i) =>
-      slot(`worker ${i + 1}`, 'worker', { ...WORKER_ENV, RAIL_BASE_URL: railUrl }),
+      slot(`worker ${i + 1}`, 'worker', {
+        ...WORKER_ENV,
+        ...(options.twoBanks && TWO_BANK_WORKER_ENV),
+        RAIL_BASE_URL: railUrl,
+      }),
     );
-    const cluster = new SoakCluster(services, railUrl, stateFile, apis, workers, rail, options.log);
+    const cluster = new SoakCluster(services, railUrl, stateFile, banks, apis, workers, rail, options.log);
     try {
       await Promise.all([rail, ...apis, ...workers].map((s) => cluster.launch(s)));
     } catch (error) {
@@ -161,8 +218,33 @@ export class SoakCluster {
         return this.bounce(this.rail, down);
       case 'strict-bank':
         return this.bounce(this.rail, down, { RAIL_SIM_DUPLICATES: 'refuse' });
+      case 'bank-down':
+        return this.takeBankDown(fault, down);
       default:
         if (!(await this.services.inject(fault))) throw new Error(`no part here takes the fault ${fault.kind}`);
+    }
+  }
+
+  /**
+   * The primary bank's downtime: switched on and off through the other bank's control route (a port refusing
+   * connections cannot be asked), 503 to every call or its port closed (docs/rail-sim.md, "Faults").
+   */
+  private async takeBankDown(fault: PlannedFault, down: () => Promise<unknown>): Promise<void> {
+    const control = this.banks.find((bank) => bank.name !== 'primary');
+    if (!control) throw new Error('bank-down needs a second bank to switch the primary through');
+    const primary = this.banks.find((bank) => bank.name === 'primary')!;
+    await switchFaults(control.url, 'primary', { down: fault.target === 1 ? 'refused' : true });
+    await down();
+    await switchFaults(control.url, 'primary', {});
+    // The port opens again a moment after the switch: the bank is back once it answers.
+    for (let tries = 0; ; tries++) {
+      const answered = await fetch(`${primary.url}/health`).then(
+        (response) => response.ok,
+        () => false,
+      );
+      if (answered) return;
+      if (tries > 100) throw new Error('the primary bank did not answer again within 10 s');
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
 
@@ -213,6 +295,15 @@ export class SoakCluster {
     });
     await child.logged(READY[slot.app], 60_000);
   }
+}
+
+async function switchFaults(controlUrl: string, bank: string, faults: Record<string, unknown>): Promise<void> {
+  const response = await fetch(`${controlUrl}/sim/banks/${bank}/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(faults),
+  });
+  if (!response.ok) throw new Error(`switching ${bank}'s faults: HTTP ${response.status} ${await response.text()}`);
 }
 
 function alive(slot: Slot): boolean {

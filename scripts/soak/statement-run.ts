@@ -15,6 +15,8 @@ const STATEMENT_FORMATS = [
 
 /** One `pnpm cli recon statement --apply` run of the soak. */
 export interface StatementRun {
+  /** The bank whose statement it is. */
+  bank: string;
   date: string;
   /** The layout the bank sent it in: the same day is read as MT940, then again as camt.053. */
   format: string;
@@ -32,6 +34,8 @@ export interface StatementRun {
  * asked for by one operator and approved by another.
  */
 export async function runStatements(options: {
+  /** The bank whose statements are read, and where it answers. */
+  bank: string;
   railUrl: string;
   databaseUrl: string;
   /** An admin listener of the soak's APIs: the application and its approval are sent there. */
@@ -48,9 +52,9 @@ export async function runStatements(options: {
     for (const [format, extension] of STATEMENT_FORMATS) {
       const response = await fetch(`${options.railUrl}/v1/statement?date=${date}&format=${format}`);
       if (!response.ok) throw new Error(`rail-sim ${format} statement of ${date}: HTTP ${response.status}`);
-      const file = path.join(options.dir, `statement-${date}.${extension}`);
+      const file = path.join(options.dir, `statement-${options.bank}-${date}.${extension}`);
       await writeFile(file, await response.text());
-      runs.push({ date, format, ...(await reconStatement(file, options)) });
+      runs.push({ bank: options.bank, date, format, ...(await reconStatement(file, options)) });
     }
   }
   return runs;
@@ -67,7 +71,10 @@ interface CliTarget {
  * `pnpm cli recon statement --apply` with the soak's finance operator's key, then — when it asked for
  * settlements or reversals — `pnpm cli approval approve` with its approver's: what the approval applied.
  */
-async function reconStatement(file: string, target: CliTarget): Promise<Omit<StatementRun, 'date' | 'format'>> {
+async function reconStatement(
+  file: string,
+  target: CliTarget,
+): Promise<Omit<StatementRun, 'bank' | 'date' | 'format'>> {
   const asked = await cli(target, target.operators.makerKey, [
     'recon',
     'statement',

@@ -34,6 +34,7 @@ const INPUTS: RatioInputs = {
     threeWorkersPerS: 56.2,
   },
   lookupLogging: { defaultLoggingPerS: 2_790, loggingOffPerS: 3_000 },
+  bankDowntime: { bothUpPerS: 240, oneDownPerS: 228, recoveryToFirstPayoutS: 1.2345 },
 };
 
 describe('bench ratios', () => {
@@ -50,6 +51,8 @@ describe('bench ratios', () => {
       workerScaleAtSlowRail: 2.882,
       slowRailOneWorkerToBound: 0.8,
       lookupLoggingCost: 0.93,
+      oneBankDownToBothUp: 0.95,
+      bankRecoveryToFirstPayoutS: 1.23,
     });
   });
 
@@ -60,8 +63,10 @@ describe('bench ratios', () => {
         'acceptSpreadToPgbench',
         'acceptSpreadToReference',
         'apiPeakRssMb',
+        'bankRecoveryToFirstPayoutS',
         'lookupLoggingCost',
         'lookupToReference',
+        'oneBankDownToBothUp',
         'p99AtHalfLoadMs',
         'settledToAccepted',
         'slowRailOneWorkerToBound',
@@ -82,6 +87,7 @@ describe('bench ratios', () => {
       zeroLatencyRun: undefined,
       slowRail: undefined,
       lookupLogging: { defaultLoggingPerS: 2_000, loggingOffPerS: 0 },
+      bankDowntime: { bothUpPerS: 0, oneDownPerS: 50, recoveryToFirstPayoutS: null },
     });
     expect(ratios).toMatchObject({
       acceptSpreadToPgbench: null,
@@ -93,8 +99,14 @@ describe('bench ratios', () => {
       workerScaleAtSlowRail: null,
       slowRailOneWorkerToBound: null,
       lookupLoggingCost: null,
+      oneBankDownToBothUp: null,
+      bankRecoveryToFirstPayoutS: null,
     });
     expect(computeRatios({ ...INPUTS, lookupLogging: undefined }).lookupLoggingCost).toBeNull();
+    expect(computeRatios({ ...INPUTS, bankDowntime: undefined })).toMatchObject({
+      oneBankDownToBothUp: null,
+      bankRecoveryToFirstPayoutS: null,
+    });
     expect(JSON.parse(JSON.stringify(ratios))).toEqual(ratios);
   });
 
@@ -105,6 +117,8 @@ describe('bench ratios', () => {
       p99AtHalfLoadMs: 50,
       lookupToReference: null,
       lookupLoggingCost: 0.89,
+      oneBankDownToBothUp: 0.9,
+      bankRecoveryToFirstPayoutS: 10.01,
     });
     const met = Object.fromEntries(verdicts.map((v) => [v.name, v.met]));
     expect(met).toEqual({
@@ -119,8 +133,11 @@ describe('bench ratios', () => {
       workerScaleAtSlowRail: true,
       slowRailOneWorkerToBound: true,
       lookupLoggingCost: false,
+      oneBankDownToBothUp: true,
+      bankRecoveryToFirstPayoutS: false,
     });
     expect(verdicts.find((v) => v.name === 'p99AtHalfLoadMs')?.goal).toBe('≤ 50');
+    expect(verdicts.find((v) => v.name === 'bankRecoveryToFirstPayoutS')?.goal).toBe('≤ 10');
     expect(verdicts.find((v) => v.name === 'acceptHotToNaive')?.goal).toBe('≥ 1.5');
   });
 

@@ -29,9 +29,10 @@ describe('pnpm start in development', () => {
   let launcher: ChildProcess;
   let output = '';
   let exited: Promise<number | null>;
+  let api: number, health: number, primary: number, secondary: number;
 
   beforeAll(async () => {
-    const [api, health, rail] = [await freePort(), await freePort(), await freePort()];
+    [api, health, primary, secondary] = [await freePort(), await freePort(), await freePort(), await freePort()];
     launcher = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'scripts/start.ts'], {
       cwd: ROOT,
       env: {
@@ -41,8 +42,9 @@ describe('pnpm start in development', () => {
         LOG_FORMAT: 'json',
         PORT: String(api),
         HEALTH_PORT: String(health),
-        RAIL_SIM_PORT: String(rail),
-        RAIL_BASE_URL: `http://127.0.0.1:${rail}`,
+        // Two banks as by default, on free ports; the launcher derives BANKS from them.
+        RAIL_SIM_BANKS: `primary:${primary},secondary:${secondary}`,
+        BANKS: '',
         RAIL_SIM_SETTLE_AFTER_MS: '200',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -85,6 +87,31 @@ describe('pnpm start in development', () => {
     expect(settled).toMatchObject({ status: 'Success', TransactionID: accepted.TransactionID });
     expect(settled.Bankriff).toMatch(/^\d+$/);
     expect(await shell(printed('checkMainWallet'))).toMatchObject({ status_code: 200, mainwallet: '9899.00' });
+
+    // The payout was paid once, by one of the two banks the worker was given.
+    const payments = await Promise.all(
+      [primary, secondary].map(async (port) => {
+        const stats = (await (await fetch(`http://127.0.0.1:${port}/v1/stats`)).json()) as { payments: number };
+        return stats.payments;
+      }),
+    );
+    expect(payments.reduce((a, b) => a + b, 0)).toBe(1);
+  });
+
+  it('when started, then two simulated banks answer, each on its port with its own account, and the launcher says which', async () => {
+    expect(printed('Banks (rail simulator)')).toBe(
+      `Banks (rail simulator): primary http://127.0.0.1:${primary} (account 50200012345678), ` +
+        `secondary http://127.0.0.1:${secondary} (account 50200012345679)`,
+    );
+    for (const port of [primary, secondary]) {
+      const listed = (await (await fetch(`http://127.0.0.1:${port}/sim/banks`)).json()) as { banks: unknown[] };
+      expect(listed.banks).toEqual([
+        expect.objectContaining({ name: 'primary', url: `http://127.0.0.1:${primary}`, account: '50200012345678' }),
+        expect.objectContaining({ name: 'secondary', url: `http://127.0.0.1:${secondary}`, account: '50200012345679' }),
+      ]);
+    }
+    const statement = await (await fetch(`http://127.0.0.1:${secondary}/v1/statement?format=mt940`)).text();
+    expect(statement).toContain(':25:SIMB0000002/50200012345679');
   });
 
   it('when the apps log, then the launcher passes their JSON through with LOG_FORMAT=json', () => {

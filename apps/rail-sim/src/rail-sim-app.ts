@@ -4,9 +4,12 @@ import type { PayoutInstruction } from '@payout/rails';
 import { createRegistry } from '@payout/telemetry';
 import type { BankLedger } from './bank-ledger.js';
 import type { BankPayout } from './bank-payout.js';
+import { controlRoutes, type ControlledBank } from './control-routes.js';
+import type { FaultSchedule } from './fault-schedule.js';
 import { parseInstruction } from './instruction-schema.js';
 import type { Garbage } from './magic-values.js';
 import type { ReplyScheduler } from './reply-scheduler.js';
+import type { SettlementAccount } from './statement-export.js';
 import { statementHandler } from './statement-route.js';
 import { validationRoutes } from './validation-routes.js';
 
@@ -15,7 +18,18 @@ export interface RailSimAppDeps {
   replies: ReplyScheduler;
   lostReplyMs: number;
   logger: Logger;
+  /** The settlement account its statements are for. */
+  account: SettlementAccount;
+  faults: FaultSchedule;
+  /** Uniform draws in [0, 1) deciding which calls an `errorRate` fails. */
+  random: () => number;
+  /** This bank, and every bank of the process, for the control routes. */
+  self: ControlledBank;
+  banks: ReadonlyMap<string, ControlledBank>;
 }
+
+/** The bank's own API, which its faults affect; statements and the simulator's routes are not. */
+const BANK_API = ['/v1/payouts', '/v1/validations'];
 
 /** The simulated bank's HTTP API; docs/rail-sim.md describes it. */
 export function createRailSimApp(deps: RailSimAppDeps): Express {
@@ -24,18 +38,47 @@ export function createRailSimApp(deps: RailSimAppDeps): Express {
   app.set('etag', false);
   app.use(express.json({ limit: '16kb' }));
 
+  app.use(BANK_API, faultGate(deps));
   app.use(payoutRoutes(deps));
-  app.get('/v1/statement', statementHandler(deps.ledger));
+  app.get('/v1/statement', statementHandler(deps.ledger, deps.account));
   app.use(validationRoutes(deps));
+  app.use(controlRoutes(deps));
   app.use(serviceRoutes(deps.ledger, deps.replies));
   app.use(unknownRoute(deps.replies));
   app.use(errorAnswer(deps));
   return app;
 }
 
+/**
+ * A bank having trouble, before it looks at the call (docs/rail-sim.md, "Faults"): down (503, or the
+ * connection cut while the port closes), or a 5xx for a share of calls. Nothing is recorded.
+ */
+function faultGate({ faults, random, replies, logger }: RailSimAppDeps): RequestHandler {
+  return (req, res, next) => {
+    const now = Date.now();
+    const current = faults.at(now);
+    if (current.down === 'refused') {
+      req.socket.destroy();
+      return;
+    }
+    if (current.down === 'unavailable') {
+      logger.debug({ path: req.path }, 'answered 503: the bank is down');
+      replies.answer(res, 503, { error: 'UNAVAILABLE', message: 'the bank is down; nothing was recorded' });
+      return;
+    }
+    const failure = faults.failsCall(now, random());
+    if (failure !== undefined) {
+      logger.debug({ path: req.path, status: failure }, 'answered a 5xx: the bank is failing calls');
+      replies.answer(res, failure, { error: 'INTERNAL', message: 'bank error; nothing was recorded' });
+      return;
+    }
+    next();
+  };
+}
+
 /** The bank's payout API: submit a payout, and ask what became of a reference. */
 function payoutRoutes(deps: RailSimAppDeps): Router {
-  const { ledger, replies, logger } = deps;
+  const { ledger, replies, logger, faults } = deps;
   const routes = Router();
   routes.post('/v1/payouts', (req, res) => {
     const parsed = parseInstruction(req.body as unknown);
@@ -53,8 +96,11 @@ function payoutRoutes(deps: RailSimAppDeps): Router {
 
   routes.get('/v1/payouts/:reference', (req, res) => {
     const { reference } = req.params;
-    const payout = ledger.statusOf(reference);
-    if (!payout) replies.answer(res, 404, { reference, status: 'NOT_FOUND' });
+    const now = Date.now();
+    const payout = ledger.statusOf(reference, now);
+    // A lagging status API has not seen what the bank accepted lately.
+    const lagging = payout !== undefined && payout.acceptedAt > now - faults.at(now).statusLagMs;
+    if (!payout || lagging) replies.answer(res, 404, { reference, status: 'NOT_FOUND' });
     else replies.answer(res, 200, payoutBody(payout));
   });
   return routes;
@@ -104,14 +150,16 @@ function answerSubmit(
   }
 }
 
+let registry: ReturnType<typeof createRegistry> | undefined;
+
 /** Not part of a bank's API, so answered without the added latency: stats, health and metrics. */
 function serviceRoutes(ledger: BankLedger, replies: ReplyScheduler): Router {
   const routes = Router();
   routes.get('/v1/stats', (_req, res) => replies.now(res, 200, ledger.stats()));
   routes.get('/health', (_req, res) => replies.now(res, 200, { status: 'ok' }));
   // Prometheus: the process's own metrics only, so a scrape says whether the simulator is up (`up`).
-  let registry: ReturnType<typeof createRegistry> | undefined;
   routes.get('/metrics', async (_req, res) => {
+    // One registry for the process, however many banks it serves.
     registry ??= createRegistry('rail-sim');
     res.type(registry.contentType).send(await registry.metrics());
   });

@@ -1,10 +1,14 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { FaultSwitch, FaultWindow } from '@payout/config';
 import { pino, type Logger } from 'pino';
 import { BankLedger, type BankStats, type DuplicateManner } from './bank-ledger.js';
 import type { BankPayout } from './bank-payout.js';
+import type { ControlledBank } from './control-routes.js';
+import { FaultSchedule, type BankFaults, type FaultReport } from './fault-schedule.js';
 import { createRailSimApp } from './rail-sim-app.js';
 import { ReplyScheduler } from './reply-scheduler.js';
+import { SETTLEMENT_ACCOUNT, type SettlementAccount } from './statement-export.js';
 import { StateJournal } from './state-journal.js';
 
 export interface RailSimOptions {
@@ -26,12 +30,22 @@ export interface RailSimOptions {
   stateFile?: string;
   /** Default: silent. */
   logger?: Logger;
+  /** The bank's alias (docs/rail-sim.md, "Several banks"). Default `primary`. */
+  name?: string;
+  /** The settlement account its statements are for. Default the first simulated bank's. */
+  account?: SettlementAccount;
+  /** Its fault schedule, counted from the moment the simulator is created (docs/rail-sim.md, "Faults"). */
+  faults?: readonly FaultWindow[];
+  /** Uniform draws in [0, 1) deciding which calls an `errorRate` fails. Default Math.random. */
+  random?: () => number;
 }
 
 /** One listening simulator. */
 export interface RailSimServer {
   /** Base URL for clients, e.g. `http://127.0.0.1:41234`. */
   url: string;
+  /** The port it listens on (kept while a `refused` fault has it closed). */
+  port: number;
   /**
    * Stops listening and ends promptly: answers only waiting out the latency are sent at once, held-back
    * (`.33`) replies are dropped with their connections.
@@ -40,8 +54,21 @@ export interface RailSimServer {
 }
 
 export interface RailSim {
-  /** Starts serving the bank's API; port 0 picks a free port. Host defaults to 127.0.0.1. */
-  listen(port: number, host?: string): Promise<RailSimServer>;
+  readonly name: string;
+  readonly account: SettlementAccount;
+  /**
+   * Starts serving the bank's API; port 0 picks a free port. Host defaults to 127.0.0.1. `banks` are the
+   * simulated banks its `/sim/banks` routes may switch faults of (the other banks of the same process); by
+   * default itself alone.
+   */
+  listen(port: number, host?: string, banks?: readonly RailSim[]): Promise<RailSimServer>;
+  /** The bank's faults now. */
+  faults(): BankFaults;
+  /** From now on the faults are `change` over the schedule (`POST /sim/faults`); `{}` clears them. */
+  switchFaults(change: FaultSwitch): void;
+  faultReport(): FaultReport;
+  /** The URL of its listening server, once it listens. */
+  url(): string | undefined;
   /** The bank's record of a reference (asking lets a due `.22` payout settle, as the API's GET does). */
   payout(reference: string): BankPayout | undefined;
   /** Every reference the bank holds. */
@@ -58,7 +85,8 @@ const CLOSE_DEADLINE_MS = 2_000;
  * cannot trust.
  */
 export function createRailSim(options: RailSimOptions = {}): RailSim {
-  const logger = options.logger ?? pino({ level: 'silent' });
+  const name = options.name ?? 'primary';
+  const logger = (options.logger ?? pino({ level: 'silent' })).child({ bank: name });
   const latencyMs = options.latencyMs ?? 0;
   const lostReplyMs = options.lostReplyMs ?? 60_000;
   const journal = options.stateFile === undefined ? undefined : new StateJournal(options.stateFile);
@@ -71,25 +99,63 @@ export function createRailSim(options: RailSimOptions = {}): RailSim {
     ...(journal ? { journal } : {}),
   });
   if (journal) logger.info({ stateFile: journal.path, ...ledger.stats() }, 'state file replayed');
+  const schedule = new FaultSchedule(options.faults ?? [], Date.now());
+  const faultWatch = new FaultWatch(schedule, logger);
+  let listeningUrl: string | undefined;
 
-  return {
-    async listen(port, host = '127.0.0.1') {
-      const replies = new ReplyScheduler(latencyMs);
-      const server = createServer(createRailSimApp({ ledger, replies, lostReplyMs, logger }));
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          server.off('error', reject);
-          resolve();
-        });
-      });
-      const url = clientUrl(server.address() as AddressInfo);
+  const sim: RailSim = {
+    name,
+    account: options.account ?? SETTLEMENT_ACCOUNT,
+    async listen(port, host = '127.0.0.1', banks = [sim]) {
+      const replies = new ReplyScheduler(() => latencyMs + schedule.at(Date.now()).latencyMs);
+      const control = new Map<string, ControlledBank>(banks.map((bank) => [bank.name, controlOf(bank)]));
+      const server = createServer(
+        createRailSimApp({
+          ledger,
+          replies,
+          lostReplyMs,
+          logger,
+          account: sim.account,
+          faults: schedule,
+          random: options.random ?? Math.random,
+          self: controlOf(sim),
+          banks: control,
+        }),
+      );
+      await listenOn(server, port, host);
+      const address = server.address() as AddressInfo;
+      const url = clientUrl(address);
+      listeningUrl = url;
       let closed: Promise<void> | undefined;
+      let open = true;
+      // A `refused` fault closes the bank's port (every connection cut) and a later change opens it again.
+      const unwatch = faultWatch.subscribe(() => {
+        const refused = schedule.at(Date.now()).down === 'refused';
+        if (refused && open) {
+          open = false;
+          server.close();
+          server.closeAllConnections();
+          logger.info({ port: address.port }, 'bank down: its port refuses connections');
+        } else if (!refused && !open && closed === undefined) {
+          open = true;
+          listenOn(server, address.port, host).then(
+            () => logger.info({ port: address.port }, 'bank back: its port accepts connections'),
+            (error: unknown) => logger.error({ err: error }, 'bank could not listen again'),
+          );
+        }
+      });
 
       return {
         url,
+        port: address.port,
         close() {
           closed ??= new Promise<void>((resolve, reject) => {
+            unwatch();
+            if (!open) {
+              replies.close();
+              resolve();
+              return;
+            }
             server.close((error) => (error ? reject(error) : resolve()));
             replies.close();
             server.closeIdleConnections();
@@ -99,10 +165,82 @@ export function createRailSim(options: RailSimOptions = {}): RailSim {
         },
       };
     },
+    faults: () => schedule.at(Date.now()),
+    switchFaults(change) {
+      schedule.switchTo(change, Date.now());
+      logger.info({ faults: change }, 'faults switched');
+      faultWatch.changed();
+    },
+    faultReport: () => schedule.report(Date.now()),
+    url: () => listeningUrl,
     payout: (reference) => ledger.lookup(reference),
     payouts: () => ledger.all(),
     stats: () => ledger.stats(),
   };
+  return sim;
+}
+
+/** What the control routes may do with a bank (`/sim/…`, docs/rail-sim.md, "Faults"). */
+function controlOf(sim: RailSim): ControlledBank {
+  return {
+    name: sim.name,
+    account: sim.account.number,
+    url: () => sim.url(),
+    report: () => sim.faultReport(),
+    switchTo: (change) => sim.switchFaults(change),
+  };
+}
+
+/**
+ * Tells the bank's servers when its faults change: at once when switched, and at each moment the schedule
+ * changes by itself (a window opening or closing, a switch running out), with a timer that never keeps the
+ * process alive.
+ */
+class FaultWatch {
+  readonly #listeners = new Set<() => void>();
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly schedule: FaultSchedule,
+    private readonly logger: Logger,
+  ) {}
+
+  subscribe(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    this.changed();
+    return () => {
+      this.#listeners.delete(listener);
+      if (this.#listeners.size === 0) clearTimeout(this.#timer);
+    };
+  }
+
+  changed(): void {
+    for (const listener of this.#listeners) listener();
+    clearTimeout(this.#timer);
+    const next = this.schedule.nextChangeAfter(Date.now());
+    if (next === undefined || this.#listeners.size === 0) return;
+    this.#timer = setTimeout(
+      () => {
+        this.logger.info({ faults: this.schedule.at(Date.now()) }, 'fault schedule moved on');
+        this.changed();
+      },
+      Math.min(MAX_TIMER_MS, Math.max(0, next - Date.now())),
+    );
+    this.#timer.unref();
+  }
+}
+
+// setTimeout's longest delay; a change further off is looked at again then.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+function listenOn(server: ReturnType<typeof createServer>, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
 }
 
 function clientUrl(address: AddressInfo): string {

@@ -17,21 +17,22 @@ export class ReplyScheduler {
   readonly #pending = new Set<PendingReply>();
   #closing = false;
 
-  constructor(private readonly latencyMs: number) {}
+  /** `latencyMs` is asked at each answer: a bank's latency may change while it runs (a slow-bank fault). */
+  constructor(private readonly latencyMs: () => number) {}
 
   /** Answers after the simulated latency. */
   answer(response: Response, statusCode: number, body: unknown): void {
-    this.#schedule(response, this.latencyMs, false, statusCode, body);
+    this.#schedule(response, this.latencyMs(), false, statusCode, body);
   }
 
   /** Answers a body that is not (or not quite) JSON after the simulated latency: a garbled reply. */
   answerText(response: Response, statusCode: number, contentType: string, text: string): void {
-    this.#schedule(response, this.latencyMs, false, statusCode, new RawText(contentType, text));
+    this.#schedule(response, this.latencyMs(), false, statusCode, new RawText(contentType, text));
   }
 
   /** Holds the answer back for `holdMs` (plus the latency); a client that waits less never sees it. */
   holdBack(response: Response, statusCode: number, body: unknown, holdMs: number): void {
-    this.#schedule(response, this.latencyMs + holdMs, true, statusCode, body);
+    this.#schedule(response, this.latencyMs() + holdMs, true, statusCode, body);
   }
 
   /** Answers at once: for the simulator's own endpoints, which are not the bank's. */

@@ -141,21 +141,36 @@ function ddmmyyyy(date: string): string {
   return date.split('-').reverse().join('-');
 }
 
+/** A simulated bank's settlement account, as its statements show it. */
+export interface SettlementAccount {
+  number: string;
+  /** The branch's IFSC, which MT940 `:25:` writes before the number. */
+  ifsc: string;
+  openedOn: string;
+  floatPaise: bigint;
+  /** The day's IMPS charges with their GST (₹5.00 + 18 %). */
+  dailyChargePaise: bigint;
+}
+
 /**
  * The simulated bank's settlement account (docs/rail-sim.md, "`GET /v1/statement`"). It opened with a float on
  * `openedOn` and has had one statement a day since, numbered from 1, each with the day's charge; so
  * every day's opening balance is the float less every earlier day's charges and payouts, plus earlier
- * returns, and one day's closing balance is the next day's opening.
+ * returns, and one day's closing balance is the next day's opening. A simulator serving several banks gives
+ * each its own number and branch ({@link settlementAccountOf}), the rest alike.
  */
-export const SETTLEMENT_ACCOUNT = {
+export const SETTLEMENT_ACCOUNT: Readonly<SettlementAccount> = {
   number: '50200012345678',
-  /** The branch's IFSC, which MT940 `:25:` writes before the number. */
   ifsc: 'SIMB0000001',
   openedOn: '2000-01-01',
   floatPaise: 1_000_000_000n,
-  /** The day's IMPS charges with their GST (₹5.00 + 18 %). */
   dailyChargePaise: 590n,
-} as const;
+};
+
+/** The settlement account of one simulated bank: its own number and branch. */
+export function settlementAccountOf(bank: { account: string; ifsc: string }): SettlementAccount {
+  return { ...SETTLEMENT_ACCOUNT, number: bank.account, ifsc: bank.ifsc };
+}
 
 const DAY_MS = 86_400_000;
 
@@ -169,20 +184,24 @@ export function statementNumber(date: string): number {
  * number, booked balances that add up, every movement of our payouts with the rail, the UTR and our
  * Ack_no in the narration as an Indian bank writes them, and the day's charge, a small DEBIT.
  */
-export function bankStatementFor(book: readonly BookedPayout[], date: string): RenderableStatement {
+export function bankStatementFor(
+  book: readonly BookedPayout[],
+  date: string,
+  account: SettlementAccount = SETTLEMENT_ACCOUNT,
+): RenderableStatement {
   const sequence = statementNumber(date);
-  const earlierCharges = SETTLEMENT_ACCOUNT.dailyChargePaise * BigInt(sequence - 1);
+  const earlierCharges = account.dailyChargePaise * BigInt(sequence - 1);
   const earlierMovements = book
     .flatMap(movementsOf)
     .filter((movement) => movement.valueDate < date)
     .reduce((sum, movement) => sum + signed(movement), 0n);
-  const openingBalancePaise = SETTLEMENT_ACCOUNT.floatPaise - earlierCharges + earlierMovements;
+  const openingBalancePaise = account.floatPaise - earlierCharges + earlierMovements;
   const entries: RenderableStatement['entries'] = [
     ...dayEntries(book, date),
     {
       valueDate: date,
       type: 'DEBIT',
-      amountPaise: SETTLEMENT_ACCOUNT.dailyChargePaise,
+      amountPaise: account.dailyChargePaise,
       bankReference: `CHG${date.replaceAll('-', '')}`,
       narration: `IMPS CHARGES INCL GST ${ddmmyyyy(date)}`,
       class: 'bank_charge',
@@ -194,7 +213,7 @@ export function bankStatementFor(book: readonly BookedPayout[], date: string): R
   );
   return {
     id: `STMT${date.replaceAll('-', '')}`,
-    account: SETTLEMENT_ACCOUNT.number,
+    account: account.number,
     sequence,
     statementDate: date,
     openingBalancePaise,
@@ -258,8 +277,9 @@ export function statementFile(
   book: readonly BookedPayout[],
   date: string,
   format: StatementExportFormat,
+  account: SettlementAccount = SETTLEMENT_ACCOUNT,
 ): StatementExport {
-  return renderStatement(bankStatementFor(book, date), format);
+  return renderStatement(bankStatementFor(book, date, account), format, account.ifsc);
 }
 
 export interface StatementExport {
@@ -272,7 +292,11 @@ export interface StatementExport {
  * A day's statement written in one layout. The canonical CSV has our movements only (no account, balances
  * or charge); MT940 writes the branch's IFSC before the account number in `:25:`, as Indian banks do.
  */
-export function renderStatement(statement: RenderableStatement, format: StatementExportFormat): StatementExport {
+export function renderStatement(
+  statement: RenderableStatement,
+  format: StatementExportFormat,
+  branchIfsc: string = SETTLEMENT_ACCOUNT.ifsc,
+): StatementExport {
   const date = statement.statementDate;
   switch (format) {
     case 'csv':
@@ -283,7 +307,7 @@ export function renderStatement(statement: RenderableStatement, format: Statemen
       };
     case 'mt940':
       return {
-        text: renderMt940({ ...statement, account: `${SETTLEMENT_ACCOUNT.ifsc}/${statement.account}` }),
+        text: renderMt940({ ...statement, account: `${branchIfsc}/${statement.account}` }),
         contentType: 'text/plain',
         fileName: `statement-${date}.mt940`,
       };

@@ -1,10 +1,10 @@
 import type { RequestHandler } from 'express';
 import {
   istDate,
-  SETTLEMENT_ACCOUNT,
   statementFile,
   STATEMENT_FORMATS,
   type BookedPayout,
+  type SettlementAccount,
   type StatementExportFormat,
 } from './statement-export.js';
 
@@ -30,10 +30,13 @@ function isFormat(value: unknown): value is StatementExportFormat {
  * `GET /v1/statement?date=YYYY-MM-DD&format=csv|mt940|camt053` (today in IST, the canonical CSV that
  * `pnpm cli recon statement` reads, without them): the day's statement as a file.
  */
-export function statementHandler(book: {
-  all(): readonly BookedPayout[];
-  lookup(reference: string): unknown;
-}): RequestHandler {
+export function statementHandler(
+  book: {
+    all(): readonly BookedPayout[];
+    lookup(reference: string): unknown;
+  },
+  account: SettlementAccount,
+): RequestHandler {
   return (req, res) => {
     const date = typeof req.query.date === 'string' ? req.query.date : istDate(Date.now());
     const format = req.query.format ?? 'csv';
@@ -41,15 +44,15 @@ export function statementHandler(book: {
       res.status(400).json({ error: 'BAD_REQUEST', message: 'date must be YYYY-MM-DD' });
       return;
     }
-    if (date < SETTLEMENT_ACCOUNT.openedOn) {
-      res.status(400).json({ error: 'BAD_REQUEST', message: `the account opened on ${SETTLEMENT_ACCOUNT.openedOn}` });
+    if (date < account.openedOn) {
+      res.status(400).json({ error: 'BAD_REQUEST', message: `the account opened on ${account.openedOn}` });
       return;
     }
     if (!isFormat(format)) {
       res.status(400).json({ error: 'BAD_REQUEST', message: `format must be one of ${STATEMENT_FORMATS.join(', ')}` });
       return;
     }
-    const file = statementFile(refreshed(book), date, format);
+    const file = statementFile(refreshed(book), date, format, account);
     res
       .status(200)
       .type(file.contentType)

@@ -16,6 +16,7 @@ import {
   allowSelfApprovalOnlyInDevelopment,
 } from './settings.js';
 import { banksSetting, withBanks } from './banks.js';
+import { railSimBankSettings } from './rail-sim-banks.js';
 
 /**
  * Where the bank's rail is and how long it may take, as `createRailAdapter` (packages/rails/src/rail-factory.ts)
@@ -258,6 +259,8 @@ export const railSimConfigSchema = z.object({
   RAIL_SIM_DEEMED_SUCCESS_MS: z.coerce.number().int().min(0).default(300_000),
   /** How long after its payment a `.99` payout comes back (REVERSED). */
   RAIL_SIM_REVERSE_AFTER_MS: z.coerce.number().int().min(0).default(60_000),
+  /** Several banks in one process, and the single bank's fault schedule (docs/rail-sim.md). */
+  ...railSimBankSettings,
   /** Where a running simulator is asked for its statement (`pnpm rail-sim:statement`, without `--url`). */
   RAIL_BASE_URL: railSettings.RAIL_BASE_URL,
 });

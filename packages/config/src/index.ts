@@ -11,3 +11,15 @@ export {
   type WorkerConfig,
 } from './app-configs.js';
 export { BANK_NAME_PATTERN, bankSettingsSchema, DEFAULT_BANK_NAME, type BankSettings } from './banks.js';
+export {
+  bankFaultsSchema,
+  faultSwitchSchema,
+  faultWindowSchema,
+  journalOf,
+  simulatedAccountAt,
+  simulatedBanksOf,
+  type BankFaultSetting,
+  type FaultSwitch,
+  type FaultWindow,
+  type SimulatedBank,
+} from './rail-sim-banks.js';
