@@ -1,5 +1,6 @@
 export {
   createPrismaClient,
+  withConnection,
   type DatabaseOptions,
   type PrismaClient,
   type PrismaClientOrTransaction,
@@ -53,7 +54,6 @@ export * from './repositories/statement-breaks.js';
 export {
   BANK_TIME_ZONE,
   findEarlierStatementRuns,
-  findPayoutsForStatement,
   insertStatementRun,
   lockPayoutStates,
   lockStatementRun,
@@ -80,3 +80,4 @@ export { NextTurnFlush } from './next-turn-flush.js';
 export { StatementCoalescer, type CoalescingLimits, type Pending } from './statement-coalescer.js';
 export * from './repositories/day-at-a-glance.js';
 export * from './repositories/statement-identity.js';
+export * from './repositories/statement-matching.js';
