@@ -29,7 +29,6 @@ const PAYOUT_COLUMN = {
   bank: 'bank',
   heldSince: 'held_since',
   createdAt: 'created_at',
-  bank: 'bank',
 } as const satisfies Record<keyof Payout, string>;
 
 /** A row of `payouts` columns (enums as text, int8 as bigint), as a statement over them returns it. */
