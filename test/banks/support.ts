@@ -31,6 +31,7 @@ export const FAST_ROUTING: Partial<Record<keyof WorkerConfig, string>> = {
 export interface PayoutRow {
   id: string;
   ack_no: string;
+  amount_paise: string;
   state: string;
   failure_reason: string | null;
   bank: string | null;
@@ -40,7 +41,7 @@ export interface PayoutRow {
 
 export async function payoutsOf(pool: pg.Pool, merchantId: number): Promise<PayoutRow[]> {
   const { rows } = await pool.query<PayoutRow>(
-    `SELECT id::text, ack_no, state::text, failure_reason::text, bank, routing, held_since
+    `SELECT id::text, ack_no, amount_paise::text, state::text, failure_reason::text, bank, routing, held_since
        FROM payouts WHERE merchant_id = $1 ORDER BY id`,
     [merchantId],
   );
