@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findWallet, listOperatorActions, transitionPayout, type PayoutSummary, type PrismaClient } from '@payout/db';
 import { approveRequest, planManualResolution, recheckOverride, requestApproval, type Person } from '@payout/use-cases';
 import { FAILURE_REASON_TEXT, RESOLUTION_FAILURE_REASONS, type ResolutionRequest } from '@payout/domain';
-import { createRailAdapter, type RailAdapter } from '@payout/rails';
+import { createBankRails, type BankRails } from '@payout/rails';
 import { createRailSim, type RailSim, type RailSimServer } from '@payout/rail-sim';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from '@payout/cli';
 import { testPrisma } from '../support/database.js';
@@ -26,20 +26,30 @@ const api = useApi(() => ({ RAIL_BASE_URL: bank.current.url }));
 let db: PrismaClient;
 let sim: RailSim;
 let railSim: RailSimServer;
-let stubRail: RailAdapter;
-let simRail: RailAdapter;
+let stubRail: BankRails;
+let simRail: BankRails;
+/** Two banks: `primary` the simulator, `secondary` the stub bank. */
+let twoBanks: BankRails;
 
 beforeAll(async () => {
   db = testPrisma();
   sim = createRailSim(FAST_RAIL);
   railSim = await sim.listen(0);
   const timeouts = { RAIL_CONNECT_TIMEOUT_MS: 1_000, RAIL_RESPONSE_TIMEOUT_MS: 2_000 };
-  stubRail = createRailAdapter({ banks: [{ name: 'primary', baseUrl: bank.current.url }], ...timeouts });
-  simRail = createRailAdapter({ banks: [{ name: 'primary', baseUrl: railSim.url }], ...timeouts });
+  stubRail = createBankRails({ banks: [{ name: 'primary', baseUrl: bank.current.url }], ...timeouts });
+  simRail = createBankRails({ banks: [{ name: 'primary', baseUrl: railSim.url }], ...timeouts });
+  twoBanks = createBankRails({
+    banks: [
+      { name: 'primary', baseUrl: railSim.url },
+      { name: 'secondary', baseUrl: bank.current.url },
+    ],
+    ...timeouts,
+  });
 });
 afterAll(async () => {
   await stubRail.close();
   await simRail.close();
+  await twoBanks.close();
   await railSim.close();
   await db.$disconnect();
 });
@@ -67,7 +77,7 @@ const approver: Person = { username: 'kiran', role: 'APPROVER', via: 'console' }
  * person (the rail asked again) — or refused at either step.
  */
 async function resolve(
-  rail: RailAdapter,
+  rail: BankRails,
   payout: PayoutSummary,
   request: ResolutionRequest,
   maker: string,
@@ -76,13 +86,13 @@ async function resolve(
 ) {
   const by: Person = { username: maker, role: 'OPERATOR', via: 'console' };
   const plan = await planManualResolution(
-    { db, rail },
+    { db, rails: rail },
     { payout: { ackNo: payout.ackNo }, request, maker: by, reason, override },
   );
   if (plan.kind !== 'planned') return plan;
   const asked = await requestApproval({ db, approvals }, { planned: plan.planned, maker: by, reason });
   if (asked.kind !== 'requested') throw new Error(asked.why);
-  const decided = await approveRequest({ db, rail, approvals }, { id: asked.request.id, by: approver });
+  const decided = await approveRequest({ db, rails: rail, approvals }, { id: asked.request.id, by: approver });
   if (decided.kind !== 'executed') return decided;
   return { kind: 'resolved', rail: plan.rail, ...decided.request.outcome } as const;
 }
@@ -161,7 +171,7 @@ describe('manual resolution asks the rail first', () => {
     const forever = await payoutInReview(merchant, 10155n);
     const paid = await payoutInReview(merchant, 10100n);
     for (const payout of [forever, paid]) {
-      const submitted = await simRail.submit({
+      const submitted = await simRail.rail('primary').submit({
         reference: payout.ackNo,
         mode: 'IMPS',
         amountPaise: payout.amountPaise,
@@ -189,13 +199,30 @@ describe('manual resolution asks the rail first', () => {
     expect((await stateOf(forever)).state).toBe('MANUAL_REVIEW');
   });
 
+  it('when the payout was sent to the second bank, then that bank is asked, at the request and at the approval; a payout with no bank recorded is asked at the first', async () => {
+    const merchant = await makeMerchant(db, { balance: '1000.00' });
+    const atSecondary = await payoutInReview(merchant);
+    await db.payout.update({ where: { id: atSecondary.id }, data: { bank: 'secondary' } });
+    // The stub bank (secondary) paid it; the simulator (primary) never saw it.
+    bank.current.answer(atSecondary.ackNo, { status: 'SUCCESS', utr: '612345678901' });
+    const resolved = await resolve(twoBanks, atSecondary, { outcome: 'SUCCESS' }, 'asha', 'the bank paid it');
+    expect(resolved).toMatchObject({ kind: 'resolved', status: 'SUCCESS', rail: { outcome: 'SUCCESS' } });
+    expect((await stateOf(atSecondary)).utr).toBe('612345678901');
+
+    const neverSent = await payoutInReview(merchant);
+    await db.payout.update({ where: { id: neverSent.id }, data: { bank: null } });
+    bank.current.answer(neverSent.ackNo, { status: 'SUCCESS', utr: '612345678902' });
+    const failed = await resolve(twoBanks, neverSent, asFailed, 'asha', 'never reached a bank');
+    expect(failed).toMatchObject({ kind: 'resolved', status: 'FAILED', rail: { outcome: 'NOT_FOUND' } });
+  });
+
   it('when the bank changes its answer between the request and the approval, then the approval is refused and nothing changes', async () => {
     const merchant = await makeMerchant(db, { balance: '1000.00' });
     const payout = await payoutInReview(merchant);
     bank.current.answer(payout.ackNo, { status: 'NOT_FOUND' });
     const maker: Person = { username: 'asha', role: 'OPERATOR', via: 'console' };
     const plan = await planManualResolution(
-      { db, rail: stubRail },
+      { db, rails: stubRail },
       { payout: { ackNo: payout.ackNo }, request: asFailed, maker, reason: 'never reached the bank' },
     );
     if (plan.kind !== 'planned') throw new Error(plan.kind);
@@ -203,7 +230,7 @@ describe('manual resolution asks the rail first', () => {
     if (asked.kind !== 'requested') throw new Error(asked.why);
     bank.current.answer(payout.ackNo, { status: 'SUCCESS', utr: '712345678901' });
 
-    const decided = await approveRequest({ db, rail: stubRail, approvals }, { id: asked.request.id, by: approver });
+    const decided = await approveRequest({ db, rails: stubRail, approvals }, { id: asked.request.id, by: approver });
     expect(decided).toMatchObject({ kind: 'failed', why: expect.stringContaining('the rail now disagrees') as string });
     expect(await stateOf(payout)).toEqual({ state: 'MANUAL_REVIEW', utr: null, reason: null });
     expect(await findWallet(db, merchant.merchant.id)).toEqual({ availablePaise: 89900n, reservedPaise: 10100n });
@@ -216,7 +243,7 @@ describe('manual resolution asks the rail first', () => {
     const ask = async (payout: PayoutSummary) => {
       bank.current.answer(payout.ackNo, { status: 'DOWN' });
       const plan = await planManualResolution(
-        { db, rail: stubRail },
+        { db, rails: stubRail },
         { payout: { ackNo: payout.ackNo }, request: asFailed, maker, reason: 'bank says returned', override: true },
       );
       if (plan.kind !== 'planned') throw new Error(plan.kind);
@@ -233,12 +260,12 @@ describe('manual resolution asks the rail first', () => {
 
     // The rail now says it paid: failing the payout would refund money that has left.
     bank.current.answer(paid.ackNo, { status: 'SUCCESS', utr: '812345678901' });
-    expect(await recheckOverride({ rail: stubRail }, paidRequest)).toEqual({
+    expect(await recheckOverride({ rails: stubRail }, paidRequest)).toEqual({
       whenAsked: paidRequest.preview.railSays,
       now: 'SUCCESS, UTR 812345678901',
       contradicted: expect.stringContaining('and the override says FAILED') as string,
     });
-    const refused = await approveRequest({ db, rail: stubRail, approvals }, { id: paidRequest.id, by: approver });
+    const refused = await approveRequest({ db, rails: stubRail, approvals }, { id: paidRequest.id, by: approver });
     expect(refused).toMatchObject({ kind: 'failed' });
     const why = (refused as { why: string }).why;
     expect(why).toContain('the rail now says SUCCESS, UTR 812345678901');
@@ -247,7 +274,7 @@ describe('manual resolution asks the rail first', () => {
     expect(await findWallet(db, merchant.merchant.id)).toEqual(walletBefore);
 
     // Still no answer: the override stands on the maker's word, and its outcome keeps both answers.
-    const approved = await approveRequest({ db, rail: stubRail, approvals }, { id: silentRequest.id, by: approver });
+    const approved = await approveRequest({ db, rails: stubRail, approvals }, { id: silentRequest.id, by: approver });
     expect(approved).toMatchObject({
       kind: 'executed',
       request: { outcome: { status: 'FAILED', railWhenAsked: silentRequest.preview.railSays } },

@@ -1,10 +1,10 @@
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
-import { webhookDestinationPolicy, type ApiConfig } from '@payout/config';
+import { webhookDestinationPolicy, type ApiConfig, type BankSettings } from '@payout/config';
 import { createPrismaClient, type PrismaClient } from '@payout/db';
 import { Queue } from 'bullmq';
-import { createRailAdapter, type RailAdapter } from '@payout/rails';
+import { createBankRails, type BankRails } from '@payout/rails';
 import {
   createPayoutProducer,
   createProducerConnection,
@@ -19,6 +19,7 @@ import { createApp, type ApiDependencies } from './app.js';
 import { AuthFailureLimit } from './auth/auth-failure-limit.js';
 import { CredentialStore } from './auth/credential-store.js';
 import { BeneficiaryValidator } from './beneficiaries/beneficiary-validator.js';
+import { ValidationBanks } from './beneficiaries/validation-banks.js';
 import { validationQuota } from './beneficiaries/validation-quota.js';
 import { merchantRateLimit } from './auth/rate-limit.js';
 import { CoalescingAccepter, directAccepter } from '@payout/use-cases';
@@ -65,7 +66,7 @@ export async function startApi(
       await Promise.all([stop(server, DRAIN_MS), stop(adminServer, DRAIN_MS)]);
       await shared.producer.close();
       await adminDeps.webhookQueue.close();
-      await adminDeps.rail.close();
+      await adminDeps.rails.close();
       shared.redis.disconnect();
       await shared.db.$disconnect();
       await shared.readDb?.$disconnect();
@@ -79,7 +80,8 @@ interface SharedResources {
   readDb: PrismaClient | undefined;
   redis: RedisConnection;
   producer: PayoutProducer;
-  rail: RailAdapter;
+  /** Every configured bank's adapter: validation asks one serving the mode, a resolution the payout's own. */
+  rails: BankRails<BankSettings>;
   metrics: ServiceMetrics;
   logger: Logger;
 }
@@ -114,15 +116,15 @@ function openSharedResources(config: ApiConfig, logger: Logger): SharedResources
     gatherMs: config.ENQUEUE_GATHER_MS,
     onError: (error) => logger.warn({ err: error.message }, 'queue error'),
   });
-  // The API asks the rail only for beneficiary validation (docs/api.md) and, from the console's manual
-  // resolution, a payout's status; it never submits a payout (the worker does).
-  const rail = createRailAdapter(config);
-  return { db, readDb, redis, producer, rail, metrics: createMetrics('api'), logger };
+  // The API asks a bank only for beneficiary validation (docs/api.md) and, from the console's manual
+  // resolution, a payout's status at the bank it was sent to; it never submits a payout (the worker does).
+  const rails = createBankRails(config);
+  return { db, readDb, redis, producer, rails, metrics: createMetrics('api'), logger };
 }
 
 /** The merchant API's dependencies: acceptance, credentials, rate limits and beneficiary validation. */
 function merchantApiDependencies(config: ApiConfig, shared: SharedResources): ApiDependencies {
-  const { db, readDb, redis, producer, rail, metrics, logger } = shared;
+  const { db, readDb, redis, producer, rails, metrics, logger } = shared;
   return {
     db,
     readDb,
@@ -145,7 +147,7 @@ function merchantApiDependencies(config: ApiConfig, shared: SharedResources): Ap
     metrics,
     ...merchantLimits(config, shared),
     payinCallbackSecret: config.PAYIN_CALLBACK_SECRET,
-    beneficiaryValidator: new BeneficiaryValidator(rail, {
+    beneficiaryValidator: new BeneficiaryValidator(new ValidationBanks(db, rails), {
       cacheTtlMs: config.VALIDATION_CACHE_TTL_MS,
       quota: validationQuota({
         redis,
@@ -183,7 +185,7 @@ function merchantLimits(
 
 /** The admin listener's dependencies: the console, its sign-in limits and approvals, the queue dashboard. */
 function adminDependencies(config: ApiConfig, shared: SharedResources): AdminDependencies {
-  const { db, redis, producer, rail, metrics, logger } = shared;
+  const { db, redis, producer, rails, metrics, logger } = shared;
   return {
     db,
     redis,
@@ -193,7 +195,7 @@ function adminDependencies(config: ApiConfig, shared: SharedResources): AdminDep
     payoutQueue: producer.queue,
     producer,
     webhookQueue: dashboardQueue(WEBHOOK_QUEUE, redis, config.QUEUE_PREFIX),
-    rail,
+    rails,
     signIn: signInLimiter({
       redis,
       prefix: config.QUEUE_PREFIX,

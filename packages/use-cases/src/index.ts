@@ -2,6 +2,7 @@
 // acts and writes its audit log entry (docs/operations.md, "Support console"). The money actions are
 // planned by one person and run on a second person's approval ("Approvals").
 export type { PayoutKey } from './payout-key.js';
+export { railOfPayout, type PayoutRails } from './payout-bank.js';
 export { actorOf, type Person } from './approvals/person.js';
 export type { ApprovalDeps, ApprovalSettings, HandOver, PlannedRequest } from './approvals/money-action.js';
 export { approvalJson } from './approvals/approval-json.js';

@@ -17,10 +17,10 @@ import {
   type ResolutionDecision,
   type ResolutionRequest,
 } from '@payout/domain';
-import type { RailAdapter } from '@payout/rails';
 import type { MoneyAction, PlannedRequest } from './approvals/money-action.js';
 import { actorOf, type Person } from './approvals/person.js';
 import type { PayoutKey } from './payout-key.js';
+import { railOfPayout, type PayoutRails } from './payout-bank.js';
 
 export interface PlanManualResolutionInput {
   payout: PayoutKey;
@@ -44,6 +44,8 @@ interface ManualResolutionParams {
   ackNo: string;
   request: ResolutionRequest;
   override: boolean;
+  /** The bank the payout was sent to, asked at planning and again at approval; absent in older requests. */
+  bank?: string | null;
   /** What the rail answered when the maker asked: an override is asked again at approval, beside it. */
   railWhenAsked?: string;
 }
@@ -55,14 +57,14 @@ interface ManualResolutionParams {
  * overridden. The approver sees the rail's answer and what the wallet will hold afterwards.
  */
 export async function planManualResolution(
-  deps: { db: PrismaClient; rail: RailAdapter },
+  deps: { db: PrismaClient; rails: PayoutRails },
   input: PlanManualResolutionInput,
 ): Promise<PlanManualResolutionOutcome> {
   const payout = await findPayoutSubject(deps.db, input.payout);
   if (!payout) return { kind: 'no-payout' };
   if (payout.state !== 'MANUAL_REVIEW') return { kind: 'not-in-review', ackNo: payout.ackNo, state: payout.state };
 
-  const rail = await deps.rail.status(payout.ackNo);
+  const rail = await railOfPayout(deps.rails, payout.bank).status(payout.ackNo);
   const override = input.override ?? false;
   const decision = decideResolution(input.request, rail, override);
   if (decision.kind === 'refuse') {
@@ -82,6 +84,7 @@ export async function planManualResolution(
   const params: ManualResolutionParams = {
     payoutId: payout.id.toString(),
     ackNo: payout.ackNo,
+    bank: payout.bank,
     request: input.request,
     override,
     railWhenAsked: describeRailAnswer(rail),
@@ -115,7 +118,7 @@ export async function planManualResolution(
 }
 
 /**
- * The approved resolution. The rail is asked again (before the transaction) and the rule book applied to
+ * The approved resolution. The payout's bank is asked again (before the transaction) and the rule book applied to
  * its answer now — an override too: one the rail now contradicts (it says paid and the override says
  * failed, or the reverse) is refused with both answers (`overrideAtApproval`); in the approver's transaction
  * the payout must still be under manual review. Either failing refuses the approval with the reason, and
@@ -124,8 +127,9 @@ export async function planManualResolution(
 export const manualResolution = {
   action: 'payout.resolve',
   async prepare(deps, request) {
-    if (!deps.rail) throw new Error('approving a manual resolution needs the rail');
-    return deps.rail.status((request.params as unknown as ManualResolutionParams).ackNo);
+    if (!deps.rails) throw new Error('approving a manual resolution needs the banks');
+    const params = request.params as unknown as ManualResolutionParams;
+    return railOfPayout(deps.rails, params.bank).status(params.ackNo);
   },
   async execute({ tx, request, approver }, rail) {
     const params = request.params as unknown as ManualResolutionParams;
@@ -219,14 +223,14 @@ export interface OverrideRecheck {
  * any other request; approving asks the rail once more, whatever this showed.
  */
 export async function recheckOverride(
-  deps: { rail: RailAdapter },
+  deps: { rails: PayoutRails },
   request: Pick<ApprovalRequestView, 'action' | 'params' | 'preview'>,
 ): Promise<OverrideRecheck | undefined> {
   if (request.action !== 'payout.resolve') return undefined;
   const params = request.params as unknown as ManualResolutionParams;
   if (!params.override) return undefined;
   const whenAsked = whenAskedOf(params, request.preview);
-  const now = await deps.rail.status(params.ackNo);
+  const now = await railOfPayout(deps.rails, params.bank).status(params.ackNo);
   const asked = overrideAtApproval(params.request, whenAsked, now);
   return {
     whenAsked,

@@ -5,7 +5,8 @@ import type { PayoutProducer, RedisConnection } from '@payout/queue';
 import type { PrismaClient } from '@payout/db';
 import type { ApprovalSettings } from '@payout/use-cases';
 import type { WebhookDestinationPolicy } from '@payout/domain';
-import type { RailAdapter } from '@payout/rails';
+import type { BankSettings } from '@payout/config';
+import type { BankRails } from '@payout/rails';
 import type { Logger, ServiceMetrics } from '@payout/telemetry';
 import { errorHandler, notFound } from '../http/error-handler.js';
 import { requestContext } from '../http/request-context.js';
@@ -37,7 +38,8 @@ export interface AdminDependencies {
   /** Queues the jobs of the payouts an approved bulk batch accepted, after its commit. */
   producer: PayoutProducer;
   webhookQueue: Queue;
-  rail: RailAdapter;
+  /** Every configured bank's adapter (docs/banks.md): a resolution asks the payout's own bank. */
+  rails: BankRails<BankSettings>;
   signIn: SignInLimiter;
   sessionTtlMs: number;
   /** How long a CLI sign-in (POST /admin/sign-in) lasts. */

@@ -189,6 +189,8 @@ export interface PayoutSubject {
   inquiryAttempts: number;
   amountPaise: Paise;
   beneficiaryName: string;
+  /** The bank it was sent to (docs/banks.md); null while never sent. */
+  bank: string | null;
 }
 
 export async function findPayoutSubject(
@@ -207,6 +209,7 @@ export async function findPayoutSubject(
       inquiryAttempts: true,
       amountPaise: true,
       beneficiaryName: true,
+      bank: true,
       merchant: { select: { mid: true } },
     },
   });

@@ -1,14 +1,14 @@
 import type { ApprovalRequestView, PrismaClient, Transaction } from '@payout/db';
 import type { ApprovalAction } from '@payout/domain';
 import type { PayoutProducer } from '@payout/queue';
-import type { RailAdapter } from '@payout/rails';
+import type { PayoutRails } from '../payout-bank.js';
 import type { Person } from './person.js';
 
 /** What every approval door hands the use cases. */
 export interface ApprovalDeps {
   db: PrismaClient;
-  /** Asked (status only) when a manual resolution is requested and again when it is approved. */
-  rail?: RailAdapter;
+  /** The banks, each asked (status only) about its own payouts when a manual resolution is requested and approved. */
+  rails?: PayoutRails;
   /**
    * Queues the jobs of payouts an approval accepted (an operator's bulk batch), once its transaction has
    * committed. Without it, or if Redis does not take them, the sweeper queues them (apps/worker/src/sweeper.ts).

@@ -2,7 +2,8 @@ import type { Queue } from 'bullmq';
 import type { PrismaClient } from '@payout/db';
 import type { PayoutProducer } from '@payout/queue';
 import type { ApprovalSettings } from '@payout/use-cases';
-import type { RailAdapter } from '@payout/rails';
+import type { BankSettings } from '@payout/config';
+import type { BankRails } from '@payout/rails';
 import type { consoleAuthorization } from './console-authorization.js';
 import type { SignInLimiter } from './sign-in-limiter.js';
 
@@ -13,8 +14,8 @@ export interface ConsoleDependencies {
   /** Queues the jobs of the payouts an approved bulk batch accepted, after its commit. */
   producer: PayoutProducer;
   webhookQueue: Queue;
-  /** Asked (status inquiry only) before a payout is resolved by hand. */
-  rail: RailAdapter;
+  /** Every configured bank's adapter (docs/banks.md): a resolution asks the payout's own bank. */
+  rails: BankRails<BankSettings>;
   signIn: SignInLimiter;
   sessionTtlMs: number;
   /** How long a money action's request waits, and whether (development only) its maker may approve it. */

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { errorBody, optional, text, transactionIdField, validate } from '@payout/contract';
 import { findWebhookEndpoint, type PrismaClient } from '@payout/db';
 import { AppError, RESOLUTION_FAILURE_REASONS } from '@payout/domain';
-import type { RailAdapter } from '@payout/rails';
+import type { BankSettings } from '@payout/config';
+import type { BankRails } from '@payout/rails';
 import {
   planManualResolution,
   railSummary,
@@ -19,7 +20,8 @@ import { jsonActions, midField, sendOk, sendRequested, whyField } from './json-a
 export interface PayoutJsonDeps {
   db: PrismaClient;
   approvals: ApprovalSettings;
-  rail: RailAdapter;
+  /** Every configured bank's adapter (docs/banks.md): a resolution asks the payout's own bank. */
+  rails: BankRails<BankSettings>;
   webhookQueue: Queue;
 }
 

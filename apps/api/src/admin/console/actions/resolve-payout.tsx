@@ -35,7 +35,7 @@ export function resolvePayoutRoutes(context: ConsoleContext) {
         }
         const { ackNo } = story.payout;
         const plan = await planManualResolution(
-          { db: deps.db, rail: deps.rail },
+          { db: deps.db, rails: deps.rails },
           {
             payout: { ackNo },
             request: form.request,
