@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { createMetrics, createOperationsMetrics, METRIC_NAMES } from '@payout/telemetry';
+import { createMetrics, createOperationsMetrics, createRoutingMetrics, METRIC_NAMES } from '@payout/telemetry';
 
 // The alert rules and the dashboard name metrics in PromQL strings no compiler sees: a metric renamed in
 // packages/telemetry would leave an alert that never fires. Every name they use must be one the gateway
@@ -41,6 +41,7 @@ const OTHERS = ['keda_scaler_detail_errors_total'];
 async function publishedSeries(): Promise<Set<string>> {
   const metrics = createMetrics('names');
   createOperationsMetrics(metrics.registry);
+  createRoutingMetrics(metrics.registry);
   const described = await metrics.registry.getMetricsAsJSON();
   return new Set(
     described.flatMap(({ name, type }) =>
@@ -112,6 +113,7 @@ describe('metric names in the alert rules and the dashboard', () => {
   it('when the exported names are compared with the registered metrics, then each is published', async () => {
     const metrics = createMetrics('names');
     createOperationsMetrics(metrics.registry);
+    createRoutingMetrics(metrics.registry);
     const published = new Set((await metrics.registry.getMetricsAsJSON()).map((m) => m.name));
     expect(Object.values(METRIC_NAMES).filter((name) => !published.has(name))).toEqual([]);
   });

@@ -5,6 +5,7 @@ import {
   acceptPayouts,
   checkInvariants,
   creditWallet,
+  expireHeldPayouts,
   expireQueuedPayouts,
   failureOf,
   INVARIANT_NAMES,
@@ -91,6 +92,14 @@ const DRIVERS: Record<TransitionCause, Driver> = {
       UPDATE payouts p SET created_at = now() - make_interval(secs => m.queue_window_seconds + 60)
         FROM merchants m WHERE m.id = p.merchant_id AND p.id = ${subject.payoutId}`;
     await expireQueuedPayouts(db);
+  },
+  // No bank served its mode for longer than its merchant's hold window (held_since dated back past it), then
+  // the expiry runs as the sweeper runs it (the worker runs the same for the one payout it finds expired).
+  'hold-expiry': async (db, subject) => {
+    await db.$executeRaw`
+      UPDATE payouts p SET held_since = now() - make_interval(secs => m.downtime_hold_seconds + 60)
+        FROM merchants m WHERE m.id = p.merchant_id AND p.id = ${subject.payoutId}`;
+    await expireHeldPayouts(db);
   },
   progress: async (db, subject, row) =>
     moved(

@@ -1,6 +1,11 @@
 import { UnrecoverableError } from 'bullmq';
 import {
+  bankExchanges,
+  claimPayoutForBank,
+  expireHeldPayouts,
   findPayoutForWork,
+  firstRefusalAtBank,
+  postponeNextCheck,
   recordDiscrepancy,
   reversePayout,
   failureOf,
@@ -14,22 +19,34 @@ import {
   type TransitionNote,
 } from '@payout/db';
 import {
+  bankStep,
+  describeRouting,
   inquiryDelayMs,
   isTerminal,
+  needsExchanges,
   nextStep,
+  type BankExchange,
+  type BankName,
+  type BankStep,
   type Circumstances,
   type InquirySchedules,
   type PayoutState,
 } from '@payout/domain';
 import type { PayoutInstruction, RailAdapter, RailAnswer } from '@payout/rails';
 import { maskAccount, type Logger, type ServiceMetrics } from '@payout/telemetry';
+import { oneBank, sendingNote, type DriverBanks } from './banks/driver-banks.js';
 import type { Settle } from './coalescing-settler.js';
 import type { InquiryScheduler } from './inquiry-scheduler.js';
-import { firstRefusalAt } from './rail-refusals.js';
+import { RunAgainLater } from './jobs/run-again-later.js';
 
 export interface PayoutDriverOptions {
   db: PrismaClient;
-  rail: RailAdapter;
+  /** The banks: each one's rail and routing among them (docs/banks.md). */
+  banks?: DriverBanks;
+  /** Or one rail: a driver built by hand for one bank, routing as a one-bank deployment does. */
+  rail?: RailAdapter;
+  /** How often a payout held for want of a bank looks for one again. */
+  holdRetryMs?: number;
   inquiries: InquiryScheduler;
   logger: Logger;
   /** Recorded as the actor of every event this driver writes. */
@@ -58,6 +75,12 @@ interface Asked {
 }
 
 const SUBMITTING_ONLY: PayoutState[] = ['SUBMITTING'];
+const DEFAULT_HOLD_RETRY_MS = 5_000;
+
+const MOVE_BECAUSE = {
+  'refused-before-acceptance': 'refused the only submit it was sent',
+  'not-found-long-after-submit': 'has no record of it long after the last submit',
+} as const;
 
 /**
  * Drives a payout from ACCEPTED to SUCCESS or FAILED (and a paid one to REVERSED if the rail says it came
@@ -70,30 +93,45 @@ const SUBMITTING_ONLY: PayoutState[] = ['SUBMITTING'];
 export class PayoutDriver {
   private readonly now: () => number;
   private readonly settle: Settle;
+  private readonly banks: DriverBanks;
+  private readonly holdRetryMs: number;
 
   constructor(private readonly options: PayoutDriverOptions) {
     this.now = options.now ?? Date.now;
     this.settle = options.settle ?? ((request) => settlePayout(options.db, request));
+    if (options.banks) this.banks = options.banks;
+    else if (options.rail) this.banks = oneBank(options.rail);
+    else throw new Error('a payout driver needs its banks (or one rail)');
+    this.holdRetryMs = options.holdRetryMs ?? DEFAULT_HOLD_RETRY_MS;
   }
 
   /**
-   * The execute job: claim an accepted payout, send it to the rail, act on the answer. The claim comes
-   * first and returns the payout as it stands, so the common case — an ACCEPTED payout — takes one
-   * statement before the rail, not a read and then a claim.
+   * The execute job: route an accepted payout to a bank and claim it, send it, act on the answer. Routing is
+   * decided from the worker's cached view of the banks and recorded by the claim itself, which comes first
+   * and returns the payout as it stands, so the common case — an ACCEPTED payout — takes one statement before
+   * the bank, not a read and then a claim. When no bank serves its mode, the payout is held, reserved and
+   * unsent, and looks again shortly; past its merchant's hold window it fails with BANK_DOWNTIME
+   * (docs/banks.md, "Holding").
    */
   async execute(payoutId: bigint): Promise<string> {
-    const claim = await transitionPayout(
-      this.options.db,
-      payoutId,
-      'SUBMITTING',
-      { onlyFrom: ['ACCEPTED'], incrementSubmitAttempts: true, nextCheckAt: this.checkAfterRailCall() },
-      // The note is written only if the payout was ACCEPTED, and nothing leads back to ACCEPTED once sent
-      // (packages/domain/src/payout-state.ts): this is its first attempt.
-      this.note('sending the instruction to the rail', 1),
-    );
+    await this.banks.ready;
+    const now = this.now();
+    const claim = await claimPayoutForBank(this.options.db, payoutId, {
+      onlyFrom: ['ACCEPTED'],
+      nextCheckAt: this.checkAfterRailCall(),
+      routes: this.banks.routes(new Date(now)),
+      // Looked at again by this job after the hold delay; the sweeper's grace covers a lost job.
+      holdNextCheckAt: new Date(now + this.holdRetryMs),
+      actor: this.options.actor,
+    });
     const payout = claim.payout;
     if (!payout) throw new UnrecoverableError(`payout ${payoutId} does not exist`);
     if (claim.moved) return this.submit(payout);
+    if (claim.held) {
+      if (claim.holdExpired) return this.expireHold(payout);
+      this.options.logger.debug({ ackNo: payout.ackNo, mode: payout.mode }, 'payout held: no bank serves its mode');
+      throw new RunAgainLater(this.holdRetryMs, `held: no bank serves ${payout.mode}`);
+    }
     if (isTerminal(payout.state)) return `already ${payout.state}`;
     // Another worker has it (or had it and died): the inquiry due at next_check_at finds out what happened.
     await this.options.inquiries.scheduleInquiry(payout.id, payout.inquiryAttempts + 1, this.msUntilCheck(payout));
@@ -102,11 +140,19 @@ export class PayoutDriver {
 
   /** Inquiry number `attempt`: ask the rail what became of an undecided payout, and act on the answer. */
   async inquire(payoutId: bigint, attempt: number): Promise<string> {
+    await this.banks.ready;
     const payout = await this.load(payoutId);
     if (isTerminal(payout.state) || payout.state === 'MANUAL_REVIEW') return `nothing to ask: ${payout.state}`;
     if (payout.state === 'ACCEPTED') return 'not sent yet: the execute job sends it';
     if (payout.inquiryAttempts !== attempt - 1) return `inquiry ${attempt} is stale (${payout.inquiryAttempts} made)`;
-    const { maxChecks } = this.options.schedules[payout.mode];
+    const { maxChecks, firstDelayMs } = this.options.schedules[payout.mode];
+    const bank = this.bankOf(payout);
+    if (!this.banks.callable(bank)) {
+      // Paused by an operator: no call to it at all. The check waits without being used up, and without a
+      // step of its own; its next_check_at moves so the sweeper does not take it for lost.
+      await postponeNextCheck(this.options.db, payout, new Date(this.now() + firstDelayMs));
+      throw new RunAgainLater(firstDelayMs, `bank ${bank} is paused`);
+    }
     if (attempt > maxChecks) {
       // Only a lost step can get here (the last check's answer hands the payout over itself).
       return this.handOver(payout, `all ${maxChecks} status checks the ${payout.mode} rules allow are made`, {
@@ -124,22 +170,57 @@ export class PayoutDriver {
       this.note(`asking the rail (inquiry ${attempt} of at most ${maxChecks})`, payout.submitAttempts),
     );
     if (!claim.moved) return `inquiry ${attempt} claimed elsewhere`;
-    const answer = await this.options.rail.status(payout.ackNo);
+    const answer = await this.banks.rail(bank).status(payout.ackNo);
     return this.apply({ ...payout, inquiryAttempts: attempt }, answer, { by: 'inquiry', label: `inquiry ${attempt}` });
   }
 
   private async submit(payout: PayoutForWork): Promise<string> {
+    const bank = this.bankOf(payout);
     this.options.logger.info(
-      { ackNo: payout.ackNo, mode: payout.mode, account: maskAccount(payout.account), attempt: payout.submitAttempts },
+      {
+        ackNo: payout.ackNo,
+        mode: payout.mode,
+        bank,
+        account: maskAccount(payout.account),
+        attempt: payout.submitAttempts,
+      },
       'submitting payout to the rail',
     );
-    const answer = await this.options.rail.submit(instructionOf(payout));
+    const answer = await this.banks.rail(bank).submit(instructionOf(payout));
     return this.apply(payout, answer, { by: 'submit', label: `submit ${payout.submitAttempts}` });
   }
 
-  /** Acts on what the rail said: settle, reverse, wait and ask again, send again, or hand over to a person. */
+  /**
+   * Acts on what the rail said: settle, reverse, wait and ask again, send again, move to another bank (only
+   * after the bank's definitive no, and only if it no longer serves: docs/banks.md, "Never two banks"), or
+   * hand over to a person.
+   */
   private async apply(payout: PayoutForWork, answer: RailAnswer, asked: Asked): Promise<string> {
-    const step = nextStep(answer, await this.circumstances(payout, answer));
+    const bank = this.bankOf(payout);
+    const serving = this.banks.serving(bank, payout.mode);
+    const circumstances = await this.circumstances(payout, answer);
+    let step: BankStep;
+    let pinnedBank: BankName | null = null;
+    if (needsExchanges(answer, { serving })) {
+      // The rare path: a refusal or a NOT_FOUND from a bank routing has left. Its exchanges decide.
+      const read = await bankExchanges(this.options.db, payout.id);
+      pinnedBank = read.pinnedBank;
+      const exchanges: BankExchange[] = [
+        ...read.exchanges,
+        { kind: 'answer', outcome: answer.outcome, at: this.now() },
+      ];
+      step = bankStep(answer, circumstances, { serving, exchanges }, this.options.notFoundTrustedAfterMs);
+    } else {
+      step = nextStep(answer, circumstances);
+    }
+    if (step.kind === 'move-to-another-bank') {
+      const moved = await this.moveToAnotherBank(payout, answer, asked, step.because, pinnedBank);
+      if (moved !== null) return moved;
+      // No other bank takes it now: the rule book of one bank decides, as if there were no other.
+      step = nextStep(answer, circumstances);
+    }
+    if (step.kind === 'resubmit' && !this.banks.callable(bank))
+      step = { kind: 'inquire-later', state: 'OUTCOME_UNKNOWN' };
     const attempt = payout.submitAttempts;
     // The answer to a submit settles only a payout still being submitted: if an inquiry (a sweeper's, while
     // this submit was slow) or an operator has moved it on, their word stands and this answer is only
@@ -164,19 +245,28 @@ export class PayoutDriver {
       }
       case 'reverse':
         return this.reverse(payout, step.bankReference, answer, asked);
-      case 'inquire-later': {
+      case 'inquire-later':
+      case 'ask-when-trusted': {
         const check = payout.inquiryAttempts + 1;
         // After a submit (a resubmit included) the schedule starts again from the mode's first delay; after a
-        // status check, its spacing (domain's inquiryDelayMs, docs/bank-boundary.md).
+        // status check, its spacing (domain's inquiryDelayMs, docs/bank-boundary.md). A NOT_FOUND from a bank
+        // routing has left is asked again once it can be believed (docs/banks.md, "Never two banks").
         const after = asked.by === 'submit' ? 'submit' : 'status-check';
-        const delay = inquiryDelayMs(after, this.options.schedules[payout.mode]);
+        const schedule = this.options.schedules[payout.mode];
+        const delay =
+          step.kind === 'ask-when-trusted' ? Math.max(0, step.at - this.now()) + 1 : inquiryDelayMs(after, schedule);
+        const state = step.kind === 'ask-when-trusted' ? 'OUTCOME_UNKNOWN' : step.state;
+        const why =
+          step.kind === 'ask-when-trusted'
+            ? `; bank ${bank} no longer serves ${payout.mode} and its NOT_FOUND is believed only ${this.options.notFoundTrustedAfterMs} ms after the last submit`
+            : '';
         const moved = await transitionPayout(
           this.options.db,
           payout.id,
-          step.state,
+          state,
           { nextCheckAt: new Date(this.now() + delay), onlyFrom },
           this.note(
-            `rail: ${describeRailAnswer(answer)} (${asked.label}); status check ${check} in ${delay} ms`,
+            `rail: ${describeRailAnswer(answer)} (${asked.label})${why}; status check ${check} in ${delay} ms`,
             attempt,
             answer,
           ),
@@ -184,7 +274,7 @@ export class PayoutDriver {
         if (!moved.moved) return `moved elsewhere (was ${moved.from})`;
         await this.options.inquiries.scheduleInquiry(payout.id, check, delay);
         this.options.logger.info({ ...log, inquiry: check, delay }, 'payout undecided: inquiry scheduled');
-        return `${step.state}; inquiry ${check} scheduled`;
+        return `${state}; inquiry ${check} scheduled`;
       }
       case 'manual-review':
         return this.handOver(
@@ -212,6 +302,64 @@ export class PayoutDriver {
         return this.submit({ ...payout, state: 'SUBMITTING', submitAttempts: attempt + 1 });
       }
     }
+  }
+
+  /**
+   * The bank said definitively it did not pay the payout and routing has left it: the payout goes to another
+   * bank under the same reference — its bank's answer recorded first, then the claim that records the new bank
+   * and the decision (reason failover). Null when no other bank takes it now (a pinned merchant's payout never
+   * moves; with every other bank down it stays): the caller then goes on as with one bank.
+   */
+  private async moveToAnotherBank(
+    payout: PayoutForWork,
+    answer: RailAnswer,
+    asked: Asked,
+    because: keyof typeof MOVE_BECAUSE,
+    pinnedBank: BankName | null,
+  ): Promise<string | null> {
+    const from = this.bankOf(payout);
+    const routing = this.banks.failover(payout.mode, from, pinnedBank, new Date(this.now()));
+    if (routing.kind === 'hold') return null;
+    const onlyFrom = asked.by === 'submit' ? SUBMITTING_ONLY : [payout.state];
+    const said = await transitionPayout(
+      this.options.db,
+      payout.id,
+      'OUTCOME_UNKNOWN',
+      { nextCheckAt: this.checkAfterRailCall(), onlyFrom },
+      this.note(
+        `rail: ${describeRailAnswer(answer)} (${asked.label}); bank ${from} ${MOVE_BECAUSE[because]} and no longer serves ${payout.mode}: moving it to another bank`,
+        payout.submitAttempts,
+        answer,
+      ),
+    );
+    if (!said.moved) return `moved elsewhere (was ${said.from})`;
+    const decision = routing.decision;
+    const claim = await claimPayoutForBank(this.options.db, payout.id, {
+      onlyFrom: ['OUTCOME_UNKNOWN'],
+      nextCheckAt: this.checkAfterRailCall(),
+      routes: { routes: { [payout.mode]: { decision, reason: sendingNote(decision) } }, pinned: null },
+      holdNextCheckAt: this.checkAfterRailCall(),
+      actor: this.options.actor,
+    });
+    if (!claim.moved || !claim.payout) return `move claimed elsewhere (was ${claim.from})`;
+    this.options.logger.warn(
+      { ackNo: payout.ackNo, from, to: decision.bank, because, asked: asked.label },
+      `payout moved to another bank: ${describeRouting(decision)}`,
+    );
+    return this.submit(claim.payout);
+  }
+
+  /** A held payout past its merchant's hold window: failed with BANK_DOWNTIME, its reservation released. */
+  private async expireHold(payout: PayoutForWork): Promise<string> {
+    const [expired] = await expireHeldPayouts(this.options.db, { payoutId: payout.id, actor: this.options.actor });
+    if (!expired) return 'hold expiry made elsewhere';
+    this.options.logger.warn({ ackNo: payout.ackNo, mode: payout.mode }, 'held payout failed: bank downtime');
+    return this.settled(
+      payout,
+      'FAILED',
+      { moved: true, from: 'ACCEPTED', webhookDeliveryId: expired.webhookDeliveryId },
+      'BANK_DOWNTIME',
+    );
   }
 
   /**
@@ -319,7 +467,8 @@ export class PayoutDriver {
   private async circumstances(payout: PayoutForWork, answer: RailAnswer): Promise<Circumstances> {
     let refused: Circumstances['refused'] = 'never';
     if (answer.outcome === 'NOT_FOUND') {
-      const at = await firstRefusalAt(this.options.db, payout.id);
+      // Only the refusals of the bank it is with: another bank's refusal says nothing of what this one holds.
+      const at = await firstRefusalAtBank(this.options.db, payout.id);
       if (at) refused = this.now() - at.getTime() >= this.options.notFoundTrustedAfterMs ? 'long-ago' : 'recently';
     }
     return {
@@ -333,6 +482,11 @@ export class PayoutDriver {
     const payout = await findPayoutForWork(this.options.db, payoutId);
     if (!payout) throw new UnrecoverableError(`payout ${payoutId} does not exist`);
     return payout;
+  }
+
+  /** The bank a payout is with; one sent before payouts recorded their bank went to the first configured. */
+  private bankOf(payout: PayoutForWork): BankName {
+    return payout.bank ?? this.banks.defaultBank;
   }
 
   private note(reason: string, attempt: number, answer?: RailAnswer): TransitionNote {

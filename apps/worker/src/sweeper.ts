@@ -1,5 +1,6 @@
 import type { Queue } from 'bullmq';
 import {
+  expireHeldPayouts,
   expireQueuedPayouts,
   findOverduePayouts,
   withAdvisoryLock,
@@ -96,8 +97,11 @@ export const payoutSweepPlan: SweepPlan<OverduePayout> = {
   lockKey: 7_358_201_446n,
   async release(tx) {
     // Queued payouts past their merchant's window fail first; each failure is its own payout event
-    // (docs/api.md, "Queue if low balance"). Nothing is made due by it.
+    // (docs/api.md, "Queue if low balance"). So do payouts held through a bank downtime past their
+    // merchant's hold window (docs/banks.md, "Holding"); their webhooks go out with the webhook sweep.
+    // Nothing is made due by either.
     await expireQueuedPayouts(tx);
+    await expireHeldPayouts(tx);
     return [];
   },
   findOverdue: findOverduePayouts,

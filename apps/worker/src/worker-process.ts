@@ -4,17 +4,23 @@ import type { WorkerConfig } from '@payout/config';
 import { createPrismaClient, type OverduePayout, type PrismaClient } from '@payout/db';
 import type { InquirySchedules } from '@payout/domain';
 import { createProducerConnection, createWorkerConnection, PAYOUT_QUEUE } from '@payout/queue';
-import { createRailAdapter, type RailAdapter } from '@payout/rails';
+import { createBankRails, type BankRails, type RailAdapter } from '@payout/rails';
 import {
   createLogger,
   createMetrics,
   createOperationsMetrics,
+  createRoutingMetrics,
   type Logger,
   type ServiceMetrics,
 } from '@payout/telemetry';
+import { bankThrottle, NO_THROTTLE } from './banks/bank-throttle.js';
+import { BankView } from './banks/bank-view.js';
+import { RoutedBanks, routingSettingsOf, type DriverBanks } from './banks/driver-banks.js';
+import { BankHealthScorer } from './banks/health-scorer.js';
+import { BankHealthWindow } from './banks/health-window.js';
 import { startHealthServer } from './health-server.js';
 import { queueInquiryScheduler } from './inquiry-scheduler.js';
-import { instrumentedRail } from './instrumented-rail.js';
+import { instrumentedBankRails } from './instrumented-rail.js';
 import { OperationsWatch } from './operations-watch.js';
 import { payoutProcessor } from './jobs/payout-processor.js';
 import { settlesWithin, startQueueWorker } from './jobs/queue-worker.js';
@@ -40,8 +46,14 @@ export interface RunningWorker {
 }
 
 export interface WorkerOverrides {
+  /** One rail adapter answering for every configured bank (a test's own rail). */
   rail?: RailAdapter;
   logger?: Logger;
+}
+
+/** Every configured bank answered by one adapter. */
+function everyBankIs(rail: RailAdapter, banks: WorkerConfig['banks']): BankRails {
+  return { banks, rail: () => rail, close: () => rail.close() };
 }
 
 /** Starts a worker process's parts: the BullMQ worker on the payouts queue and the sweeper's timer. */
@@ -49,17 +61,54 @@ export async function startWorker(config: WorkerConfig, overrides: WorkerOverrid
   const logger = overrides.logger ?? createLogger('worker', config.LOG_LEVEL);
   const { db, producerRedis, workerRedis, queue } = openConnections(config, logger);
   const metrics = createMetrics('worker');
-  const rail = instrumentedRail(
-    overrides.rail ?? createRailAdapter(config, { maxConnections: config.WORKER_CONCURRENCY }),
-    metrics,
+  const several = config.banks.length > 1;
+  const health = new BankHealthWindow({
+    redis: producerRedis,
+    prefix: config.QUEUE_PREFIX,
+    windowMs: config.ROUTING_WINDOW_MS,
+    flushMs: Math.min(250, config.ROUTING_REFRESH_MS),
+    logger,
+  });
+  const rails = instrumentedBankRails(
+    overrides.rail
+      ? everyBankIs(overrides.rail, config.banks)
+      : createBankRails(config, { maxConnections: config.WORKER_CONCURRENCY }),
+    {
+      metrics,
+      health,
+      // With one bank the queue's limiter is its limit; with several, each bank's own (docs/banks.md).
+      throttle: several
+        ? await bankThrottle({ redis: producerRedis, prefix: config.QUEUE_PREFIX, banks: config.banks, logger })
+        : NO_THROTTLE,
+    },
   );
+  const view = new BankView({
+    db,
+    banks: config.banks,
+    refreshMs: config.ROUTING_REFRESH_MS,
+    logger,
+    metrics: createRoutingMetrics(metrics.registry),
+  });
+  view.start();
+  health.start();
+  const routingSettings = routingSettingsOf(config);
+  const scorer = new BankHealthScorer({
+    db,
+    window: health,
+    banks: config.banks,
+    settings: routingSettings,
+    intervalMs: config.ROUTING_REFRESH_MS,
+    logger,
+  });
+  scorer.start();
+  const banks = new RoutedBanks({ rails, view, settings: routingSettings });
   const webhooks = await startWebhookWorker(config, {
     db,
     connection: producerRedis,
     workerConnection: workerRedis,
     logger,
   });
-  const driver = payoutDriverFor(config, { db, rail, queue, logger, metrics, webhooks });
+  const driver = payoutDriverFor(config, { db, banks, queue, logger, metrics, webhooks });
 
   const sweeper = new JobSweeper(payoutSweepPlan, { db, queue, logger, graceMs: config.SWEEP_GRACE_MS, metrics });
   const payouts = await startQueueWorker({
@@ -69,8 +118,9 @@ export async function startWorker(config: WorkerConfig, overrides: WorkerOverrid
     connection: workerRedis,
     prefix: config.QUEUE_PREFIX,
     concurrency: config.WORKER_CONCURRENCY,
-    // One limiter for the whole queue, shared by every worker process: the rail's rate limit.
-    limiter: { max: config.RAIL_MAX_TPS, duration: 1_000 },
+    // One limiter for the whole queue, shared by every worker process: with one bank, its rate limit; with
+    // several, their sum, each bank held to its own by the throttle (docs/banks.md, "Settings").
+    limiter: { max: config.banks.reduce((sum, bank) => sum + bank.maxTps, 0), duration: 1_000 },
     lockMs: config.JOB_LOCK_MS,
     sweeper,
     sweepIntervalMs: config.SWEEP_INTERVAL_MS,
@@ -87,7 +137,7 @@ export async function startWorker(config: WorkerConfig, overrides: WorkerOverrid
     stuckAfterMs: 2 * config.SWEEP_INTERVAL_MS + config.SWEEP_GRACE_MS,
   });
   operations.start();
-  const health = await startHealthServer(config.HEALTH_PORT, {
+  const healthServer = await startHealthServer(config.HEALTH_PORT, {
     db,
     redis: producerRedis,
     queues: [queue, webhooks.queue],
@@ -95,7 +145,13 @@ export async function startWorker(config: WorkerConfig, overrides: WorkerOverrid
     operations,
     logger,
   });
-  logger.info({ concurrency: config.WORKER_CONCURRENCY, railMaxTps: config.RAIL_MAX_TPS }, 'worker started');
+  logger.info(
+    {
+      concurrency: config.WORKER_CONCURRENCY,
+      banks: config.banks.map((bank) => ({ name: bank.name, maxTps: bank.maxTps, modes: bank.modes })),
+    },
+    'worker started',
+  );
 
   return {
     worker: payouts.worker,
@@ -103,17 +159,20 @@ export async function startWorker(config: WorkerConfig, overrides: WorkerOverrid
     sweeper,
     webhooks,
     metrics,
-    healthPort: health.port,
+    healthPort: healthServer.port,
     async close() {
       const webhooksClosed = webhooks.close();
       await payouts.close();
-      await health.close();
+      await healthServer.close();
       operations.stop();
+      scorer.stop();
+      view.stop();
+      await health.stop();
       await webhooksClosed;
       if (!(await settlesWithin(queue.close(), config.SHUTDOWN_GRACE_MS))) {
         logger.warn('payout queue did not close within the grace period: stopping without it');
       }
-      await rail.close();
+      await rails.close();
       producerRedis.disconnect();
       workerRedis.disconnect();
       await db.$disconnect();
@@ -142,7 +201,7 @@ function openConnections(config: WorkerConfig, logger: Logger) {
 
 interface DriverParts {
   db: PrismaClient;
-  rail: RailAdapter;
+  banks: DriverBanks;
   queue: Queue;
   logger: Logger;
   metrics: ServiceMetrics;
@@ -150,10 +209,11 @@ interface DriverParts {
 }
 
 /** The payout driver, its timings from the configuration; a settlement's webhook is delivered at once. */
-function payoutDriverFor(config: WorkerConfig, { db, rail, queue, logger, metrics, webhooks }: DriverParts) {
+function payoutDriverFor(config: WorkerConfig, { db, banks, queue, logger, metrics, webhooks }: DriverParts) {
   return new PayoutDriver({
     db,
-    rail,
+    banks,
+    holdRetryMs: config.ROUTING_HOLD_RETRY_MS,
     inquiries: queueInquiryScheduler(queue, (error) =>
       logger.warn({ err: error.message }, 'could not queue an inquiry; the sweeper will'),
     ),

@@ -170,6 +170,47 @@ export const apiConfigSchema = z
   .transform(hashTagQueuePrefix);
 export type ApiConfig = z.infer<typeof apiConfigSchema>;
 
+const share = (fallback: number) => z.coerce.number().min(0).max(1).default(fallback);
+
+/**
+ * Routing among the sponsor banks (docs/banks.md, "Routing" and "Holding"): each bank's health window per
+ * mode, when it is eliminated and back, the probe share, and how often a held payout looks for a bank.
+ */
+const routingSettings = {
+  /** How far back a bank's health window reaches: its submits' outcomes over this long. */
+  ROUTING_WINDOW_MS: positiveInt(60_000),
+  /** Outcomes a window must hold before the bank is scored. */
+  ROUTING_MIN_OUTCOMES: positiveInt(20),
+  /** A bank scoring below this (share of submits where it did its work) is eliminated for the mode. */
+  ROUTING_ELIMINATE_BELOW: share(0.5),
+  /** An eliminated bank is back at this score or better… */
+  ROUTING_RECOVER_AT: share(0.8),
+  /** …over at least this many outcomes (its probes). */
+  ROUTING_RECOVER_MIN_OUTCOMES: positiveInt(5),
+  /** Share of new payouts sent to an eliminated bank as probes, so its recovery is seen. */
+  ROUTING_PROBE_SHARE: share(0.05),
+  /** Banks scoring within this of the best share new payouts by their weights. */
+  ROUTING_SHARE_MARGIN: share(0.05),
+  /** How often the banks are scored (by one worker at a time) and each worker reads the scores and controls. */
+  ROUTING_REFRESH_MS: positiveInt(1_000),
+  /** How often a held payout looks for a bank again: it is sent within this of a bank's recovery. */
+  ROUTING_HOLD_RETRY_MS: positiveInt(5_000),
+};
+
+/** Recovery needs a better score than elimination, or a bank at the edge would flap in and out. */
+function recoverAboveElimination(
+  config: { ROUTING_ELIMINATE_BELOW: number; ROUTING_RECOVER_AT: number },
+  ctx: z.RefinementCtx,
+): void {
+  if (config.ROUTING_RECOVER_AT < config.ROUTING_ELIMINATE_BELOW) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['ROUTING_RECOVER_AT'],
+      message: `must be at least ROUTING_ELIMINATE_BELOW (${config.ROUTING_ELIMINATE_BELOW})`,
+    });
+  }
+}
+
 /** apps/worker: settles payouts through the rail. */
 export const workerConfigSchema = z
   .object({
@@ -192,7 +233,10 @@ export const workerConfigSchema = z
     SETTLE_MAX_BATCH: positiveInt(50),
     /** Statements in flight at once; keep below DATABASE_POOL_SIZE so claims always find a connection. */
     SETTLE_MAX_IN_FLIGHT: positiveInt(4),
-    /** Jobs per second sent to the rail across all worker processes (BullMQ's global limiter). */
+    /**
+     * Calls a second to the rail across all worker processes, with one bank (BANKS unset). With BANKS, each
+     * bank's own `maxTps` (docs/banks.md, "Settings").
+     */
     RAIL_MAX_TPS: positiveInt(500),
     /** After this long without a final answer a payout is flagged for manual review (it stays PENDING). */
     INQUIRY_DEADLINE_MS: positiveInt(24 * 60 * 60 * 1000),
@@ -230,8 +274,10 @@ export const workerConfigSchema = z
     WEBHOOK_ALLOW_PRIVATE_ADDRESSES: flag(false),
     /** Webhook deliveries are retried with exponential backoff for this long, then given up. */
     WEBHOOK_RETRY_FOR_MS: positiveInt(24 * 60 * 60 * 1000),
+    ...routingSettings,
   })
   .superRefine(allowPrivateWebhookAddressesOnlyInTests)
+  .superRefine(recoverAboveElimination)
   .transform(withWorkerConcurrency)
   .transform(withBanks)
   .transform(hashTagQueuePrefix);

@@ -24,6 +24,7 @@ export type { PayoutForWork, PayoutInstructionRecord, PayoutSummary } from '@pay
 export * from './repositories/collection-repository.js';
 export { isDatabaseUnavailable, isRetryableTransactionError } from './database-errors.js';
 export * from './repositories/payout-transitions.js';
+export * from './repositories/payout-banks.js';
 export * from './repositories/ledger-posting.js';
 export * from './repositories/discrepancy-repository.js';
 export {

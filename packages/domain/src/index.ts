@@ -130,3 +130,31 @@ export {
   type RoutingDecision,
   type RoutingReason,
 } from './banks.js';
+export {
+  bankStep,
+  mayLeaveBank,
+  needsExchanges,
+  type BankExchange,
+  type BankStanding,
+  type BankStep,
+  type Handoff,
+} from './bank-handoff.js';
+export {
+  assessBankHealth,
+  bankOutcomeOf,
+  countOutcome,
+  DEFAULT_ROUTING_SETTINGS,
+  describeRouting,
+  healthKey,
+  isServing,
+  mayCallBank,
+  NO_OUTCOMES,
+  routePayout,
+  type BankHealth,
+  type BankLandscape,
+  type OutcomeCounts,
+  type RoutableBank,
+  type Routing,
+  type RoutingRequest,
+  type RoutingSettings,
+} from './bank-routing.js';

@@ -35,6 +35,9 @@ describe('the table of transitions', () => {
   it('never lets a settlement fail a queued payout: it would release a reservation never made', () => {
     expect(statesBefore('FAILED', 'settlement')).not.toContain('QUEUED');
     expect(statesBefore('FAILED', 'queue-expiry')).toEqual(['QUEUED']);
+    // A held payout was never sent: only an ACCEPTED one fails for a downtime, its reservation released.
+    expect(statesBefore('FAILED', 'hold-expiry')).toEqual(['ACCEPTED']);
+    expect(postingsOf('FAILED', 'hold-expiry')).toEqual(['release']);
     expect(statesBefore('ACCEPTED', 'progress')).toEqual([]);
     expect(statesBefore('REVERSED', 'reversal')).toEqual(['SUCCESS']);
   });
@@ -48,6 +51,7 @@ describe('the table of transitions', () => {
     expect(of('SUCCESS')).toEqual([['reserve', 'settle']]);
     expect(of('REVERSED', 'REVERSED_BY_BENEFICIARY_BANK')).toEqual([['reserve', 'settle', 'reverse']]);
     expect(of('FAILED', 'INSUFFICIENT_BALANCE')).toEqual([[]]);
+    expect(of('FAILED', 'BANK_DOWNTIME')).toEqual([['reserve', 'release']]);
     expect(of('SUCCESS', 'RAIL_REJECTED')).toEqual([]);
     expect(of('FAILED', 'RAIL_REJECTED')).toEqual([
       ['reserve', 'release'],

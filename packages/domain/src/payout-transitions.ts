@@ -33,6 +33,8 @@ export const POSTINGS = Object.keys(POSTING_ENTRY) as Posting[];
  *   (docs/api.md, "Queue if low balance"), or refused for balance;
  * - `release-from-queue`: a credit made room for a queued payout (release_queued_payouts.sql);
  * - `queue-expiry`: its merchant's queue window passed (expire_queued_payouts.sql);
+ * - `hold-expiry`: it was held, reserved and unsent, while no bank served its mode, past its merchant's hold
+ *   window (expire_held_payouts.sql, docs/banks.md "Holding"): nothing was sent, so retrying is safe;
  * - `progress`: the worker's and the sweeper's moves while the rail holds it (transition_payout.sql);
  * - `settlement`: the rail's, a statement's or an operator's outcome (settle_payouts.sql);
  * - `reversal`: the money came back after SUCCESS (docs/reconciliation.md);
@@ -45,6 +47,7 @@ export type TransitionCause =
   | 'refuse'
   | 'release-from-queue'
   | 'queue-expiry'
+  | 'hold-expiry'
   | 'progress'
   | 'settlement'
   | 'reversal'
@@ -111,6 +114,15 @@ export const PAYOUT_TRANSITIONS: readonly PayoutTransition[] = [
   { from: 'QUEUED', to: 'ACCEPTED', cause: 'release-from-queue', postings: ['reserve'], webhook: null },
   { from: 'QUEUED', to: 'FAILED', cause: 'queue-expiry', postings: [], webhook: 'SETTLEMENT', failureReasons: BALANCE },
   ...progress('ACCEPTED', 'SUBMITTING'),
+  // Held through a downtime of every bank serving its mode, past the merchant's hold window: never sent.
+  {
+    from: 'ACCEPTED',
+    to: 'FAILED',
+    cause: 'hold-expiry',
+    postings: ['release'],
+    webhook: 'SETTLEMENT',
+    failureReasons: ['BANK_DOWNTIME'],
+  },
   // FAILED straight from ACCEPTED only before anything was sent (the rail refused the instruction outright).
   ...settlements('ACCEPTED', ['FAILED']),
   // MANUAL_REVIEW: a worker died mid-submit and the deadline passed before anyone could ask the rail.

@@ -1,3 +1,4 @@
+import type { BankName } from './banks.js';
 import type { Paise } from './money.js';
 import type { FailureReason, PayoutMode, PayoutState, PayoutStatus } from './payout-state.js';
 
@@ -42,6 +43,11 @@ export interface Payout {
   /** When the next step is due; an overdue payout is queued again by the sweeper. */
   nextCheckAt: Date | null;
   createdAt: Date;
+  /**
+   * The sponsor bank it was sent to (an alias of BANKS, docs/banks.md); null until it is first sent. Every
+   * later status check, resubmit and reversal goes to this bank.
+   */
+  bank: BankName | null;
 }
 
 /** The members of a payout request, whichever mode's body they came in (apps/api maps each body onto these). */
@@ -99,4 +105,5 @@ export type PayoutForWork = Pick<
   | 'inquiryAttempts'
   | 'nextCheckAt'
   | 'createdAt'
+  | 'bank'
 >;

@@ -3,8 +3,10 @@ export {
   createMetrics,
   createOperationsMetrics,
   createRegistry,
+  createRoutingMetrics,
   METRIC_NAMES,
   type OperationsMetrics,
+  type RoutingMetrics,
   type ServiceMetrics,
 } from './metrics.js';
 export { probeDependency } from './health-check.js';

@@ -27,6 +27,8 @@ export const METRIC_NAMES = {
   webhookDeliveriesFailing: 'webhook_deliveries_failing',
   reconcileBreaches: 'reconcile_invariant_breaches',
   reconcileLastSuccess: 'reconcile_last_success_timestamp_seconds',
+  bankHealthScore: 'bank_health_score',
+  bankEliminated: 'bank_eliminated',
 } as const;
 
 /** A registry for one process, every sample labelled with the app, with Node's process metrics. */
@@ -47,8 +49,8 @@ export interface ServiceMetrics {
   payoutsAccepted: Counter<'mode' | 'outcome'>;
   payoutsSettled: Counter<'mode' | 'outcome'>;
   acceptToSettle: Histogram<'mode' | 'outcome'>;
-  railRequestDuration: Histogram<'operation' | 'outcome'>;
-  railErrors: Counter<'operation'>;
+  railRequestDuration: Histogram<'bank' | 'operation' | 'outcome'>;
+  railErrors: Counter<'bank' | 'operation'>;
   sweeperActions: Counter<'action'>;
   railDiscrepancies: Counter<'kind'>;
   queueJobs: Gauge<'queue' | 'state'>;
@@ -90,15 +92,15 @@ export function createMetrics(app: string): ServiceMetrics {
     }),
     railRequestDuration: new Histogram({
       name: METRIC_NAMES.railRequestDuration,
-      help: 'Rail calls by operation (submit, status) and the answer (SUCCESS, FAILED, PENDING, REVERSED, UNKNOWN, NOT_FOUND, REFUSED).',
-      labelNames: ['operation', 'outcome'],
+      help: 'Rail calls by sponsor bank, operation (submit, status) and the answer (SUCCESS, FAILED, PENDING, REVERSED, UNKNOWN, NOT_FOUND, REFUSED).',
+      labelNames: ['bank', 'operation', 'outcome'],
       buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [registry],
     }),
     railErrors: new Counter({
       name: METRIC_NAMES.railErrors,
-      help: 'Rail calls whose outcome was unknown (time-out, lost connection, 5xx).',
-      labelNames: ['operation'],
+      help: 'Rail calls whose outcome was unknown (time-out, lost connection, 5xx), by sponsor bank and operation.',
+      labelNames: ['bank', 'operation'],
       registers: [registry],
     }),
     sweeperActions: new Counter({
@@ -218,5 +220,31 @@ export function createOperationsMetrics(registry: Registry): OperationsMetrics {
       METRIC_NAMES.reconcileLastSuccess,
       'Unix time the last periodic check of the money invariants completed (whatever it found); 0 before the first.',
     ),
+  };
+}
+
+/** Routing among the sponsor banks (docs/banks.md): each bank's health per mode, as the worker last read it. */
+export interface RoutingMetrics {
+  /** The bank's score for the mode, 0..1 (the share of its recent submits where it did its work); unset while unscored. */
+  bankHealthScore: Gauge<'bank' | 'mode'>;
+  /** 1 while routing has eliminated the bank for the mode, 0 otherwise. */
+  bankEliminated: Gauge<'bank' | 'mode'>;
+}
+
+/** Adds the routing gauges to a process's registry (the worker's). */
+export function createRoutingMetrics(registry: Registry): RoutingMetrics {
+  return {
+    bankHealthScore: new Gauge({
+      name: METRIC_NAMES.bankHealthScore,
+      help: "Each sponsor bank's health score per mode, 0..1: the share of its recent submits where it did its work (docs/banks.md). Absent while too few outcomes to score.",
+      labelNames: ['bank', 'mode'],
+      registers: [registry],
+    }),
+    bankEliminated: new Gauge({
+      name: METRIC_NAMES.bankEliminated,
+      help: 'Whether routing has eliminated the sponsor bank for the mode (1) or not (0): it gets only probe traffic (docs/banks.md).',
+      labelNames: ['bank', 'mode'],
+      registers: [registry],
+    }),
   };
 }

@@ -6,7 +6,7 @@ interface QueueWorkerOptions<Result> {
   /** The queue's name, and what its log lines call it ("payout", "webhook"). */
   queueName: string;
   label: string;
-  processor: (job: Job) => Promise<Result>;
+  processor: (job: Job, token?: string) => Promise<Result>;
   /** A worker connection (waits out Redis outages), for BullMQ's blocking reads. */
   connection: RedisConnection;
   prefix: string;

@@ -11,7 +11,8 @@
 -- Under the payout's row lock: if its state is one of p_allowed (the state machine's table, narrowed by the
 -- caller) and, when an inquiry is claimed, exactly p_claim_inquiry − 1 inquiries were made, it moves to p_to
 -- with its counters and next check, and the move is recorded in payout_events. Returns one row — whether it
--- moved, the state before, and the payout's work columns as they now stand — or no row for no such payout.
+-- moved, the state before, and the payout's work columns (the bank it is with included) as they now stand — or
+-- no row for no such payout.
 CREATE OR REPLACE FUNCTION "transition_payout"(
     p_payout_id bigint,
     p_to payout_state,
@@ -39,7 +40,8 @@ RETURNS TABLE (
     submit_attempts integer,
     inquiry_attempts integer,
     next_check_at timestamptz,
-    created_at timestamptz
+    created_at timestamptz,
+    bank text
 )
 LANGUAGE plpgsql
 AS $$
@@ -71,7 +73,7 @@ BEGIN
     RETURN QUERY
     SELECT v_moved, v_from::text, p.id, p.merchant_id, p.mode::text, p.amount_paise, p.ack_no::text, p.state::text,
            p.beneficiary_account::text, p.beneficiary_ifsc::text, p.beneficiary_name::text, p.submit_attempts,
-           p.inquiry_attempts, p.next_check_at::timestamptz, p.created_at::timestamptz
+           p.inquiry_attempts, p.next_check_at::timestamptz, p.created_at::timestamptz, p.bank::text
       FROM payouts p WHERE p.id = p_payout_id;
 END;
 $$;

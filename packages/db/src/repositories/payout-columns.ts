@@ -27,6 +27,7 @@ const PAYOUT_COLUMN = {
   inquiryAttempts: 'inquiry_attempts',
   nextCheckAt: 'next_check_at',
   createdAt: 'created_at',
+  bank: 'bank',
 } as const satisfies Record<keyof Payout, string>;
 
 /** A row of `payouts` columns (enums as text, int8 as bigint), as a statement over them returns it. */

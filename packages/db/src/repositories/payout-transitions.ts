@@ -1,4 +1,11 @@
-import type { PayoutForWork, PayoutState, SettlementFailureReason } from '@payout/domain';
+import type {
+  BankName,
+  PayoutForWork,
+  PayoutMode,
+  PayoutState,
+  RoutingDecision,
+  SettlementFailureReason,
+} from '@payout/domain';
 import { POSTING_ENTRY, postingsOf, statesBefore, type TransitionCause } from '@payout/domain';
 import { sql, sqlRows, type PrismaClientOrTransaction } from '../client.js';
 import { payoutFromRow, type PayoutRow } from './payout-columns.js';
@@ -18,6 +25,7 @@ const WORK_FIELDS = [
   'inquiryAttempts',
   'nextCheckAt',
   'createdAt',
+  'bank',
 ] as const satisfies readonly (keyof PayoutForWork)[];
 
 /** One statement straight over pg on the worker's hot path (it runs for every job the worker picks up). */
@@ -25,7 +33,7 @@ export async function findPayoutForWork(db: PrismaClientOrTransaction, id: bigin
   const [p] = await sqlRows<PayoutRow<(typeof WORK_FIELDS)[number]>>(
     db,
     sql`SELECT id, merchant_id, mode::text AS mode, amount_paise, ack_no, state::text AS state, beneficiary_account,
-               beneficiary_ifsc, beneficiary_name, submit_attempts, inquiry_attempts, next_check_at, created_at
+               beneficiary_ifsc, beneficiary_name, submit_attempts, inquiry_attempts, next_check_at, created_at, bank
           FROM payouts WHERE id = ${id}`,
   );
   return p ? payoutFromRow(p, WORK_FIELDS) : null;
@@ -102,6 +110,63 @@ export async function transitionPayout(
   );
   return {
     moved: row?.moved ?? false,
+    from: row?.from_state ?? null,
+    payout: row ? payoutFromRow(row, WORK_FIELDS) : null,
+  };
+}
+
+/**
+ * One route of {@link claimPayoutForBank}: a routing decision with the note its event carries, or a hold
+ * (the payout waits, reserved and unsent, docs/banks.md "Holding").
+ */
+export type BankRoute = { decision: RoutingDecision; reason: string } | { hold: string };
+
+/** Routes by mode; and, per bank a merchant may be pinned to, the routes of its pinned merchants' payouts. */
+export interface BankRoutes {
+  routes: Partial<Record<PayoutMode, BankRoute>>;
+  /** Null when no merchant can be pinned to another route (one bank). */
+  pinned: Record<BankName, Partial<Record<PayoutMode, BankRoute>>> | null;
+}
+
+export interface BankClaim extends TransitionOutcome {
+  /** Routing said hold: the payout stays ACCEPTED, reserved and unsent, with held_since set. */
+  held: boolean;
+  /** Held longer than its merchant's hold window: it is to fail with BANK_DOWNTIME (expireHeldPayouts). */
+  holdExpired: boolean;
+}
+
+/**
+ * The claim before a payout is sent to a bank: its first submit (from ACCEPTED) or its move to another bank
+ * (from the state it is in). The route of its mode — or of its merchant's pinned bank — is taken under the
+ * row lock: a decision moves it to SUBMITTING recording the bank and the decision (and the event, with the
+ * bank and the decision's note); a hold keeps it ACCEPTED with held_since set and its next check at
+ * `holdNextCheckAt`. One call of the SQL function `claim_payout_for_bank`
+ * (packages/db/sql/functions/claim_payout_for_bank.sql), the same one statement the claim always was.
+ */
+export async function claimPayoutForBank(
+  db: PrismaClientOrTransaction,
+  payoutId: bigint,
+  claim: {
+    onlyFrom: readonly PayoutState[];
+    nextCheckAt: Date;
+    routes: BankRoutes;
+    holdNextCheckAt: Date;
+    actor: string;
+  },
+): Promise<BankClaim> {
+  const [row] = await sqlRows<
+    TransitionRow & { held: boolean; hold_expired: boolean } & PayoutRow<(typeof WORK_FIELDS)[number]>
+  >(
+    db,
+    sql`SELECT * FROM claim_payout_for_bank(${payoutId},
+          ${narrowed('SUBMITTING', 'progress', claim.onlyFrom)}::text[]::payout_state[], ${claim.nextCheckAt}::timestamptz,
+          ${jsonOrNull(claim.routes.routes)}::jsonb, ${jsonOrNull(claim.routes.pinned)}::jsonb,
+          ${claim.holdNextCheckAt}::timestamptz, ${claim.actor})`,
+  );
+  return {
+    moved: row?.moved ?? false,
+    held: row?.held ?? false,
+    holdExpired: row?.hold_expired ?? false,
     from: row?.from_state ?? null,
     payout: row ? payoutFromRow(row, WORK_FIELDS) : null,
   };

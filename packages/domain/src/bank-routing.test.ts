@@ -1,0 +1,233 @@
+import { describe, expect, it } from 'vitest';
+import type { BankControlState } from './banks.js';
+import {
+  assessBankHealth,
+  bankOutcomeOf,
+  DEFAULT_ROUTING_SETTINGS,
+  healthKey,
+  isServing,
+  mayCallBank,
+  routePayout,
+  type BankHealth,
+  type BankLandscape,
+  type RoutableBank,
+  type RoutingRequest,
+} from './bank-routing.js';
+
+const settings = DEFAULT_ROUTING_SETTINGS;
+const now = new Date('2026-11-28T10:00:00.000Z');
+const bank = (name: string, extra: Partial<RoutableBank> = {}): RoutableBank => ({
+  name,
+  modes: ['IMPS', 'UPI'],
+  weight: 1,
+  enabled: true,
+  ...extra,
+});
+
+function landscape(
+  banks: RoutableBank[],
+  health: Record<string, BankHealth> = {},
+  controls: Record<string, BankControlState> = {},
+): BankLandscape {
+  return { banks, health: new Map(Object.entries(health)), controls: new Map(Object.entries(controls)) };
+}
+
+/** A random source that returns the given numbers in turn. */
+function draws(...values: number[]): () => number {
+  let i = 0;
+  return () => values[i++ % values.length]!;
+}
+
+const imps = (random: () => number, extra: Partial<RoutingRequest> = {}): RoutingRequest => ({
+  mode: 'IMPS',
+  now,
+  random,
+  ...extra,
+});
+const healthy = (score: number | null): BankHealth => ({ score, eliminated: false });
+const down = (score: number | null): BankHealth => ({ score, eliminated: true });
+
+describe('assessBankHealth: the score and elimination, with hysteresis', () => {
+  it('when the window holds too few outcomes, then the bank is unscored and keeps its standing', () => {
+    expect(assessBankHealth({ paid: 1, refused: 0, technical: 18, timeouts: 0 }, false, settings)).toEqual({
+      score: null,
+      eliminated: false,
+    });
+    expect(assessBankHealth({ paid: 0, refused: 0, technical: 0, timeouts: 0 }, true, settings)).toEqual({
+      score: null,
+      eliminated: true,
+    });
+  });
+
+  it('when the share of work done falls below the elimination threshold, then the bank is eliminated', () => {
+    expect(assessBankHealth({ paid: 9, refused: 1, technical: 8, timeouts: 2 }, false, settings)).toEqual({
+      score: 0.45,
+      eliminated: true,
+    });
+    expect(assessBankHealth({ paid: 10, refused: 0, technical: 10, timeouts: 0 }, false, settings)).toEqual({
+      score: 0.5,
+      eliminated: false,
+    });
+  });
+
+  it('when an eliminated bank scores between the two thresholds, then it stays eliminated; at the recovery threshold over its probes, it is back', () => {
+    expect(assessBankHealth({ paid: 7, refused: 0, technical: 3, timeouts: 0 }, true, settings).eliminated).toBe(true);
+    expect(assessBankHealth({ paid: 4, refused: 0, technical: 1, timeouts: 0 }, true, settings)).toEqual({
+      score: 0.8,
+      eliminated: false,
+    });
+    // Too few probes to judge: still eliminated.
+    expect(assessBankHealth({ paid: 4, refused: 0, technical: 0, timeouts: 0 }, true, settings).eliminated).toBe(true);
+  });
+});
+
+describe('bankOutcomeOf: what a submit answer counts as', () => {
+  it("counts a beneficiary's decline as the bank working, a rail rejection or a 4xx as a refusal, and no answer as technical or a time-out", () => {
+    expect(bankOutcomeOf({ outcome: 'SUCCESS', bankReference: '1' }, false)).toBe('PAID');
+    expect(bankOutcomeOf({ outcome: 'PENDING' }, false)).toBe('PAID');
+    expect(bankOutcomeOf({ outcome: 'FAILED', reason: 'DECLINED_BY_BENEFICIARY_BANK' }, false)).toBe('PAID');
+    expect(bankOutcomeOf({ outcome: 'FAILED', reason: 'INVALID_BENEFICIARY_ACCOUNT' }, false)).toBe('PAID');
+    expect(bankOutcomeOf({ outcome: 'FAILED', reason: 'RAIL_REJECTED' }, false)).toBe('REFUSED');
+    expect(bankOutcomeOf({ outcome: 'REFUSED', detail: '422' }, false)).toBe('REFUSED');
+    expect(bankOutcomeOf({ outcome: 'UNKNOWN', detail: '503' }, false)).toBe('TECHNICAL');
+    expect(bankOutcomeOf({ outcome: 'UNKNOWN', detail: 'no reply' }, true)).toBe('TIMEOUT');
+  });
+});
+
+describe('routePayout', () => {
+  const two = [bank('primary'), bank('secondary')];
+
+  it('when one bank serves the mode, then it is the only bank, whatever its score', () => {
+    const one = landscape([bank('primary')], { [healthKey('primary', 'IMPS')]: down(0.1) });
+    expect(routePayout(imps(draws(0)), one, settings)).toEqual({
+      kind: 'route',
+      decision: { bank: 'primary', score: 0.1, reason: 'only-bank', at: now.toISOString() },
+    });
+    const upiOnlyAtSecondary = landscape([bank('primary', { modes: ['IMPS'] }), bank('secondary')], {
+      [healthKey('secondary', 'UPI')]: down(0.2),
+    });
+    expect(routePayout({ ...imps(draws(0)), mode: 'UPI' }, upiOnlyAtSecondary, settings)).toMatchObject({
+      decision: { bank: 'secondary', reason: 'only-bank' },
+    });
+  });
+
+  it('when one bank scores clearly better, then it gets the payout; within the margin, they share by weight', () => {
+    const apart = landscape(two, {
+      [healthKey('primary', 'IMPS')]: healthy(0.7),
+      [healthKey('secondary', 'IMPS')]: healthy(0.99),
+    });
+    expect(routePayout(imps(draws(0.99)), apart, settings)).toMatchObject({
+      decision: { bank: 'secondary', score: 0.99, reason: 'best-score' },
+    });
+    const close = landscape([bank('primary', { weight: 3 }), bank('secondary', { weight: 1 })], {
+      [healthKey('primary', 'IMPS')]: healthy(0.97),
+      [healthKey('secondary', 'IMPS')]: healthy(0.99),
+    });
+    expect(routePayout(imps(draws(0.7)), close, settings)).toMatchObject({
+      decision: { bank: 'primary', reason: 'weighted-share' },
+    });
+    expect(routePayout(imps(draws(0.8)), close, settings)).toMatchObject({
+      decision: { bank: 'secondary', reason: 'weighted-share' },
+    });
+  });
+
+  it('when a bank is eliminated, then it gets only the probe share; the rest go to the others', () => {
+    const oneDown = landscape(two, {
+      [healthKey('primary', 'IMPS')]: down(0.2),
+      [healthKey('secondary', 'IMPS')]: healthy(0.98),
+    });
+    expect(routePayout(imps(draws(0.01, 0)), oneDown, settings)).toMatchObject({
+      decision: { bank: 'primary', score: 0.2, reason: 'probe' },
+    });
+    expect(routePayout(imps(draws(0.06)), oneDown, settings)).toMatchObject({
+      decision: { bank: 'secondary', reason: 'best-score' },
+    });
+  });
+
+  it('when every bank serving the mode is eliminated, then payouts are held, but for the probes', () => {
+    const allDown = landscape(two, {
+      [healthKey('primary', 'IMPS')]: down(0.2),
+      [healthKey('secondary', 'IMPS')]: down(0.1),
+    });
+    expect(routePayout(imps(draws(0.5)), allDown, settings)).toEqual({
+      kind: 'hold',
+      why: 'no-bank-serves-the-mode',
+    });
+    expect(routePayout(imps(draws(0.01, 0.9)), allDown, settings)).toMatchObject({
+      decision: { bank: 'secondary', reason: 'probe' },
+    });
+  });
+
+  it('when a bank is paused, draining or disabled, then it gets no new payout, not even a probe', () => {
+    for (const control of ['PAUSED', 'DRAINING'] as const) {
+      const held = landscape(two, {}, { secondary: control });
+      expect(routePayout(imps(draws(0.99)), held, settings)).toMatchObject({ decision: { bank: 'primary' } });
+      expect(isServing(held, 'secondary', 'IMPS')).toBe(false);
+    }
+    const disabled = landscape([bank('primary'), bank('secondary', { enabled: false })]);
+    expect(routePayout(imps(draws(0.99)), disabled, settings)).toMatchObject({
+      decision: { bank: 'primary', reason: 'only-bank' },
+    });
+    expect(
+      routePayout(imps(draws(0.01)), landscape(two, {}, { primary: 'PAUSED', secondary: 'DRAINING' }), settings),
+    ).toEqual({ kind: 'hold', why: 'no-bank-serves-the-mode' });
+    expect(mayCallBank(landscape(two, {}, { primary: 'DRAINING' }), 'primary')).toBe(true);
+    expect(mayCallBank(landscape(two, {}, { primary: 'PAUSED' }), 'primary')).toBe(false);
+  });
+
+  it('when the merchant is pinned, then its payouts go to its bank, or wait for it — never to another bank', () => {
+    const scores = {
+      [healthKey('primary', 'IMPS')]: healthy(0.6),
+      [healthKey('secondary', 'IMPS')]: healthy(0.99),
+    };
+    expect(routePayout(imps(draws(0.99), { pinnedBank: 'primary' }), landscape(two, scores), settings)).toMatchObject({
+      decision: { bank: 'primary', reason: 'pinned' },
+    });
+    expect(
+      routePayout(
+        imps(draws(0.99), { pinnedBank: 'primary' }),
+        landscape(two, scores, { primary: 'PAUSED' }),
+        settings,
+      ),
+    ).toEqual({ kind: 'hold', why: 'pinned-bank-not-serving' });
+    const pinnedDown = landscape(two, { ...scores, [healthKey('primary', 'IMPS')]: down(0.1) });
+    expect(routePayout(imps(draws(0.5), { pinnedBank: 'primary' }), pinnedDown, settings)).toEqual({
+      kind: 'hold',
+      why: 'pinned-bank-not-serving',
+    });
+    expect(routePayout(imps(draws(0.01), { pinnedBank: 'primary' }), pinnedDown, settings)).toMatchObject({
+      decision: { bank: 'primary', reason: 'probe' },
+    });
+    // A pin to a bank that does not serve the mode is no pin for it.
+    const impsOnly = landscape([bank('primary', { modes: ['UPI'] }), bank('secondary')], scores);
+    expect(routePayout(imps(draws(0.5), { pinnedBank: 'primary' }), impsOnly, settings)).toMatchObject({
+      decision: { bank: 'secondary' },
+    });
+  });
+
+  it('when a payout fails over, then its previous bank is left out, no probe is made and the reason says failover', () => {
+    const oneDown = landscape(two, { [healthKey('primary', 'IMPS')]: down(0.1) });
+    expect(routePayout(imps(draws(0.001), { failoverFrom: 'primary' }), oneDown, settings)).toMatchObject({
+      decision: { bank: 'secondary', reason: 'failover' },
+    });
+    const otherDown = landscape(two, { [healthKey('secondary', 'IMPS')]: down(0.1) });
+    expect(routePayout(imps(draws(0.001), { failoverFrom: 'primary' }), otherDown, settings)).toEqual({
+      kind: 'hold',
+      why: 'no-bank-serves-the-mode',
+    });
+  });
+
+  it('is deterministic given the random numbers, and shares the load between banks within the margin', () => {
+    const land = landscape(two, {
+      [healthKey('primary', 'IMPS')]: healthy(0.98),
+      [healthKey('secondary', 'IMPS')]: healthy(0.99),
+    });
+    const chosen = (r: number) => {
+      const routing = routePayout(imps(draws(r)), land, settings);
+      return routing.kind === 'route' ? routing.decision.bank : 'held';
+    };
+    const spread = [0.1, 0.3, 0.6, 0.9];
+    expect(spread.map(chosen)).toEqual(spread.map(chosen));
+    expect(spread.map(chosen)).toEqual(['primary', 'primary', 'secondary', 'secondary']);
+  });
+});

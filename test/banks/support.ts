@@ -1,0 +1,93 @@
+import type pg from 'pg';
+import { expect } from 'vitest';
+import type { WorkerConfig } from '@payout/config';
+import type { RunningApi } from '@payout/api';
+import { call, impsBody } from '../support/api.js';
+import { eventually } from '../support/eventually.js';
+import type { TestMerchant } from '../support/factories.js';
+
+// What the several-banks tests share: two banks in BANKS, routing's timings in milliseconds, and the payout
+// as the database holds it.
+
+/** BANKS for two banks; the first (`primary`) gets nearly every payout while both are healthy. */
+export function twoBanks(primaryUrl: string, secondaryUrl: string, weights: [number, number] = [1000, 1]): string {
+  return JSON.stringify([
+    { name: 'primary', baseUrl: primaryUrl, maxTps: 200, weight: weights[0] },
+    { name: 'secondary', baseUrl: secondaryUrl, maxTps: 200, weight: weights[1] },
+  ]);
+}
+
+/** Routing in milliseconds: a 3 s window, judged after 4 outcomes, back after 2 good probes. */
+export const FAST_ROUTING: Partial<Record<keyof WorkerConfig, string>> = {
+  ROUTING_WINDOW_MS: '3000',
+  ROUTING_MIN_OUTCOMES: '4',
+  ROUTING_RECOVER_MIN_OUTCOMES: '2',
+  ROUTING_REFRESH_MS: '100',
+  ROUTING_HOLD_RETRY_MS: '200',
+  RAIL_RESPONSE_TIMEOUT_MS: '1000',
+  RAIL_NOT_FOUND_TRUSTED_AFTER_MS: '1500',
+};
+
+export interface PayoutRow {
+  id: string;
+  ack_no: string;
+  state: string;
+  failure_reason: string | null;
+  bank: string | null;
+  routing: { bank: string; reason: string; score: number | null; at: string } | null;
+  held_since: Date | null;
+}
+
+export async function payoutsOf(pool: pg.Pool, merchantId: number): Promise<PayoutRow[]> {
+  const { rows } = await pool.query<PayoutRow>(
+    `SELECT id::text, ack_no, state::text, failure_reason::text, bank, routing, held_since
+       FROM payouts WHERE merchant_id = $1 ORDER BY id`,
+    [merchantId],
+  );
+  return rows;
+}
+
+/** Sends `count` IMPS payouts of `amount` each and returns their Ack_nos. */
+export async function sendPayouts(
+  api: RunningApi,
+  merchant: TestMerchant,
+  count: number,
+  amount = '10.00',
+): Promise<string[]> {
+  const answers = await Promise.all(
+    Array.from({ length: count }, () => call(api, '/api/impspayout', { merchant, body: impsBody({ Amount: amount }) })),
+  );
+  expect(answers.map((a) => a.status)).toEqual(answers.map(() => 202));
+  return answers.map((a) => a.json.Ack_no as string);
+}
+
+/** Waits until every payout of the merchant is in one of `states`. */
+export function allIn(pool: pg.Pool, merchantId: number, states: string[], timeoutMs = 20_000): Promise<PayoutRow[]> {
+  return eventually(
+    () => payoutsOf(pool, merchantId),
+    (rows) => rows.length > 0 && rows.every((r) => states.includes(r.state)),
+    { timeoutMs, what: `every payout of merchant ${merchantId} to be ${states.join(' or ')}` },
+  );
+}
+
+export interface Downtime {
+  bank: string;
+  mode: string;
+  status: string;
+  resolved: boolean;
+}
+
+export async function downtimes(pool: pg.Pool): Promise<Downtime[]> {
+  const { rows } = await pool.query<Downtime>(
+    `SELECT bank, mode::text, status, resolved_at IS NOT NULL AS resolved FROM bank_downtimes ORDER BY id`,
+  );
+  return rows;
+}
+
+export async function eliminated(pool: pg.Pool, bank: string, mode = 'IMPS'): Promise<boolean> {
+  const { rows } = await pool.query<{ eliminated: boolean }>(
+    'SELECT eliminated FROM bank_health WHERE bank = $1 AND mode = $2',
+    [bank, mode],
+  );
+  return rows[0]?.eliminated ?? false;
+}
