@@ -389,6 +389,8 @@ describe('GET /api/bulkpayout/status', () => {
           TransactionID: items[2]!.TransactionID,
           mode: 'UPI',
           message: CONTRACT_MESSAGES.insufficientBalance,
+          reason_code: 'INSUFFICIENT_BALANCE',
+          retryable: true,
           index: n(2),
         },
         validationItem(3, ['Upi']),

@@ -244,6 +244,8 @@ describe('POST /api/impspayout with insufficient balance (400 FAILED)', () => {
       TransactionID: transactionId,
       mode: 'IMPS',
       message: CONTRACT_MESSAGES.insufficientBalance,
+      reason_code: 'INSUFFICIENT_BALANCE',
+      retryable: true,
     });
   });
 

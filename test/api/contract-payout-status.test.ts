@@ -149,6 +149,9 @@ describe('GET /api/check_payout_status found (200)', () => {
       TransactionID: transactionId,
       mode: 'UPI',
       message: CONTRACT_MESSAGES.insufficientBalance,
+      // Additions of CONTRACT.md "Several banks", only where the payout has them: a failed one has its reason.
+      reason_code: 'INSUFFICIENT_BALANCE',
+      retryable: true,
     });
   });
 

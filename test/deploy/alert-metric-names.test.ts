@@ -37,6 +37,15 @@ const PROMETHEUS_OWN = ['up'];
 /** Series of other software the rules read: KEDA's operator, for its scaler's errors (docs/operations.md, "KedaScalerErrors"). */
 const OTHERS = ['keda_scaler_detail_errors_total'];
 
+/**
+ * The gauges of the worker's routing among sponsor banks, per bank and payment mode (docs/banks.md):
+ * `bank_eliminated` (1 while routing has taken the bank out for that mode) and `bank_health_score` (0..1),
+ * read by BankEliminated, AllBanksDownForMode and the dashboard's bank-health panel. Named here because the
+ * registry this test builds (createMetrics, createOperationsMetrics) does not hold them; a name leaves this
+ * list once it does.
+ */
+const BANK_ROUTING = ['bank_eliminated', 'bank_health_score'];
+
 /** Every series name the gateway's processes expose: the names of packages/telemetry, a histogram's three series. */
 async function publishedSeries(): Promise<Set<string>> {
   const metrics = createMetrics('names');
@@ -80,7 +89,7 @@ describe('metric names in the alert rules and the dashboard', () => {
   });
 
   it('when every alert rule is read, then each metric it uses is one packages/telemetry defines', async () => {
-    const known = new Set([...(await publishedSeries()), ...PROMETHEUS_OWN, ...OTHERS, ...RECORDED]);
+    const known = new Set([...(await publishedSeries()), ...PROMETHEUS_OWN, ...OTHERS, ...BANK_ROUTING, ...RECORDED]);
     const unknown = rules.flatMap((rule) =>
       metricNamesIn(rule.expr)
         .filter((name) => !known.has(name))
@@ -93,6 +102,9 @@ describe('metric names in the alert rules and the dashboard', () => {
         METRIC_NAMES.reconcileLastSuccess,
         METRIC_NAMES.statementBreaksOpen,
         METRIC_NAMES.payoutsOverdue,
+        METRIC_NAMES.postgresConnectionsInUse,
+        METRIC_NAMES.postgresConnectionsMax,
+        'bank_eliminated',
         'up',
       ]),
     );
@@ -100,7 +112,7 @@ describe('metric names in the alert rules and the dashboard', () => {
   });
 
   it('when every dashboard query is read, then each metric it uses is one packages/telemetry defines', async () => {
-    const known = new Set([...(await publishedSeries()), ...PROMETHEUS_OWN]);
+    const known = new Set([...(await publishedSeries()), ...PROMETHEUS_OWN, ...BANK_ROUTING]);
     const unknown = dashboardQueries.flatMap(({ where, expr }) =>
       metricNamesIn(expr)
         .filter((name) => !known.has(name))

@@ -26,6 +26,11 @@ const recorded = new Set(rules.flatMap((rule) => (rule.record ? [rule.record] : 
 
 const operationsDoc = readFileSync(new URL('docs/operations.md', ROOT), 'utf8');
 
+const dashboard = JSON.parse(readFileSync(new URL('deploy/grafana/payout-gateway.json', ROOT), 'utf8')) as {
+  panels: { title: string; targets?: { expr: string }[] }[];
+  templating: { list: { name: string }[] };
+};
+
 interface Selector {
   text: string;
   name: string;
@@ -109,6 +114,23 @@ interface RuleTest {
 const ruleTests = (
   parse(readFileSync(new URL('deploy/prometheus/alerts.test.yml', ROOT), 'utf8')) as { tests: RuleTest[] }
 ).tests.flatMap((test) => test.alert_rule_test ?? []);
+
+describe('the dashboard', () => {
+  it('when every query is read, then each selector is scoped by the namespace variable and names its job', () => {
+    expect(dashboard.templating.list.map((variable) => variable.name)).toContain('namespace');
+    const queries = dashboard.panels.flatMap((panel) => (panel.targets ?? []).map((t) => ({ panel, expr: t.expr })));
+    expect(queries.length).toBeGreaterThan(10);
+    const faults = queries.flatMap(({ panel, expr }) =>
+      selectorsIn(expr).flatMap((selector) => [
+        ...(/\bnamespace\s*=\s*"\$namespace"/.test(selector.matchers)
+          ? []
+          : [`${panel.title}: ${selector.text.trim()} is not scoped by $namespace`]),
+        ...(/\bjob\s*=~?\s*"/.test(selector.matchers) ? [] : [`${panel.title}: ${selector.text.trim()} names no job`]),
+      ]),
+    );
+    expect(faults).toEqual([]);
+  });
+});
 
 describe('the alert rules', () => {
   it('when an expression is read, then its selectors, aggregations and matchings are found', () => {

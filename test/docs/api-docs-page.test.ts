@@ -27,7 +27,10 @@ const MERCHANT_OPERATIONS = [
   'POST /api/validate/upi',
   'POST /api/token/rotate',
   'POST /api/token/revoke',
+  'GET /api/downtimes',
 ].sort();
+// The two webhooks the gateway sends (docs/webhooks.md), which Swagger UI renders beside the operations.
+const WEBHOOKS = ['POST downtime', 'POST payout'];
 
 // helmet 8's default policy, which every other response of the API keeps.
 const HELMET_DEFAULT_CSP =
@@ -96,9 +99,9 @@ beforeAll(() => {
 });
 
 describe('GET /docs in headless chromium', () => {
-  it('when the page is loaded, then Swagger UI renders the eleven merchant operations with no CSP violation', async () => {
+  it('when the page is loaded, then Swagger UI renders the twelve merchant operations and the two webhooks with no CSP violation', async () => {
     const page = await render(`${api.current.url}/docs`);
-    expect(renderedOperations(page.dom)).toEqual(MERCHANT_OPERATIONS);
+    expect(renderedOperations(page.dom)).toEqual([...MERCHANT_OPERATIONS, ...WEBHOOKS].sort());
     expect(page.dom).toContain('Payout gateway merchant API');
     expect(troubles(page)).toEqual([]);
   });

@@ -173,6 +173,8 @@ describe('a reversed payout on the wire', () => {
       TransactionID: transactionId,
       mode: 'IMPS',
       message: 'MP007 - Transaction failed: reversed by beneficiary bank',
+      reason_code: 'REVERSED_BY_BENEFICIARY_BANK',
+      retryable: false,
     });
 
     const document = (await call(api.current, '/openapi.json')).json as JsonObject;
@@ -233,7 +235,9 @@ describe('a reversed payout on the wire', () => {
 
     expect(claim).not.toBeNull();
     expect(claim!.sequence).toBe(2); // after the settlement's delivery
-    expect(stringifyJson(payoutResult(claim!.payout).body)).toBe(
+    expect(claim!.subject.kind).toBe('payout');
+    if (claim!.subject.kind !== 'payout') return;
+    expect(stringifyJson(payoutResult(claim!.subject.payout).body)).toBe(
       `{"error":true,"status_code":400,"status":"FAILED","account":"asha.kumar@okhdfc","Amount":"101.00",` +
         `"Bankriff":"UTR${payout.ackNo.slice(-9)}","Ack_no":"${payout.ackNo}","TransactionID":"${payout.transactionId}",` +
         `"message":"MP007 - Transaction failed: reversed by beneficiary bank"}`,

@@ -1,7 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { apiConfigSchema, loadConfig } from '@payout/config';
@@ -13,7 +10,7 @@ import { call, impsBody } from '../support/api.js';
 import { testPrisma } from '../support/database.js';
 import { eventually } from '../support/eventually.js';
 import { makeMerchant } from '../support/factories.js';
-import { freePort } from '../support/private-redis.js';
+import { PrivatePrometheus, type PrometheusAlert } from '../support/private-prometheus.js';
 import { FAST_RAIL, workerConfig } from '../support/stack.js';
 
 // The alert rules of deploy/prometheus/alerts.yml in a real Prometheus, scraping a running stack: the API's
@@ -25,87 +22,26 @@ const RULES = new URL('../../deploy/prometheus/alerts.yml', import.meta.url);
 const DASHBOARD = new URL('../../deploy/grafana/payout-gateway.json', import.meta.url);
 const NAMESPACE = 'payouts';
 
-interface PrometheusAlert {
-  labels: Record<string, string>;
-  annotations: Record<string, string>;
-  state: 'pending' | 'firing';
-}
-
-/** A Prometheus of this test's own: its own folder, storage and port, scraping and evaluating every second. */
-class PrivatePrometheus {
-  private output = '';
-
-  private constructor(
-    readonly url: string,
-    private readonly dir: string,
-    private readonly child: ChildProcess,
-  ) {
-    child.stderr?.on('data', (chunk: Buffer) => (this.output = (this.output + chunk.toString()).slice(-4_000)));
-  }
-
-  static async start(targets: Record<string, string>): Promise<PrivatePrometheus> {
-    const dir = await mkdtemp(path.join(tmpdir(), 'prometheus-'));
-    const rules = parse(await readFile(RULES, 'utf8')) as { groups: { rules: { for?: string }[] }[] };
-    for (const rule of rules.groups.flatMap((group) => group.rules)) if (rule.for) rule.for = '1s';
-    await writeFile(path.join(dir, 'alerts.yml'), stringify(rules));
-    await writeFile(
-      path.join(dir, 'prometheus.yml'),
-      stringify({
-        global: { scrape_interval: '1s', evaluation_interval: '1s', scrape_timeout: '1s' },
-        rule_files: ['alerts.yml'],
-        scrape_configs: Object.entries(targets).map(([job, url]) => {
-          const target = new URL(url);
-          // Every target in a namespace, as deploy/prometheus/prometheus.yml and the PodMonitors give them.
-          return {
-            job_name: job,
-            metrics_path: target.pathname,
-            static_configs: [{ targets: [target.host], labels: { namespace: NAMESPACE } }],
-          };
-        }),
+/** Prometheus scraping the stack's three processes every second, with the rules' `for:` shortened to a second. */
+async function startPrometheus(targets: Record<string, string>): Promise<PrivatePrometheus> {
+  const rules = parse(await readFile(RULES, 'utf8')) as { groups: { rules: { for?: string }[] }[] };
+  for (const rule of rules.groups.flatMap((group) => group.rules)) if (rule.for) rule.for = '1s';
+  return PrivatePrometheus.start(
+    {
+      global: { scrape_interval: '1s', evaluation_interval: '1s', scrape_timeout: '1s' },
+      rule_files: ['alerts.yml'],
+      scrape_configs: Object.entries(targets).map(([job, url]) => {
+        const target = new URL(url);
+        // Every target in a namespace, as deploy/prometheus/prometheus.yml and the PodMonitors give them.
+        return {
+          job_name: job,
+          metrics_path: target.pathname,
+          static_configs: [{ targets: [target.host], labels: { namespace: NAMESPACE } }],
+        };
       }),
-    );
-    const port = await freePort();
-    const child = spawn(
-      'prometheus',
-      [
-        `--config.file=${path.join(dir, 'prometheus.yml')}`,
-        `--storage.tsdb.path=${path.join(dir, 'data')}`,
-        `--web.listen-address=127.0.0.1:${port}`,
-      ],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    const prometheus = new PrivatePrometheus(`http://127.0.0.1:${port}`, dir, child);
-    await eventually(
-      () =>
-        fetch(`${prometheus.url}/-/ready`).then(
-          (r) => r.status,
-          () => 0,
-        ),
-      (status) => status === 200,
-      { timeoutMs: 20_000, what: `Prometheus to be ready (its log: ${prometheus.output})` },
-    );
-    return prometheus;
-  }
-
-  async api<T>(pathAndQuery: string): Promise<T> {
-    const response = await fetch(`${this.url}/api/v1/${pathAndQuery}`);
-    const body = (await response.json()) as { status: string; data: T; error?: string };
-    if (body.status !== 'success') throw new Error(`Prometheus refused ${pathAndQuery}: ${body.error}`);
-    return body.data;
-  }
-
-  async alerts(): Promise<PrometheusAlert[]> {
-    return (await this.api<{ alerts: PrometheusAlert[] }>('alerts')).alerts;
-  }
-
-  async stop(): Promise<void> {
-    if (this.child.exitCode === null && this.child.signalCode === null) {
-      const exited = new Promise((resolve) => this.child.once('exit', resolve));
-      this.child.kill('SIGTERM');
-      await exited;
-    }
-    await rm(this.dir, { recursive: true, force: true });
-  }
+    },
+    { 'alerts.yml': stringify(rules) },
+  );
 }
 
 const prisma = testPrisma();
@@ -133,7 +69,7 @@ beforeAll(async () => {
       INQUIRY_IMPS_MAX_CHECKS: '2',
     }),
   );
-  prometheus = await PrivatePrometheus.start({
+  prometheus = await startPrometheus({
     'payout-api': `${api.adminUrl}/metrics`,
     'payout-worker': `http://127.0.0.1:${worker.healthPort}/metrics`,
     'rail-sim': `${rail.url}/metrics`,
@@ -160,13 +96,20 @@ describe('the alert rules in a real Prometheus', () => {
     expect(targets.activeTargets.map((t) => t.labels.job).sort()).toEqual(['payout-api', 'payout-worker', 'rail-sim']);
 
     const dashboard = JSON.parse(await readFile(DASHBOARD, 'utf8')) as { panels: { targets?: { expr: string }[] }[] };
-    const queries = dashboard.panels.flatMap((panel) => (panel.targets ?? []).map((target) => target.expr));
+    // As Grafana sends them: the namespace variable is the namespace chosen.
+    const queries = dashboard.panels.flatMap((panel) =>
+      (panel.targets ?? []).map((target) => target.expr.replaceAll('$namespace', NAMESPACE)),
+    );
     expect(queries.length).toBeGreaterThan(0);
     for (const query of queries) {
       await expect(prometheus!.api(`query?query=${encodeURIComponent(query)}`), query).resolves.toMatchObject({
         resultType: expect.any(String),
       });
     }
+    // Scoped to the namespace chosen, the worker's gauges are there: the open statement breaks, for one.
+    const breaks = queries.find((query) => query.includes('statement_breaks_open'));
+    expect(breaks).toBeDefined();
+    expect(await prometheus!.query(breaks!)).toEqual([{ metric: {}, value: [expect.any(Number), '0'] }]);
   });
 
   it('when the rail stops answering, then PayoutsPendingPastSchedule fires for IMPS; when it answers again and the payout settles, then the alert resolves', async () => {

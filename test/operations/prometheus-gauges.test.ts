@@ -1,6 +1,8 @@
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   countPayoutsPastExpectedTime,
+  createPrismaClient,
   readOperationsGauges,
   type OperationsReading,
   type PrismaClientOrTransaction,
@@ -8,6 +10,7 @@ import {
 import { eventually } from '../support/eventually.js';
 import { makeMerchant, type TestMerchant } from '../support/factories.js';
 import { testPrisma } from '../support/database.js';
+import { PrivatePostgres } from '../support/private-postgres.js';
 import { useStack } from '../support/stack.js';
 
 // The numbers the alerts read from PostgreSQL (docs/operations.md, "Alerts: what each means and what to
@@ -156,6 +159,29 @@ describe('the operations gauges', () => {
     });
   });
 
+  it("when clients open connections, then the connection gauges count them against the server's max_connections", async () => {
+    // A server of this test's own: the shared one's connections come and go with every other test.
+    const server = await PrivatePostgres.start({ maxConnections: 20 });
+    const db = createPrismaClient({ url: server.databaseUrl, poolSize: 1, connectTimeoutMs: 5_000 });
+    const others = Array.from({ length: 4 }, () => new pg.Client({ connectionString: server.serverUrl }));
+    try {
+      const schedule = { scheduleEndsAfterMs: { IMPS: 60_000, UPI: 60_000 } };
+      const before = (await readOperationsGauges(db, schedule)).postgresConnections;
+      await Promise.all(others.map((client) => client.connect()));
+      const during = (await readOperationsGauges(db, schedule)).postgresConnections;
+
+      expect(before.max).toBe(20);
+      expect(before.inUse).toBeGreaterThanOrEqual(1); // the reading's own
+      // Connections to another database of the server count too: the limit is the server's.
+      expect(during.inUse - before.inUse).toBeGreaterThanOrEqual(others.length);
+      expect(during.inUse).toBeLessThanOrEqual(during.max);
+    } finally {
+      await Promise.all(others.map((client) => client.end()));
+      await db.$disconnect();
+      await server.destroy();
+    }
+  });
+
   it('when the worker is scraped, then it publishes the gauges and its last check of the money invariants', async () => {
     const metricsUrl = `http://127.0.0.1:${stack.current.worker.healthPort}/metrics`;
     const text = await eventually(
@@ -170,6 +196,8 @@ describe('the operations gauges', () => {
     expect(text).toMatch(/^webhook_deliveries_failing\{state="held",app="worker"\} 0$/m);
     expect(text).toMatch(/^statement_breaks_open\{app="worker"\} 0$/m);
     expect(text).toMatch(/^payouts_overdue_total\{mode="UPI",app="worker"\} 0$/m);
+    expect(text).toMatch(/^postgres_connections_in_use\{app="worker"\} [1-9]\d*$/m);
+    expect(text).toMatch(/^postgres_connections_max\{app="worker"\} [1-9]\d*$/m);
     const checkedAt = Number(/^reconcile_last_success_timestamp_seconds\{app="worker"\} (\S+)$/m.exec(text)![1]);
     expect(Math.abs(checkedAt * 1000 - Date.now())).toBeLessThan(60_000);
   });

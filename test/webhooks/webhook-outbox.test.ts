@@ -149,8 +149,8 @@ describe("the queue's expiry and its webhook outbox row", () => {
   });
 });
 
-describe("the outbox's one writer", () => {
-  it('when the sources and the database functions are read, then only enqueue_payout_webhook records a delivery', async () => {
+describe("the outbox's writers, one per subject", () => {
+  it('when the sources and the database functions are read, then only enqueue_payout_webhook and enqueue_downtime_webhooks record a delivery', async () => {
     const root = fileURLToPath(new URL('../../', import.meta.url));
     const writers: string[] = [];
     for (const dir of ['apps', 'packages']) {
@@ -162,11 +162,14 @@ describe("the outbox's one writer", () => {
         }
       }
     }
-    expect(writers).toEqual(['packages/db/sql/functions/enqueue_payout_webhook.sql']);
+    expect(writers).toEqual([
+      'packages/db/sql/functions/enqueue_downtime_webhooks.sql',
+      'packages/db/sql/functions/enqueue_payout_webhook.sql',
+    ]);
     const { rows } = await pool.query<{ proname: string }>(
       `SELECT proname FROM pg_proc
         WHERE pronamespace = 'public'::regnamespace AND prosrc ~* 'INSERT\\s+INTO\\s+webhook_deliveries'`,
     );
-    expect(rows.map((r) => r.proname)).toEqual(['enqueue_payout_webhook']);
+    expect(rows.map((r) => r.proname).sort()).toEqual(['enqueue_downtime_webhooks', 'enqueue_payout_webhook']);
   });
 });

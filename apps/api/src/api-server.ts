@@ -211,6 +211,7 @@ function adminDependencies(config: ApiConfig, shared: SharedResources): AdminDep
       ...(config.STATEMENT_SETTLEMENT_ACCOUNT !== undefined && {
         settlementAccount: config.STATEMENT_SETTLEMENT_ACCOUNT,
       }),
+      banks: config.banks,
     },
     webhookDestinations: webhookDestinationPolicy(config),
     queueDashboardReadOnly: config.NODE_ENV === 'production',

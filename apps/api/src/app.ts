@@ -11,6 +11,7 @@ import type { BeneficiaryValidator } from './beneficiaries/beneficiary-validator
 import { bulkPayoutRoutes } from './bulk/bulk-routes.js';
 import { payinCallbackRoutes } from './callbacks/payin-callback-routes.js';
 import { collectionRoutes } from './collections/collection-routes.js';
+import { downtimeRoutes } from './downtimes/downtime-routes.js';
 import { errorHandler, notFound } from './http/error-handler.js';
 import { requestContext } from './http/request-context.js';
 import { requestMetrics } from './http/request-metrics.js';
@@ -69,6 +70,7 @@ export function createApp(deps: ApiDependencies): Express {
   app.use(beneficiaryRoutes(deps));
   app.use(walletRoutes(deps));
   app.use(tokenRoutes(deps));
+  app.use(downtimeRoutes(deps));
   app.use(notFound);
   app.use(errorHandler);
   return app;

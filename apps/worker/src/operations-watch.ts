@@ -59,6 +59,8 @@ export class OperationsWatch {
     metrics.webhookEndpointsDisabled.set(reading.disabledWebhookEndpoints);
     metrics.webhookDeliveriesFailing.set({ state: 'retrying' }, reading.retryingWebhookDeliveries);
     metrics.webhookDeliveriesFailing.set({ state: 'held' }, reading.heldWebhookDeliveries);
+    metrics.postgresConnectionsInUse.set(reading.postgresConnections.inUse);
+    metrics.postgresConnectionsMax.set(reading.postgresConnections.max);
     await this.countOverdue();
   }
 

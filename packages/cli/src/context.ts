@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { PrismaClient } from '@payout/db';
 import type { WebhookDestinationPolicy } from '@payout/domain';
-import type { ApprovalSettings } from '@payout/use-cases';
+import type { ApprovalSettings, StatementBank } from '@payout/use-cases';
 import type { AdminClient } from './admin-client.js';
 import type { Output } from './output.js';
 
@@ -34,6 +34,10 @@ export interface CommandContext {
   statementMaxBytes: number;
   /** `recon statement`: the account a statement must be for (STATEMENT_SETTLEMENT_ACCOUNT); unset, it is only reported. */
   settlementAccount?: string;
+  /** `recon statement`: the sponsor banks (config.banks), each statement matched against its own bank's payouts. */
+  statementBanks?: readonly StatementBank[];
+  /** Where a long command tells a person how far it has got (stderr), and whether that is a terminal. */
+  progress?: { write: (line: string) => void; terminal: boolean };
   out: Output;
   /** How long a money command's request waits, and whether (development only) its maker may approve it. */
   approvals: ApprovalSettings;

@@ -40,6 +40,8 @@ const status = await runCli(process.argv.slice(2), {
   stuckAfterMs: config.RECONCILE_STUCK_AFTER_MS,
   statementMaxBytes: config.STATEMENT_MAX_BYTES,
   ...(config.STATEMENT_SETTLEMENT_ACCOUNT !== undefined && { settlementAccount: config.STATEMENT_SETTLEMENT_ACCOUNT }),
+  statementBanks: config.banks,
+  stderrIsTerminal: process.stderr.isTTY,
   webhookDestinations: webhookDestinationPolicy(config),
   approvals: { ttlMs: config.APPROVAL_TTL_MS, selfApproval: config.APPROVALS_ALLOW_SELF_APPROVAL },
   openDb: () =>

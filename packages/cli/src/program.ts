@@ -16,7 +16,7 @@ import { CommandFailure, UsageError } from './usage-error.js';
 import type { Queue } from 'bullmq';
 import type { PrismaClient } from '@payout/db';
 import type { WebhookDestinationPolicy } from '@payout/domain';
-import type { ApprovalSettings } from '@payout/use-cases';
+import type { ApprovalSettings, StatementBank } from '@payout/use-cases';
 import { registerConsoleCommands } from './commands/console-commands.js';
 import { registerApprovalCommands } from './commands/approval-commands.js';
 import { registerLoginCommands } from './commands/login-commands.js';
@@ -36,6 +36,10 @@ export interface RunOptions {
   statementMaxBytes?: number;
   /** `recon statement`: the settlement account a statement must be for; unset, the account is not checked. */
   settlementAccount?: string;
+  /** `recon statement`: the sponsor banks (config.banks); unset, one bank whose account is `settlementAccount`. */
+  statementBanks?: readonly StatementBank[];
+  /** Whether stderr is a terminal, where a long command tells a person how far it has got. */
+  stderrIsTerminal?: boolean;
   /** Where `merchant webhook` may register a URL; by default the production rules (https, public addresses). */
   webhookDestinations?: WebhookDestinationPolicy;
   /** Money commands' requests: their lifetime, and self-approval (development only). Default: a day, never. */
@@ -85,6 +89,8 @@ export async function runCli(argv: string[], options: RunOptions): Promise<numbe
     stuckAfterMs: options.stuckAfterMs ?? 60_000,
     statementMaxBytes: options.statementMaxBytes ?? 50 * 1024 * 1024,
     ...(options.settlementAccount !== undefined && { settlementAccount: options.settlementAccount }),
+    ...(options.statementBanks && { statementBanks: options.statementBanks }),
+    progress: { write: options.stderr, terminal: options.stderrIsTerminal ?? false },
     webhookDestinations: options.webhookDestinations ?? { requireHttps: true, allowPrivateAddresses: false },
     out,
     approvals: options.approvals ?? { ttlMs: DEFAULT_APPROVAL_TTL_MS, selfApproval: false },

@@ -14,6 +14,8 @@ import type {
   Invalid,
   MainWallet,
   MainWalletOutcome,
+  DowntimesBody,
+  DowntimesOutcome,
   NotFound,
   PayinStatus,
   PayinStatusOutcome,
@@ -107,6 +109,16 @@ export function mainWalletOutcome(answer: ApiAnswer, what: string): MainWalletOu
     return { kind: 'found', balance: wallet.mainwallet, wallet, ...answeredBy(answer) };
   }
   if (answer.status === 404) return notFound(answer);
+  return unexpected(answer, what);
+}
+
+/** The answer of GET /api/downtimes. */
+export function downtimesOutcome(answer: ApiAnswer, what: string): DowntimesOutcome {
+  rejectCredentials(answer, what);
+  if (answer.status === 200 && Array.isArray(answer.body.downtimes)) {
+    const { downtimes } = answer.body as unknown as DowntimesBody;
+    return { kind: 'found', downtimes, ...answeredBy(answer) };
+  }
   return unexpected(answer, what);
 }
 

@@ -1,6 +1,7 @@
 import {
   bulkPayoutOutcome,
   bulkPayoutStatusOutcome,
+  downtimesOutcome,
   mainWalletOutcome,
   payinStatusOutcome,
   payoutOutcome,
@@ -19,6 +20,7 @@ import type {
   Digits,
   ImpsPayoutRequest,
   ImpsPayoutResult,
+  DowntimesOutcome,
   MainWalletOutcome,
   PayinStatusOutcome,
   PayoutOutcome,
@@ -151,6 +153,15 @@ export class PayoutClient {
       signal: options.signal,
     });
     return mainWalletOutcome(answer, 'main wallet');
+  }
+
+  /**
+   * The sponsor banks down or degraded now, per mode (GET /api/downtimes). While every bank serving a mode is
+   * down, payouts of that mode are held, then sent when one recovers or failed (`BANK_DOWNTIME`, safe to retry).
+   */
+  async getDowntimes(options: CallOptions = {}): Promise<DowntimesOutcome> {
+    const answer = await send(this.transport, { method: 'GET', path: '/api/downtimes', signal: options.signal });
+    return downtimesOutcome(answer, 'downtimes');
   }
 
   /**

@@ -47,6 +47,9 @@ export type PayoutStatusBody = Exact<Schemas['PayoutStatus']>;
 export type PayoutStatus = PayoutStatusBody;
 export type PayinStatus = Exact<Schemas['CollectionStatus']>;
 export type MainWallet = Schemas['MainWallet'];
+/** A sponsor bank down or degraded for one mode (GET /api/downtimes, and the downtime webhooks). */
+export type Downtime = Schemas['Downtime'];
+export type DowntimesBody = Schemas['Downtimes'];
 export type FieldError = Schemas['ValidationError']['errors'][number];
 
 /** What every outcome carries about the answer it came from. */
@@ -108,6 +111,9 @@ export type MainWalletOutcome =
       wallet: MainWallet;
     })
   | NotFound;
+
+/** The answer of GET /api/downtimes: the downtimes open now, oldest first (empty when none). */
+export type DowntimesOutcome = Answered & { kind: 'found'; downtimes: Downtime[] };
 
 // ----- bulk payouts (docs/api.md, "Bulk payouts")
 

@@ -1,15 +1,18 @@
 import { isJsonObject, JsonParseError, parseJsonLossless, type JsonObject } from './lossless-json.js';
 import { failureReason, isPayoutResult } from './outcomes.js';
-import type { PayoutResult } from './types.js';
+import type { Downtime, PayoutResult } from './types.js';
 
 /**
- * What a payout webhook tells you. `type` is open: the gateway may add event types, and this client hands
+ * What a webhook tells you. `type` is open: the gateway may add event types, and this client hands
  * them to you (with the body, parsed losslessly) instead of refusing them. Known today:
  * - `payout.success` and `payout.failed`: the payout reached its final result;
  * - `payout.reversed`: a payout that had succeeded came back (the credit bounced); its amount is back in
- *   your main wallet, the status lookup says Failed, and `Bankriff` is still the original UTR.
+ *   your main wallet, the status lookup says Failed, and `Bankriff` is still the original UTR;
+ * - `downtime.started` and `downtime.resolved`: a sponsor bank went down (or degraded) for a mode, or
+ *   recovered (`downtime`; GET /api/downtimes lists those open now).
  */
-export type WebhookEventType = 'payout.success' | 'payout.failed' | 'payout.reversed' | (string & {});
+export type WebhookEventType =
+  'payout.success' | 'payout.failed' | 'payout.reversed' | 'downtime.started' | 'downtime.resolved' | (string & {});
 
 export interface WebhookEvent {
   type: WebhookEventType;
@@ -18,9 +21,10 @@ export interface WebhookEvent {
   /** X-Webhook-Attempt: 1 for the first attempt of this delivery. */
   attempt: number | undefined;
   /**
-   * The payout's own event counter (the body's `sequence`, which is signed, else X-Webhook-Sequence), rising
-   * with each event of one payout: keep the highest you have applied and ignore a lower one, since
-   * deliveries are not ordered. Undefined when the gateway does not send one.
+   * The event counter (the body's `sequence`, which is signed, else X-Webhook-Sequence), rising with each
+   * event of one payout, or with each downtime event sent to you: keep the highest you have applied (per
+   * payout, or per bank and mode) and ignore a lower one, since deliveries are not ordered. Undefined when
+   * the gateway does not send one.
    */
   sequence: number | undefined;
   /** When the gateway signed the delivery (Unix seconds, the `t` of the signature). */
@@ -29,6 +33,8 @@ export interface WebhookEvent {
   payout: PayoutResult | undefined;
   /** For failed and reversed payouts: the reason after "MP007 - Transaction failed: ". */
   reason: string | undefined;
+  /** For downtime events: the bank, mode, since and status; undefined for other events. */
+  downtime: Downtime | undefined;
   /** The whole body, parsed losslessly: members this client does not know yet are here too. */
   body: JsonObject;
 }
@@ -120,6 +126,8 @@ function webhookEvent(body: JsonObject, headers: HeadersLike, signedAt: number):
   const { event: _event, sequence: _sequence, ...result } = body;
   const payout = isPayoutResult(result) ? (result as unknown as PayoutResult) : undefined;
   const failed = payout?.status === 'FAILED';
+  const downtime =
+    typeof body.event === 'string' && body.event.startsWith('downtime.') ? downtimeOf(result) : undefined;
   return {
     type: eventType(body, payout),
     deliveryId: headerValue(headers, 'X-Webhook-Id'),
@@ -128,8 +136,17 @@ function webhookEvent(body: JsonObject, headers: HeadersLike, signedAt: number):
     signedAt,
     payout,
     reason: failed ? failureReason(payout.message) : undefined,
+    downtime,
     body,
   };
+}
+
+/** The downtime members of a downtime event's body (docs/webhooks.md, "Downtime webhooks"). */
+function downtimeOf(members: JsonObject): Downtime | undefined {
+  const { mode, bank, since, status } = members;
+  if (typeof bank !== 'string' || typeof since !== 'string') return undefined;
+  if ((mode !== 'IMPS' && mode !== 'UPI') || (status !== 'DOWN' && status !== 'DEGRADED')) return undefined;
+  return { mode, bank, since, status };
 }
 
 /** The body's own `event` member when it names one; else what a payout result says. */

@@ -11,6 +11,7 @@ export * from './errors.js';
 export * from './bulk.js';
 export * from './beneficiary-validation.js';
 export * from './webhook-payload.js';
+export * from './downtimes.js';
 export * from './tokens.js';
 export {
   accountNumberField,

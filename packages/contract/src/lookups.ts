@@ -1,8 +1,12 @@
 import { z } from 'zod';
 import {
   bankriff,
+  FAILURE_REASON_RETRYABLE,
+  FAILURE_REASON_TEXT,
   formatRupees,
-  payoutMessage,
+  payoutResultMessage,
+  type BankName,
+  type FailureReason,
   type Paise,
   type PayoutResultSource,
   type PayoutStatus,
@@ -31,6 +35,30 @@ export const payoutStatusSchema = z
     TransactionID: transactionIdText,
     mode: z.enum(['IMPS', 'UPI']),
     message: payoutMessageMember,
+    // Additions of CONTRACT.md "Several banks": present only where the payout has them.
+    bank: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          'The alias of the sponsor bank the payout was sent to (never its account); absent until it is sent.',
+        examples: ['primary'],
+      }),
+    reason_code: z
+      .enum(Object.keys(FAILURE_REASON_TEXT) as [FailureReason, ...FailureReason[]])
+      .optional()
+      .meta({
+        description: 'Why a Failed payout failed, machine-readable; absent unless Failed.',
+        examples: ['BANK_DOWNTIME'],
+      }),
+    retryable: z
+      .boolean()
+      .optional()
+      .meta({
+        description:
+          'With reason_code: true when sending the same payout again, under a new TransactionID, is safe and may ' +
+          'go through (nothing was paid; the cause was passing).',
+      }),
   })
   .meta({ id: 'PayoutStatus', description: 'A payout found by its TransactionID, with its mode and message.' });
 
@@ -42,9 +70,15 @@ const LOOKUP_STATUS_TEXT: Record<PayoutStatus, PayoutStatusBody['status']> = {
   FAILED: 'Failed',
 };
 
-/** The payout status lookup's body: `mode` and `message` added, status capitalised "Success". */
-export function payoutStatusBody(p: PayoutResultSource): PayoutStatusBody {
-  return {
+/** What a status lookup is built from: the payout's result, and the bank it went to when known. */
+export type PayoutStatusSource = PayoutResultSource & { bank?: BankName | null };
+
+/**
+ * The payout status lookup's body: `mode` and `message` added, status capitalised "Success"; then `bank`
+ * once the payout was sent, and `reason_code` with `retryable` once it failed (CONTRACT.md "Several banks").
+ */
+export function payoutStatusBody(p: PayoutStatusSource): PayoutStatusBody {
+  const body: PayoutStatusBody = {
     error: false,
     status_code: 200,
     status: LOOKUP_STATUS_TEXT[p.status],
@@ -55,8 +89,14 @@ export function payoutStatusBody(p: PayoutResultSource): PayoutStatusBody {
     Ack_no: p.ackNo,
     TransactionID: p.transactionId,
     mode: p.mode,
-    message: payoutMessage(p.status, p.failureReason, p.state),
+    message: payoutResultMessage(p),
   };
+  if (p.bank) body.bank = p.bank;
+  if (p.status === 'FAILED' && p.failureReason) {
+    body.reason_code = p.failureReason;
+    body.retryable = FAILURE_REASON_RETRYABLE[p.failureReason];
+  }
+  return body;
 }
 
 export const collectionStatusSchema = z

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   ACK_NO_PATTERN,
   FAILURE_REASON_TEXT,
+  HELD_MESSAGE,
   payoutMessage,
   QUEUED_MESSAGE,
   type FailureReason,
@@ -25,7 +26,7 @@ export type OnTheWire<T> = T extends number
       ? { [K in keyof T]: OnTheWire<T[K]> }
       : T;
 
-const PENDING_MESSAGES = [payoutMessage('PENDING'), QUEUED_MESSAGE] as [string, string];
+const PENDING_MESSAGES = [payoutMessage('PENDING'), QUEUED_MESSAGE, HELD_MESSAGE] as [string, string, string];
 export const SUCCESS_MESSAGE = payoutMessage('SUCCESS');
 const FAILED_MESSAGES = (Object.keys(FAILURE_REASON_TEXT) as FailureReason[]).map((reason) =>
   payoutMessage('FAILED', reason),
@@ -83,7 +84,9 @@ export const failedMessage = z.enum(FAILED_MESSAGES).meta({
 });
 
 export const pendingMessage = z.enum(PENDING_MESSAGES).meta({
-  description: 'MP006: in progress, or queued until the main wallet holds enough (for a merchant who opted in).',
+  description:
+    'MP006: in progress, queued until the main wallet holds enough (for a merchant who opted in), or held while ' +
+    'no bank serves its mode (sent when one recovers).',
 });
 
 export const payoutMessageMember = z.enum([...PENDING_MESSAGES, SUCCESS_MESSAGE, ...FAILED_MESSAGES]).meta({

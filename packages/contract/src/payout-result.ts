@@ -3,7 +3,7 @@ import {
   bankriff,
   formatRupees,
   jsonNumber,
-  payoutMessage,
+  payoutResultMessage,
   type JsonNumber,
   type PayoutMode,
   type PayoutResultSource,
@@ -164,7 +164,7 @@ const tail = <T>(p: PayoutResultSource, transactionId: T) => ({
   Bankriff: bankriff(p),
   Ack_no: p.ackNo,
   TransactionID: transactionId,
-  message: payoutMessage(p.status, p.failureReason, p.state),
+  message: payoutResultMessage(p),
 });
 
 const RESULT_BODY: {

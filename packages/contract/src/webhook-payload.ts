@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { PayoutResultSource } from '@payout/domain';
+import type { BankDowntime, PayoutResultSource } from '@payout/domain';
+import { downtimeMembers, downtimeSchema, type DowntimeBody } from './downtimes.js';
 import { payoutResult, payoutResultSchemas, type PayoutResultBody } from './payout-result.js';
 
 /** The payout's state as a webhook names it: its result, with a reversal told apart from a failure. */
@@ -33,4 +34,38 @@ export type WebhookPayload = PayoutResultBody & z.infer<typeof webhookMembers>;
  */
 export function webhookPayload(p: PayoutResultSource, sequence: number): WebhookPayload {
   return { ...payoutResult(p).body, event: webhookEvent(p), sequence };
+}
+
+/** A bank downtime's webhook events (docs/webhooks.md, "Downtime webhooks"). */
+export const DOWNTIME_WEBHOOK_EVENTS = ['downtime.started', 'downtime.resolved'] as const;
+export type DowntimeWebhookEvent = (typeof DOWNTIME_WEBHOOK_EVENTS)[number];
+
+const downtimeWebhookMembers = z.object({
+  event: z.enum(DOWNTIME_WEBHOOK_EVENTS),
+  sequence: z.number().int().min(1).meta({
+    description:
+      'Rises with each downtime event sent to you, whatever the bank and mode: keep the highest applied per bank and mode, and drop one that is not higher.',
+  }),
+});
+
+/** The body of a downtime webhook (docs/webhooks.md, "Downtime webhooks"). */
+export const downtimeWebhookPayloadSchema = downtimeSchema.extend(downtimeWebhookMembers.shape).meta({
+  id: 'DowntimeWebhook',
+  description:
+    'A bank downtime started or resolved: the downtime as GET /api/downtimes shows it, then event and sequence.',
+});
+
+export type DowntimeWebhookPayload = DowntimeBody & z.infer<typeof downtimeWebhookMembers>;
+
+/**
+ * The body of a downtime webhook: the downtime's members as GET /api/downtimes writes them (CONTRACT.md
+ * "Several banks"), then `event` and `sequence`, the number this merchant's downtime events rise by, given
+ * when the event was recorded. Signed like a payout webhook.
+ */
+export function downtimeWebhookPayload(
+  downtime: BankDowntime,
+  resolved: boolean,
+  sequence: number,
+): DowntimeWebhookPayload {
+  return { ...downtimeMembers(downtime), event: resolved ? 'downtime.resolved' : 'downtime.started', sequence };
 }

@@ -34,7 +34,13 @@ import {
   payoutStatusSchema,
 } from './lookups.js';
 import { PAYOUT_RESULT_SCHEMAS, payoutResult } from './payout-result.js';
-import { webhookPayload, webhookPayloadSchema } from './webhook-payload.js';
+import {
+  downtimeWebhookPayload,
+  downtimeWebhookPayloadSchema,
+  webhookPayload,
+  webhookPayloadSchema,
+} from './webhook-payload.js';
+import { downtimesBody, downtimesSchema } from './downtimes.js';
 import { tokenRevokedBody, tokenRevokedSchema, tokenRotatedBody, tokenRotatedSchema } from './tokens.js';
 
 // The builders are typed by their schemas (a missing or renamed member is a compile error); these tests
@@ -75,6 +81,7 @@ const REASONS = Object.keys(FAILURE_REASON_TEXT) as FailureReason[];
 const payouts = MODES.flatMap((mode) => [
   ...STATUSES.map((status) => payout(mode, status)),
   payout(mode, 'PENDING', { state: 'QUEUED' }),
+  payout(mode, 'PENDING', { state: 'ACCEPTED', heldSince: new Date() }),
   payout(mode, 'PENDING', { transactionId: '000123' }),
   ...REASONS.map((failureReason) => payout(mode, 'FAILED', { failureReason, bankReference: '412345678901' })),
 ]);
@@ -137,6 +144,49 @@ describe('wire bodies against their schemas', () => {
     expectBodyFits(tokenRevokedSchema, tokenRevokedBody(token.slice(0, 10)));
     const limit = errorBody(new AppError('CONFLICT', tokenLimitMessage([token.slice(0, 10), 'pgt_b7QmR2'])));
     expectBodyFits(tokenLimitSchema, limit);
+  });
+
+  it('when the downtimes are listed or a downtime webhook is built, then each body fits its schema', () => {
+    const since = new Date('2026-11-28T09:15:00.000Z');
+    const down = { bank: 'primary', mode: 'UPI' as const, status: 'DOWN' as const, since };
+    expectBodyFits(downtimesSchema, downtimesBody([]));
+    expectBodyFits(downtimesSchema, downtimesBody([down, { ...down, mode: 'IMPS', status: 'DEGRADED' }]));
+    for (const resolved of [false, true])
+      expectBodyFits(downtimeWebhookPayloadSchema, downtimeWebhookPayload(down, resolved, 7));
+    expect(stringifyJson(downtimeWebhookPayload(down, true, 7))).toBe(
+      '{"mode":"UPI","bank":"primary","since":"2026-11-28T09:15:00.000Z","status":"DOWN","event":"downtime.resolved","sequence":7}',
+    );
+  });
+
+  it('when a payout held for a downtime, sent to a bank, or failed is looked up, then the body carries the additions of several banks only where the payout has them', () => {
+    const held = payoutStatusBody(payout('UPI', 'PENDING', { state: 'ACCEPTED', heldSince: new Date() }));
+    expect(held.message).toBe(
+      'MP006 - Your transaction is held: the bank for this mode is down; it will be sent when it recovers',
+    );
+    expect(held).not.toHaveProperty('bank');
+    expect(held).not.toHaveProperty('reason_code');
+    // Held since, but sent meanwhile: in progress.
+    const sent = payoutStatusBody({
+      ...payout('UPI', 'PENDING', { state: 'SUBMITTING', heldSince: new Date() }),
+      bank: 'secondary',
+    });
+    expect(sent).toMatchObject({ message: 'MP006 - Your transaction is in progress', bank: 'secondary' });
+    expect(sent).not.toHaveProperty('retryable');
+    const expired = payoutStatusBody(payout('IMPS', 'FAILED', { failureReason: 'BANK_DOWNTIME' }));
+    expect(expired).toMatchObject({
+      status: 'Failed',
+      message: 'MP007 - Transaction failed: bank downtime; retrying is safe',
+      reason_code: 'BANK_DOWNTIME',
+      retryable: true,
+    });
+    const declined = payoutStatusBody({
+      ...payout('IMPS', 'FAILED', { failureReason: 'DECLINED_BY_BENEFICIARY_BANK' }),
+      bank: 'primary',
+    });
+    expect(declined).toMatchObject({ bank: 'primary', reason_code: 'DECLINED_BY_BENEFICIARY_BANK', retryable: false });
+    const paid = payoutStatusBody({ ...payout('IMPS', 'SUCCESS'), bank: 'primary' });
+    expect(paid.bank).toBe('primary');
+    expect(paid).not.toHaveProperty('reason_code');
   });
 
   it('when a body drifts from its schema, then the check says so', () => {

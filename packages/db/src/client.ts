@@ -104,3 +104,21 @@ function sessionOptions(options: DatabaseOptions): string | undefined {
   ].filter((s): s is string => typeof s === 'string');
   return settings.length > 0 ? settings.join(' ') : undefined;
 }
+
+/**
+ * A connection of its own, beside the client's pool, for a session of several statements that must share
+ * one connection (temporary tables, COPY): made with the pool's settings, closed when `work` ends. Not
+ * taken from the pool, so the caller's other statements (on the pool) can run meanwhile, even on a pool of one.
+ */
+export async function withConnection<T>(db: PrismaClient, work: (connection: pg.ClientBase) => Promise<T>): Promise<T> {
+  const pool = pools.get(db);
+  if (!pool) throw new Error('withConnection needs a client made by createPrismaClient');
+  const connection = new pg.Client(pool.options);
+  connection.on('error', () => undefined);
+  await connection.connect();
+  try {
+    return await work(connection);
+  } finally {
+    await connection.end().catch(() => undefined);
+  }
+}

@@ -1,5 +1,6 @@
 export {
   createPrismaClient,
+  withConnection,
   type DatabaseOptions,
   type PrismaClient,
   type PrismaClientOrTransaction,
@@ -54,7 +55,6 @@ export * from './repositories/statement-breaks.js';
 export {
   BANK_TIME_ZONE,
   findEarlierStatementRuns,
-  findPayoutsForStatement,
   insertStatementRun,
   lockPayoutStates,
   lockStatementRun,
@@ -81,3 +81,4 @@ export { NextTurnFlush } from './next-turn-flush.js';
 export { StatementCoalescer, type CoalescingLimits, type Pending } from './statement-coalescer.js';
 export * from './repositories/day-at-a-glance.js';
 export * from './repositories/statement-identity.js';
+export * from './repositories/statement-matching.js';

@@ -3,7 +3,9 @@ export { ACK_NO_PATTERN, isMid, isTransactionId, newAckNo } from './identifiers.
 export { JsonNumber, JsonSyntaxError, isJsonNumber, jsonNumber, parseJson, stringifyJson } from './json.js';
 export { AppError, isAppError, type ErrorCode, type FieldError } from './errors.js';
 export {
+  FAILURE_REASON_RETRYABLE,
   FAILURE_REASON_TEXT,
+  HELD_MESSAGE,
   IN_FLIGHT_STATES,
   isRailFailureReason,
   RAIL_FAILURE_REASONS,
@@ -65,7 +67,7 @@ export {
   type InquirySchedules,
   type RailAnswer,
 } from './rail-outcome.js';
-export { bankriff, type PayoutResultSource } from './payout-result.js';
+export { bankriff, isHeld, payoutResultMessage, type PayoutResultSource } from './payout-result.js';
 export {
   checkPayinSignature,
   newWebhookSecret,

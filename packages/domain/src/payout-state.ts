@@ -107,14 +107,46 @@ export const FAILURE_REASON_TEXT: Record<FailureReason, string> = {
   BANK_DOWNTIME: 'bank downtime; retrying is safe',
 };
 
+/**
+ * Whether a merchant may send the same payout again, under a new TransactionID, after it failed for this
+ * reason, and expect it to go through (the lookups' `retryable`, CONTRACT.md "Several banks"): nothing was
+ * paid, and the cause was ours or passing — a downtime, a short balance (once the wallet is funded). A refusal
+ * about the beneficiary, or money sent back by the beneficiary's bank, would only come back the same way.
+ */
+export const FAILURE_REASON_RETRYABLE: Record<FailureReason, boolean> = {
+  INSUFFICIENT_BALANCE: true,
+  INVALID_BENEFICIARY_ACCOUNT: false,
+  INVALID_UPI_ADDRESS: false,
+  DECLINED_BY_BENEFICIARY_BANK: false,
+  RAIL_REJECTED: false,
+  REVERSED_BY_BENEFICIARY_BANK: false,
+  BANK_DOWNTIME: true,
+};
+
 /** The message of a pending payout waiting in its merchant's queue for balance. */
 export const QUEUED_MESSAGE = 'MP006 - Your transaction is queued: insufficient balance in main wallet';
 
-/** The message of a payout result, beginning with its result code (docs/api.md, "Response bodies"). */
-export function payoutMessage(status: PayoutStatus, reason?: FailureReason | null, state?: PayoutState): string {
+/**
+ * The message of a payout held, reserved and unsent, while no bank serves its mode (CONTRACT.md "Several
+ * banks"; docs/banks.md, "Holding").
+ */
+export const HELD_MESSAGE =
+  'MP006 - Your transaction is held: the bank for this mode is down; it will be sent when it recovers';
+
+/**
+ * The message of a payout result, beginning with its result code (docs/api.md, "Response bodies"). `held`: the
+ * payout waits for a bank to recover (ACCEPTED with `heldSince` set; `payoutResultMessage` decides).
+ */
+export function payoutMessage(
+  status: PayoutStatus,
+  reason?: FailureReason | null,
+  state?: PayoutState,
+  held = false,
+): string {
   switch (status) {
     case 'PENDING':
-      return state === 'QUEUED' ? QUEUED_MESSAGE : 'MP006 - Your transaction is in progress';
+      if (state === 'QUEUED') return QUEUED_MESSAGE;
+      return held ? HELD_MESSAGE : 'MP006 - Your transaction is in progress';
     case 'SUCCESS':
       return 'MP00 - Transaction successful';
     case 'FAILED':

@@ -42,12 +42,14 @@ export interface Payout {
   inquiryAttempts: number;
   /** When the next step is due; an overdue payout is queued again by the sweeper. */
   nextCheckAt: Date | null;
-  createdAt: Date;
   /**
    * The sponsor bank it was sent to (an alias of BANKS, docs/banks.md); null until it is first sent. Every
    * later status check, resubmit and reversal goes to this bank.
    */
   bank: BankName | null;
+  /** Since when it has waited, reserved and unsent, because no bank serves its mode (docs/banks.md, "Holding"). */
+  heldSince: Date | null;
+  createdAt: Date;
 }
 
 /** The members of a payout request, whichever mode's body they came in (apps/api maps each body onto these). */

@@ -8,12 +8,17 @@ export {
 } from './statement-csv.js';
 export {
   breakSaysMoneyIsMissing,
+  matchLine,
   matchStatement,
+  missingAtBank,
+  reversedMissingAtBank,
   MONEY_MISSING_BREAKS,
   MAX_SUGGESTIONS,
   narrationTokens,
   RECON_CLASSES,
   type BookPayout,
+  type Books,
+  type LineState,
   type MatchableLine,
   type ReconAction,
   type ReconClass,
@@ -32,8 +37,10 @@ export {
 export {
   acceptStatementFile,
   checkStatementFile,
+  checkStatementSummaries,
   notVouchedFor,
   readStatementFile,
+  sameAccount,
   toStatementLines,
   type BankEntry,
   type BankEntryClass,
@@ -45,9 +52,21 @@ export {
   type StatementFile,
   type StatementFileOptions,
   type StatementFormat,
+  type StatementHead,
+  type StatementSummary,
 } from './statement-file.js';
-export { acceptStatementFiles, type StatementFiles, type StatementText } from './statement-files.js';
-export { daysBetween, statementFilesOfDays } from './statement-days.js';
+export { acceptStatementFiles, checkStatementRun, type StatementFiles, type StatementText } from './statement-files.js';
+export { daysBetween, filesOfDays, statementDays, statementFilesOfDays } from './statement-days.js';
+export {
+  LAYOUT_HEAD_CHARS,
+  oneAccountOf,
+  readStatementRun,
+  statementDaysOf,
+  statementLayoutOf,
+  type StatementLineSink,
+  type StatementSource,
+  type StreamedStatementRun,
+} from './statement-stream.js';
 export { BankCsvProfile, parseBankProfile } from './formats/bank-csv.js';
 export { detectLayout, type StatementLayout } from './formats/detect.js';
 export { renderCamt053 } from './formats/render-camt053.js';

@@ -1,4 +1,5 @@
 import { formatRupees, type Paise } from '@payout/domain';
+import { LineSplitter } from './formats/bank-statement.js';
 import { splitFields } from './formats/csv-fields.js';
 
 /**
@@ -54,24 +55,65 @@ const DATE = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
  * number, so nothing of a damaged file is ever applied. Blank lines are allowed only at the end.
  */
 export function parseStatement(text: string): ParsedStatement {
-  const rows = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-  while (rows.length > 0 && rows[rows.length - 1]!.trim() === '') rows.pop();
-  if (rows.length === 0) return { ok: false, lineNumber: 1, message: 'the file is empty: expected the header line' };
-
-  const header = splitFields(rows[0]!, ',');
-  if (!header.ok || header.fields.map((f) => f.trim().toLowerCase()).join(',') !== STATEMENT_HEADER.join(',')) {
-    return { ok: false, lineNumber: 1, message: `the header must be exactly "${STATEMENT_HEADER.join(',')}"` };
-  }
-
   const lines: StatementLine[] = [];
-  for (let i = 1; i < rows.length; i++) {
-    const lineNumber = i + 1;
-    const parsed = parseLine(rows[i]!, lineNumber);
-    if (!parsed.ok) return { ok: false, lineNumber, message: parsed.message };
-    lines.push(parsed.line);
-  }
+  const reader = canonicalCsvReader((line) => lines.push(line));
+  reader.write(text);
+  const read = reader.end();
+  if (!read.ok) return read;
   const valueDates = [...new Set(lines.map((l) => l.valueDate))].sort();
   return { ok: true, lines, valueDates };
+}
+
+/**
+ * The canonical CSV as a stream (docs/reconciliation.md, "Memory"): each line handed out as it is read, the
+ * file's verdict at its end — the first malformed line, as {@link parseStatement} finds it.
+ */
+export function canonicalCsvReader(onLine: (line: StatementLine) => void): {
+  write(text: string): void;
+  end(): { ok: true } | { ok: false; lineNumber: number; message: string };
+} {
+  let rowNumber = 0;
+  let header: 'unread' | 'blank' | 'read' = 'unread';
+  // Blank rows are allowed only at the end: the first of a run of them, until a row that is not blank.
+  let firstBlank: number | undefined;
+  let failure: { ok: false; lineNumber: number; message: string } | undefined;
+  const fail = (lineNumber: number, message: string) => (failure = { ok: false, lineNumber, message });
+  const headerMessage = `the header must be exactly "${STATEMENT_HEADER.join(',')}"`;
+  const splitter = new LineSplitter((row) => {
+    rowNumber++;
+    if (failure) return;
+    const blank = row.trim() === '';
+    if (rowNumber === 1) {
+      if (blank) header = 'blank';
+      else if (!isHeader(row)) fail(1, headerMessage);
+      else header = 'read';
+      return;
+    }
+    if (blank) {
+      firstBlank ??= rowNumber;
+      return;
+    }
+    if (header === 'blank') return fail(1, headerMessage);
+    if (firstBlank !== undefined) return fail(firstBlank, 'blank line inside the statement');
+    const parsed = parseLine(row, rowNumber);
+    if (!parsed.ok) return fail(rowNumber, parsed.message);
+    onLine(parsed.line);
+  });
+  return {
+    write: (text) => splitter.write(text),
+    end: () => {
+      splitter.end();
+      if (failure) return failure;
+      if (header !== 'read')
+        return { ok: false, lineNumber: 1, message: 'the file is empty: expected the header line' };
+      return { ok: true };
+    },
+  };
+}
+
+function isHeader(row: string): boolean {
+  const header = splitFields(row, ',');
+  return header.ok && header.fields.map((f) => f.trim().toLowerCase()).join(',') === STATEMENT_HEADER.join(',');
 }
 
 function parseLine(

@@ -1,6 +1,5 @@
 import type { BankCsvProfile } from './formats/bank-csv.js';
-import type { BankStatement } from './formats/bank-statement.js';
-import { readStatementFile } from './statement-file.js';
+import { readStatementFile, summarize, type StatementSummary } from './statement-file.js';
 import type { StatementText } from './statement-files.js';
 
 /**
@@ -14,14 +13,28 @@ export function statementFilesOfDays(
   range: { from: string; to: string },
   profile?: BankCsvProfile,
 ): { ok: true; files: StatementText[] } | { ok: false; reason: string } {
-  const dated: { file: StatementText; day: string; days: string[] }[] = [];
+  const dated: { file: StatementText; days: string[] }[] = [];
   for (const file of files) {
     const read = readStatementFile(file.text, profile);
     if (!read.ok) return { ok: false, reason: `${file.name}: ${read.reason}` };
-    const days = daysOf(read.statements);
-    const day = days[days.length - 1];
-    if (day !== undefined && day >= range.from && day <= range.to) dated.push({ file, day, days });
+    dated.push({ file, days: statementDays(read.statements.map(summarize)) });
   }
+  return filesOfDays(dated, range);
+}
+
+/**
+ * Of files and the days each covers (its statements' closing days, see {@link statementDays}), those whose
+ * statement date — their last day — falls in the range, in date order; refused when a day of the range is
+ * in none of them.
+ */
+export function filesOfDays<F extends { name: string }>(
+  files: readonly { file: F; days: readonly string[] }[],
+  range: { from: string; to: string },
+): { ok: true; files: F[] } | { ok: false; reason: string } {
+  const dated = files.flatMap(({ file, days }) => {
+    const day = days[days.length - 1];
+    return day !== undefined && day >= range.from && day <= range.to ? [{ file, day, days }] : [];
+  });
   const covered = new Set(dated.flatMap((d) => d.days));
   const missing = daysBetween(range.from, range.to).filter((day) => !covered.has(day));
   if (missing.length > 0) {
@@ -33,9 +46,9 @@ export function statementFilesOfDays(
 }
 
 /** The days a file's statements close on; for a layout without a statement date, its entries' dates. */
-function daysOf(statements: readonly BankStatement[]): string[] {
+export function statementDays(statements: readonly StatementSummary[]): string[] {
   const closing = statements.map((s) => s.statementDate).filter((d): d is string => d !== null);
-  const days = closing.length > 0 ? closing : statements.flatMap((s) => s.entries.map((e) => e.valueDate));
+  const days = closing.length > 0 ? closing : statements.flatMap((s) => [...s.entryDates]);
   return [...new Set(days)].sort();
 }
 

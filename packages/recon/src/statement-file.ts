@@ -1,12 +1,21 @@
 import { formatRupees, type Paise } from '@payout/domain';
-import { parseStatement } from './statement-csv.js';
+import { canonicalCsvReader } from './statement-csv.js';
 import type { MatchableLine } from './statement-matcher.js';
 import { linePlace } from './statement-run.js';
-import { readBankCsv, type BankCsvProfile } from './formats/bank-csv.js';
-import { signedAmount, type BankEntry, type BankStatement, type ReadResult } from './formats/bank-statement.js';
-import { readCamt053 } from './formats/camt053.js';
-import { detectLayout } from './formats/detect.js';
-import { readMt940 } from './formats/mt940.js';
+import { bankCsvReader, type BankCsvProfile } from './formats/bank-csv.js';
+import {
+  readWhole,
+  signedAmount,
+  type BankEntry,
+  type BankStatement,
+  type EntrySink,
+  type ReadResult,
+  type StatementHead,
+  type StatementStreamReader,
+} from './formats/bank-statement.js';
+import { camt053Reader } from './formats/camt053.js';
+import { detectLayout, type StatementLayout } from './formats/detect.js';
+import { mt940Reader } from './formats/mt940.js';
 
 export type {
   BankEntry,
@@ -15,6 +24,7 @@ export type {
   BankStatement,
   ReadResult,
   StatementFormat,
+  StatementHead,
 } from './formats/bank-statement.js';
 
 /**
@@ -65,54 +75,122 @@ export function acceptStatementFile(text: string, options: StatementFileOptions 
 
 /** Reads a file in the layout its content shows. */
 export function readStatementFile(text: string, profile?: BankCsvProfile): ReadResult {
-  switch (detectLayout(text)) {
+  const reader = statementReader(detectLayout(text), profile);
+  return 'reason' in reader ? { ok: false, reason: reader.reason } : readWhole(text, reader.open);
+}
+
+/**
+ * The streaming reader of a layout (docs/reconciliation-formats.md): the one reader of each layout, for a
+ * file read whole and a file read as a stream alike. A bank CSV export needs its profile.
+ */
+export function statementReader(
+  layout: StatementLayout,
+  profile?: BankCsvProfile,
+): { open: (sink: EntrySink) => StatementStreamReader } | { reason: string } {
+  switch (layout) {
     case 'camt.053':
-      return readCamt053(text);
+      return { open: camt053Reader };
     case 'mt940':
-      return readMt940(text);
+      return { open: mt940Reader };
     case 'canonical-csv':
-      return readCanonicalCsv(text);
+      return { open: canonicalCsvStatementReader };
     case 'bank-csv':
       if (profile === undefined) {
         return {
-          ok: false,
           reason: 'not MT940, camt.053 or the canonical CSV: a bank CSV export is read with its profile (--profile)',
         };
       }
-      return readBankCsv(text, profile);
+      return { open: (sink) => bankCsvReader(profile, sink) };
   }
 }
 
 /** The canonical CSV (docs/reconciliation.md) as a statement: no account, sequence or balances. */
-function readCanonicalCsv(text: string): ReadResult {
-  const parsed = parseStatement(text);
-  if (!parsed.ok) return { ok: false, reason: `line ${parsed.lineNumber}: ${parsed.message}` };
-  const entries = parsed.lines.map((line): BankEntry => ({
-    lineNumber: line.lineNumber,
-    valueDate: line.valueDate,
-    type: line.type,
-    amountPaise: line.amountPaise,
-    utr: line.utr,
-    reference: line.reference,
-    narration: '',
-    class: line.type === 'DEBIT' ? 'payout' : 'return',
-  }));
+function canonicalCsvStatementReader(sink: EntrySink): StatementStreamReader {
+  const reader = canonicalCsvReader((line) =>
+    sink(0, {
+      lineNumber: line.lineNumber,
+      valueDate: line.valueDate,
+      type: line.type,
+      amountPaise: line.amountPaise,
+      utr: line.utr,
+      reference: line.reference,
+      narration: '',
+      class: line.type === 'DEBIT' ? 'payout' : 'return',
+    }),
+  );
   return {
-    ok: true,
-    statements: [
-      {
-        format: 'canonical-csv',
-        id: null,
-        account: null,
-        sequence: null,
-        statementDate: null,
-        openingBalancePaise: null,
-        closingBalancePaise: null,
-        currency: 'INR',
-        entries,
-      },
-    ],
+    write: (text) => reader.write(text),
+    end: () => {
+      const read = reader.end();
+      if (!read.ok) return { ok: false, reason: `line ${read.lineNumber}: ${read.message}` };
+      return {
+        ok: true,
+        statements: [
+          {
+            format: 'canonical-csv',
+            id: null,
+            account: null,
+            sequence: null,
+            statementDate: null,
+            openingBalancePaise: null,
+            closingBalancePaise: null,
+            currency: 'INR',
+          },
+        ],
+      };
+    },
   };
+}
+
+/**
+ * What the whole-file checks need of a statement, gathered entry by entry as it is read, so a file read as a
+ * stream is checked as one read whole: its head, how many entries it has and on which dates, and its
+ * running balance.
+ */
+export interface StatementSummary extends StatementHead {
+  entries: number;
+  /** The value dates of its entries. */
+  entryDates: ReadonlySet<string>;
+  tally: BalanceTally;
+}
+
+/**
+ * The movement of a statement's entries so far, and where a running balance the bank printed first
+ * disagrees with it: an entry's printed balance says what the opening balance was, and every entry's must
+ * say the same, the statement's own.
+ */
+export class BalanceTally {
+  movement: Paise = 0n;
+  private first?: { lineNumber: number; printed: Paise; movement: Paise };
+  private disagreeing?: { lineNumber: number; printed: Paise; movement: Paise };
+
+  add(entry: BankEntry): void {
+    this.movement += signedAmount(entry);
+    if (entry.balanceAfterPaise === undefined) return;
+    const printed = { lineNumber: entry.lineNumber, printed: entry.balanceAfterPaise, movement: this.movement };
+    if (this.first === undefined) this.first = printed;
+    else if (this.disagreeing === undefined && printed.printed - printed.movement !== this.impliedOpening()) {
+      this.disagreeing = printed;
+    }
+  }
+
+  /** The first entry whose printed balance is not `opening` plus the entries up to it. */
+  firstDisagreement(opening: Paise): { lineNumber: number; printed: Paise; computed: Paise } | undefined {
+    const at = this.first && this.impliedOpening() !== opening ? this.first : this.disagreeing;
+    return at && { lineNumber: at.lineNumber, printed: at.printed, computed: opening + at.movement };
+  }
+
+  private impliedOpening(): Paise {
+    return this.first!.printed - this.first!.movement;
+  }
+}
+
+/** A statement read whole, summarised as a stream would have gathered it. */
+export function summarize(statement: BankStatement): StatementSummary {
+  const { entries, ...head } = statement;
+  const tally = new BalanceTally();
+  for (const entry of entries) tally.add(entry);
+  return { ...head, entries: entries.length, entryDates: new Set(entries.map((e) => e.valueDate)), tally };
 }
 
 export type FileCheck = { ok: true; notes: string[] } | { ok: false; reason: string };
@@ -124,6 +202,14 @@ export type FileCheck = { ok: true; notes: string[] } | { ok: false; reason: str
  */
 export function checkStatementFile(
   statements: readonly BankStatement[],
+  expected: Pick<StatementFileOptions, 'settlementAccount' | 'lastSequence'> = {},
+): FileCheck {
+  return checkStatementSummaries(statements.map(summarize), expected);
+}
+
+/** {@link checkStatementFile} of statements read as a stream: the same checks, on what was gathered. */
+export function checkStatementSummaries(
+  statements: readonly StatementSummary[],
   expected: Pick<StatementFileOptions, 'settlementAccount' | 'lastSequence'> = {},
 ): FileCheck {
   const notes: string[] = [];
@@ -142,21 +228,19 @@ export function checkStatementFile(
   return { ok: true, notes: [...notes, ...sequence.notes] };
 }
 
-function checkBalances(statement: BankStatement, name: string): FileCheck {
+function checkBalances(statement: StatementSummary, name: string): FileCheck {
   const { openingBalancePaise: opening, closingBalancePaise: closing } = statement;
   if (opening === null || closing === null) {
     return { ok: true, notes: [`${name} carries no balances: opening + entries = closing is not checked`] };
   }
-  let balance = opening;
-  for (const entry of statement.entries) {
-    balance += signedAmount(entry);
-    if (entry.balanceAfterPaise !== undefined && entry.balanceAfterPaise !== balance) {
-      return {
-        ok: false,
-        reason: `${name}, line ${entry.lineNumber}: the bank prints a balance of ${formatRupees(entry.balanceAfterPaise)} after it, but the entries before it make ${formatRupees(balance)}`,
-      };
-    }
+  const disagreement = statement.tally.firstDisagreement(opening);
+  if (disagreement) {
+    return {
+      ok: false,
+      reason: `${name}, line ${disagreement.lineNumber}: the bank prints a balance of ${formatRupees(disagreement.printed)} after it, but the entries before it make ${formatRupees(disagreement.computed)}`,
+    };
   }
+  const balance = opening + statement.tally.movement;
   if (balance !== closing) {
     const movement: Paise = balance - opening;
     return {
@@ -167,7 +251,7 @@ function checkBalances(statement: BankStatement, name: string): FileCheck {
   return { ok: true, notes: [] };
 }
 
-function checkAccount(statement: BankStatement, name: string, settlementAccount: string | undefined): FileCheck {
+function checkAccount(statement: StatementHead, name: string, settlementAccount: string | undefined): FileCheck {
   if (statement.account === null) {
     return {
       ok: true,
@@ -207,7 +291,7 @@ export function sameAccount(written: string, settlementAccount: string): boolean
  * each the one before (a repeated number is the next page of the same statement). A gap means a statement
  * never arrived, and reconciling past it would call its payouts missing at the bank.
  */
-function checkSequence(statements: readonly BankStatement[], lastSequence: number | undefined): FileCheck {
+function checkSequence(statements: readonly StatementHead[], lastSequence: number | undefined): FileCheck {
   const numbers = statements.map((s) => s.sequence).filter((n): n is number => n !== null);
   if (numbers.length === 0)
     return { ok: true, notes: ['the file has no statement numbers: continuity is not checked'] };
@@ -234,7 +318,7 @@ function missing(from: number, to: number): string {
   return from === to ? `missing statement ${from}` : `missing statements ${from} to ${to}`;
 }
 
-function nameOf(statement: BankStatement): string {
+function nameOf(statement: StatementHead): string {
   if (statement.id !== null) return `statement "${statement.id}"`;
   return statement.sequence === null ? 'the statement' : `statement ${statement.sequence}`;
 }
@@ -258,17 +342,31 @@ export function toStatementLines(
 } {
   const lines: MatchableLine[] = [];
   const setAside: SetAside[] = [];
+  for (const statement of statements) {
+    for (const entry of statement.entries) {
+      const converted = convertEntry(entry, file);
+      if ('line' in converted) lines.push(converted.line);
+      else setAside.push(converted.setAside);
+    }
+  }
+  return { lines, valueDates: valueDatesOf(statements.map(summarize)), setAside };
+}
+
+/** One entry as the matcher reads it: a line, or set aside with why (see {@link toStatementLines}). */
+export function convertEntry(entry: BankEntry, file?: number): { line: MatchableLine } | { setAside: SetAside } {
+  const why = whyNotALine(entry);
+  if (why === undefined) return { line: lineOf(entry, file) };
+  return { setAside: { entry, ...(file !== undefined && { file }), why } };
+}
+
+/** The dates statements cover, for the matcher: their closing dates and their entries' value dates. */
+export function valueDatesOf(statements: readonly StatementSummary[]): string[] {
   const dates = new Set<string>();
   for (const statement of statements) {
     if (statement.statementDate !== null) dates.add(statement.statementDate);
-    for (const entry of statement.entries) {
-      dates.add(entry.valueDate);
-      const why = whyNotALine(entry);
-      if (why === undefined) lines.push(lineOf(entry, file));
-      else setAside.push({ entry, ...(file !== undefined && { file }), why });
-    }
+    for (const date of statement.entryDates) dates.add(date);
   }
-  return { lines, valueDates: [...dates].sort(), setAside };
+  return [...dates].sort();
 }
 
 function lineOf(entry: BankEntry, file: number | undefined): MatchableLine {
@@ -316,7 +414,7 @@ function whyNotALine(entry: BankEntry): string | undefined {
  * settlement account and to the statements before it. The canonical CSV has none of them: anyone can type
  * one, so it serves development and tests only.
  */
-export function notVouchedFor(statements: readonly BankStatement[]): string | undefined {
+export function notVouchedFor(statements: readonly StatementHead[]): string | undefined {
   for (const statement of statements) {
     const missing = [
       statement.account === null && 'account',

@@ -1,12 +1,14 @@
-import type { BankStatement } from './formats/bank-statement.js';
+import type { BankStatement, StatementHead } from './formats/bank-statement.js';
 import {
   acceptStatementFile,
-  checkStatementFile,
+  checkStatementSummaries,
   readStatementFile,
   sameAccount,
+  summarize,
   toStatementLines,
   type StatementFile,
   type StatementFileOptions,
+  type StatementSummary,
 } from './statement-file.js';
 
 /**
@@ -42,23 +44,58 @@ export function acceptStatementFiles(
     return { ...one, files: [{ name: files[0]!.name, statements: one.statements }] };
   }
   const read: { name: string; statements: BankStatement[] }[] = [];
-  const notes: string[] = [];
-  let lastSequence = options.lastSequence;
   for (const file of files) {
     const statements = readStatementFile(file.text, options.profile);
     if (!statements.ok) return { ok: false, reason: `${file.name}: ${statements.reason}` };
-    const checked = checkStatementFile(statements.statements, {
+    read.push({ name: file.name, statements: statements.statements });
+    // A file that fails its checks refuses the run before the next file is read.
+    const summaries = read.map((f) => ({ name: f.name, statements: f.statements.map(summarize) }));
+    const checked = checkStatementRun(summaries, options, { several: true, complete: false });
+    if (!checked.ok) return checked;
+  }
+  const summaries = read.map((f) => ({ name: f.name, statements: f.statements.map(summarize) }));
+  const checked = checkStatementRun(summaries, options, { several: true, complete: true });
+  if (!checked.ok) return checked;
+  return {
+    ok: true,
+    files: read,
+    statements: read.flatMap((f) => f.statements),
+    ...linesOf(read),
+    notes: checked.notes,
+  };
+}
+
+/**
+ * The checks of a run's files as a whole (docs/reconciliation.md, "Several days in one run"), on what was
+ * gathered of each as it was read: each file is checked as one file is, its statement numbers running on
+ * from the last stored one (or the previous file's); a run of several names the file in a reason or a note,
+ * and once `complete`, its files must all be for one account.
+ */
+export function checkStatementRun(
+  files: readonly { name: string; statements: readonly StatementSummary[] }[],
+  options: Pick<StatementFileOptions, 'settlementAccount' | 'lastSequence'>,
+  run: { several: boolean; complete: boolean },
+): { ok: true; notes: string[] } | { ok: false; reason: string } {
+  if (!run.several) {
+    const checked = checkStatementSummaries(files[0]!.statements, options);
+    return checked.ok ? { ok: true, notes: checked.notes } : checked;
+  }
+  const notes: string[] = [];
+  let lastSequence = options.lastSequence;
+  for (const file of files) {
+    const checked = checkStatementSummaries(file.statements, {
       ...(options.settlementAccount !== undefined && { settlementAccount: options.settlementAccount }),
       ...(lastSequence !== undefined && { lastSequence }),
     });
     if (!checked.ok) return { ok: false, reason: `${file.name}: ${checked.reason}` };
     notes.push(...checked.notes.map((note) => `${file.name}: ${note}`));
-    lastSequence = lastNumber(statements.statements) ?? lastSequence;
-    read.push({ name: file.name, statements: statements.statements });
+    lastSequence = lastNumber(file.statements) ?? lastSequence;
   }
-  const accounts = oneAccount(read);
-  if (!accounts.ok) return accounts;
-  return { ok: true, files: read, statements: read.flatMap((f) => f.statements), ...linesOf(read), notes };
+  if (run.complete) {
+    const accounts = oneAccount(files);
+    if (!accounts.ok) return accounts;
+  }
+  return { ok: true, notes };
 }
 
 function linesOf(files: readonly { statements: BankStatement[] }[]) {
@@ -70,13 +107,13 @@ function linesOf(files: readonly { statements: BankStatement[] }[]) {
   };
 }
 
-function lastNumber(statements: readonly BankStatement[]): number | undefined {
+function lastNumber(statements: readonly StatementHead[]): number | undefined {
   const numbers = statements.map((s) => s.sequence).filter((n): n is number => n !== null);
   return numbers.length === 0 ? undefined : numbers[numbers.length - 1];
 }
 
 /** The files of one run are of one account: statement numbers only run on within an account. */
-function oneAccount(files: readonly { name: string; statements: BankStatement[] }[]) {
+function oneAccount(files: readonly { name: string; statements: readonly StatementHead[] }[]) {
   let first: { name: string; account: string } | undefined;
   for (const file of files) {
     for (const { account } of file.statements) {

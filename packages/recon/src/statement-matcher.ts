@@ -123,56 +123,67 @@ export function matchStatement(
   calendar: { today: string },
 ): ReconItem[] {
   const books = indexBooks(payouts);
-  const seen = new Set<string>();
   const debited = new Set<string>();
+  const state: LineState = { seen: new Set<string>(), debited, today: calendar.today };
   const items: ReconItem[] = [];
-
-  for (const line of lines) {
-    const key = `${line.type}:${line.reference}`;
-    // A bank line without our reference is named by the bank's reference: never read as an Ack_no.
-    const payout = line.withoutOurReference ? undefined : books.byReference(line);
-    if (seen.has(key)) {
-      items.push({
-        class: 'duplicate_line',
-        reference: line.reference,
-        line,
-        ...(payout && { payout }),
-        resolved: false,
-      });
-      continue;
-    }
-    seen.add(key);
-    // Dated after today: not a movement yet, so neither a payment nor a return to act on.
-    if (line.valueDate > calendar.today) {
-      items.push({
-        class: 'value_date_in_future',
-        reference: line.reference,
-        line,
-        ...(payout && { payout }),
-        resolved: false,
-      });
-      continue;
-    }
-    if (line.withoutReturnCode) {
-      items.push(returnWithoutCode(line, payout ?? books.byUtr(line)));
-      continue;
-    }
-    if (!payout) {
-      items.push(...matchWithoutKey(line, books, debited, seen));
-      continue;
-    }
-    if (line.type === 'DEBIT') debited.add(payout.ackNo);
-    items.push(classifyNamed(line, payout));
-  }
+  for (const line of lines) items.push(...matchLine(line, books, state));
 
   const dates = new Set(valueDates);
   for (const payout of payouts) {
     if (debited.has(payout.ackNo) || !PAID_HERE.includes(payout.state)) continue;
     if (payout.settledOn === null || !dates.has(payout.settledOn)) continue;
-    items.push({ class: 'success_here_missing_at_bank', reference: payout.ackNo, payout, resolved: false });
+    items.push(missingAtBank(payout));
   }
   items.push(...reversalsWithoutReturn(items, dates, payouts));
   return items;
+}
+
+/**
+ * What matching a line needs of the lines before it: the keys they took (a line's type and reference, the
+ * payout or batch a line without our reference was found to be) and the payouts debited so far, and today.
+ * Matching in the database (docs/reconciliation.md, "Memory") answers `seen` from what it worked out of the
+ * earlier lines instead of holding them.
+ */
+export interface LineState {
+  seen: { has(key: string): boolean; add(key: string): void };
+  debited: { add(ackNo: string): void };
+  today: string;
+}
+
+/**
+ * One line, in the statement's order (see {@link matchStatement}): a duplicate of an earlier line, dated in
+ * the future, a return without the bank's code, the payout our reference names, or the rules beyond the
+ * reference. Only `state` ties it to the lines before it.
+ */
+export function matchLine(line: MatchableLine, books: Books, state: LineState): ReconItem[] {
+  const { seen, debited } = state;
+  const key = `${line.type}:${line.reference}`;
+  // A bank line without our reference is named by the bank's reference: never read as an Ack_no.
+  const payout = line.withoutOurReference ? undefined : books.byReference(line);
+  if (seen.has(key)) {
+    return [{ class: 'duplicate_line', reference: line.reference, line, ...(payout && { payout }), resolved: false }];
+  }
+  seen.add(key);
+  // Dated after today: not a movement yet, so neither a payment nor a return to act on.
+  if (line.valueDate > state.today) {
+    return [
+      { class: 'value_date_in_future', reference: line.reference, line, ...(payout && { payout }), resolved: false },
+    ];
+  }
+  if (line.withoutReturnCode) return [returnWithoutCode(line, payout ?? books.byUtr(line))];
+  if (!payout) return matchWithoutKey(line, books, state);
+  if (line.type === 'DEBIT') debited.add(payout.ackNo);
+  return [classifyNamed(line, payout)];
+}
+
+/** A payout paid here, settled on one of the statement's dates, whose debit no line is. */
+export function missingAtBank(payout: BookPayout): ReconItem {
+  return { class: 'success_here_missing_at_bank', reference: payout.ackNo, payout, resolved: false };
+}
+
+/** A payout reversed here on one of the statement's dates on another word than the bank's, with no return line. */
+export function reversedMissingAtBank(payout: BookPayout): ReconItem {
+  return { class: 'reversed_here_missing_at_bank', reference: payout.ackNo, payout, resolved: false };
 }
 
 /**
@@ -206,12 +217,7 @@ function reversalsWithoutReturn(
   );
   return payouts
     .filter((p) => p.state === 'REVERSED' && dates.has(p.reversedOn ?? '') && !returned.has(p.ackNo))
-    .map((payout): ReconItem => ({
-      class: 'reversed_here_missing_at_bank',
-      reference: payout.ackNo,
-      payout,
-      resolved: false,
-    }));
+    .map(reversedMissingAtBank);
 }
 
 /** A line and the one payout it names, by our reference or by the payout's UTR. */
@@ -233,7 +239,7 @@ function classifyNamed(line: StatementLine, payout: BookPayout): ReconItem {
  * few payouts of its amount and dates are suggested to an operator, never applied; with none, or too many,
  * it is an unknown reference. None of these settles a payout: only our reference is proof enough to.
  */
-function matchWithoutKey(line: MatchableLine, books: Books, debited: Set<string>, seen: Set<string>): ReconItem[] {
+function matchWithoutKey(line: MatchableLine, books: Books, { debited, seen }: LineState): ReconItem[] {
   // A second line for the same payout or batch, under another reference, is a duplicate all the same.
   const once = (key: string, items: () => ReconItem[]): ReconItem[] => {
     if (seen.has(key)) return [{ class: 'duplicate_line', reference: line.reference, line, resolved: false }];
@@ -263,7 +269,7 @@ function matchWithoutKey(line: MatchableLine, books: Books, debited: Set<string>
  * A pending one is a break for a person, not settled with the line's UTR: a UTR is the proof of one payment
  * (docs/reconciliation.md, `utr-settles-one-payout`), and the debit's is the batch's, not the payout's.
  */
-function payBatch(line: StatementLine, batch: readonly BookPayout[], debited: Set<string>): ReconItem[] {
+function payBatch(line: StatementLine, batch: readonly BookPayout[], debited: LineState['debited']): ReconItem[] {
   const total = batch.reduce((sum, p) => sum + p.amountPaise, 0n);
   if (total !== line.amountPaise) {
     return [{ class: 'amount_mismatch', reference: line.reference, line, resolved: false }];
@@ -281,7 +287,8 @@ function withoutSettlement(item: ReconItem): ReconItem {
   return action?.kind === 'settle-success' ? rest : item;
 }
 
-interface Books {
+/** The books as one line is matched against them: each answer depends on the line alone, not on other lines. */
+export interface Books {
   /** The payout our reference names. */
   byReference(line: StatementLine): BookPayout | undefined;
   /** The payout whose bank reference is the line's UTR, when exactly one has it. */

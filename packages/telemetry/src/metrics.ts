@@ -29,6 +29,8 @@ export const METRIC_NAMES = {
   reconcileLastSuccess: 'reconcile_last_success_timestamp_seconds',
   bankHealthScore: 'bank_health_score',
   bankEliminated: 'bank_eliminated',
+  postgresConnectionsInUse: 'postgres_connections_in_use',
+  postgresConnectionsMax: 'postgres_connections_max',
 } as const;
 
 /** A registry for one process, every sample labelled with the app, with Node's process metrics. */
@@ -163,6 +165,12 @@ export interface OperationsMetrics {
   /** Rows breaking each money invariant at the last check (packages/db/src/invariant-check.ts). */
   reconcileBreaches: Gauge<'check'>;
   reconcileLastSuccess: Gauge;
+  /**
+   * Connections open to the PostgreSQL server (every database, every client: the server's own count) and
+   * the server's `max_connections`, for the connection budget of docs/scaling.md, "PostgreSQL connections".
+   */
+  postgresConnectionsInUse: Gauge;
+  postgresConnectionsMax: Gauge;
 }
 
 /** Adds the operations gauges to a process's registry (the worker's). */
@@ -219,6 +227,14 @@ export function createOperationsMetrics(registry: Registry): OperationsMetrics {
     reconcileLastSuccess: gauge(
       METRIC_NAMES.reconcileLastSuccess,
       'Unix time the last periodic check of the money invariants completed (whatever it found); 0 before the first.',
+    ),
+    postgresConnectionsInUse: gauge(
+      METRIC_NAMES.postgresConnectionsInUse,
+      "Connections open to the PostgreSQL server, from every client to every database (pg_stat_database's backends; read when scraped).",
+    ),
+    postgresConnectionsMax: gauge(
+      METRIC_NAMES.postgresConnectionsMax,
+      "The PostgreSQL server's max_connections, superuser-reserved slots included (read when scraped).",
     ),
   };
 }

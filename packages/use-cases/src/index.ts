@@ -48,6 +48,7 @@ export { planIpAllowlist, type PlanIpAllowlistOutcome } from './merchant-ip-allo
 export { resolveDiscrepancyAction, type ResolveDiscrepancyOutcome } from './resolve-discrepancy.js';
 export { planStatementApplication, type PlanStatementApplicationOutcome } from './apply-statement.js';
 export {
+  previewOf,
   previewStatement,
   reconcileStatement,
   type StatementRunPreview,
@@ -56,18 +57,22 @@ export {
 } from './statement-reconciliation.js';
 export { applyStatementActions, type StatementApplyOutcome, type StatementApplyRequest } from './statement-actions.js';
 export {
-  acceptStatement,
+  readStatementSources,
   reconcileStatementRun,
   statementDigest,
   statementFileJson,
   statementRunJson,
   statementRunName,
-  type AcceptedStatement,
+  textSource,
+  type ReadStatementInput,
+  type ReadStatementOutcome,
   type ReconcileStatementRunInput,
   type ReconcileStatementRunOutcome,
   type StatementFileJson,
+  type StatementBank,
   type StatementSettings,
 } from './reconcile-statement-run.js';
+export { matchInDatabase, type MatchedStatement, type StatementProgress } from './statement-matching.js';
 export { directAccepter, type PayoutAccepter } from './intake/payout-accepter.js';
 export { CoalescingAccepter, type CoalescingOptions } from './intake/coalescing-accepter.js';
 export {

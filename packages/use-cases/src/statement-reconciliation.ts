@@ -1,37 +1,30 @@
 import {
   BANK_TIME_ZONE,
   findEarlierStatementRuns,
-  findPayoutsForStatement,
   insertStatementRun,
   recordDiscrepancy,
   resolveBreaksBookedNextDay,
-  type BookedLater,
   type PrismaClient,
 } from '@payout/db';
 import {
-  breakOf,
-  countItems,
   linePlace,
-  matchStatement,
-  narrationTokens,
-  planActions,
   type MatchableLine,
   type PlannedStatementAction,
   type ReconBreak,
   type ReconCounts,
-  type ReconItem,
   type StatementLine,
 } from '@payout/recon';
+import { matchInDatabase, type FoundDiscrepancy, type MatchedStatement } from './statement-matching.js';
 
 // A statement run (docs/reconciliation.md, "Statement reconciliation"): the lines matched against the books
-// by the pure matcher of @payout/recon, the run stored with its breaks, what is for a person recorded as a
+// in the database and classified by the matcher of @payout/recon (statement-matching.ts), the run stored with its breaks, what is for a person recorded as a
 // discrepancy. Its settlements and reversals are carried out by statement-actions.ts beside it, once a second
 // person approved them (apply-statement.ts); reconcile-statement-run.ts is the person's use case over both.
 // The run's rows and the books it reads are packages/db/src/repositories/statement-runs.ts.
 
 export interface StatementRunRequest {
   /** Every line of the run; in a run of several files each line names its file (`file`, 1-based). */
-  lines: readonly MatchableLine[];
+  lines: Iterable<MatchableLine>;
   valueDates: readonly string[];
   /** Hex SHA-256 of the file as read (of a run of several files: of their digests, in order). */
   fileDigest: string;
@@ -46,6 +39,8 @@ export interface StatementRunRequest {
   recordDiscrepancies: boolean;
   /** Today in India, YYYY-MM-DD (default: now): a line dated after it is a break. */
   today?: string;
+  /** Only this bank's payouts are matched (docs/reconciliation.md, "Several banks"); absent: every payout. */
+  bank?: string | null;
 }
 
 export interface StatementRunReport {
@@ -74,90 +69,101 @@ export async function previewStatement(
   db: PrismaClient,
   request: Omit<StatementRunRequest, 'recordDiscrepancies' | 'actor'>,
 ): Promise<StatementRunPreview> {
-  const { items: _items, startedAt: _startedAt, ...matched } = await matchStatementRun(db, request);
-  return { runId: null, ...matched };
+  const matched = await matchLines(db, request);
+  return previewOf(db, matched, { fileDigest: request.fileDigest, valueDates: request.valueDates });
 }
 
 /**
- * The daily statement reconciliation (docs/reconciliation.md): loads every payout the statement names and
- * every payout settled on its dates, classifies each line and payout (the pure matcher of @payout/recon),
- * stores the run, and answers what it found and what it would do. A statement is evidence, not an order:
- * the settlements and reversals it supports are only planned here, each with the state its payout was in,
- * for `applyStatementActions` (statement-actions.ts) to carry out (after a second person approved them). With
+ * The daily statement reconciliation (docs/reconciliation.md): matches every line of the statement and
+ * every payout of its dates against each other in the database (statement-matching.ts), stores the run, and
+ * answers what it found and what it would do. A statement is evidence, not an order: the settlements and
+ * reversals it supports are only planned here, each with the state its payout was in, for
+ * `applyStatementActions` (statement-actions.ts) to carry out (after a second person approved them). With
  * `recordDiscrepancies`, what is for a person is recorded as a discrepancy at once. Only a run that is
  * applied is stored: a read is {@link previewStatement}.
  */
 export async function reconcileStatement(db: PrismaClient, request: StatementRunRequest): Promise<StatementRunReport> {
-  const { items, startedAt, ...matched } = await matchStatementRun(db, request);
-  const { counts, breaks, plannedActions } = matched;
-  // Stored before anything is done, so every change it leads to can name the run and the line.
+  const matched = await matchLines(db, request);
+  return storeStatementRun(db, matched, request);
+}
+
+/** Lines already in memory (a test's, a caller's own) matched as a file's would be. */
+async function matchLines(
+  db: PrismaClient,
+  request: Pick<StatementRunRequest, 'lines' | 'valueDates' | 'today' | 'bank'>,
+): Promise<MatchedStatement> {
+  const matched = await matchInDatabase(
+    db,
+    { bank: () => request.bank ?? null, today: request.today ?? indiaDate(new Date()) },
+    async (sink) => {
+      for (const line of request.lines) sink.line(line);
+      await sink.drain();
+      return { ok: true, valueDates: request.valueDates };
+    },
+  );
+  if (!matched.ok) throw new Error(matched.reason);
+  return matched.matched;
+}
+
+/** A matched run as a report that stores nothing, with the earlier runs of the same files. */
+export async function previewOf(
+  db: PrismaClient,
+  matched: MatchedStatement,
+  run: { fileDigest: string; valueDates: readonly string[] },
+): Promise<StatementRunPreview> {
+  return {
+    runId: null,
+    fileDigest: run.fileDigest,
+    valueDates: run.valueDates,
+    applied: false,
+    counts: matched.counts,
+    breaks: matched.breaks,
+    plannedActions: matched.plannedActions,
+    earlierRuns: await findEarlierStatementRuns(db, run.fileDigest),
+  };
+}
+
+/**
+ * Stores a matched run — before anything is done, so every change it leads to can name the run and the
+ * line — records its discrepancies when asked, and decides the earlier breaks its movements answer.
+ */
+export async function storeStatementRun(
+  db: PrismaClient,
+  matched: MatchedStatement,
+  request: Pick<StatementRunRequest, 'fileDigest' | 'fileName' | 'actor' | 'valueDates' | 'recordDiscrepancies'>,
+): Promise<StatementRunReport> {
+  const earlierRuns = await findEarlierStatementRuns(db, request.fileDigest);
   const runId = await insertStatementRun(db, {
     fileDigest: request.fileDigest,
     fileName: request.fileName,
     operator: request.actor,
     valueDates: request.valueDates,
-    lines: request.lines.length,
-    counts,
-    breaks,
-    plannedActions,
-    startedAt,
+    lines: matched.lines,
+    counts: matched.counts,
+    breaks: matched.breaks,
+    plannedActions: matched.plannedActions,
+    startedAt: matched.startedAt,
   });
-  if (request.recordDiscrepancies) await recordStatementDiscrepancies(db, runId, items);
-  await resolveBreaksBookedNextDay(db, runId, bookedLater(items));
-  return { runId, ...matched };
-}
-
-/** Matches the lines against the books and lists earlier runs of the same files: reads only. */
-async function matchStatementRun(
-  db: PrismaClient,
-  request: Omit<StatementRunRequest, 'recordDiscrepancies' | 'actor'>,
-) {
-  const startedAt = new Date();
-  const references = [...new Set(request.lines.map((l) => l.reference))];
-  const payouts = await findPayoutsForStatement(db, references, request.valueDates, {
-    utrs: [...new Set(request.lines.map((l) => l.utr))],
-    amounts: [...new Set(request.lines.map((l) => l.amountPaise))],
-    batchIds: [...new Set(request.lines.flatMap((l) => (l.withoutOurReference ? narrationTokens(l.narration) : [])))],
-  });
-  const items = matchStatement(request.lines, request.valueDates, payouts, {
-    today: request.today ?? indiaDate(startedAt),
-  });
-  const earlierRuns = await findEarlierStatementRuns(db, request.fileDigest);
+  if (request.recordDiscrepancies) await recordStatementDiscrepancies(db, runId, matched.discrepancies);
+  await resolveBreaksBookedNextDay(db, runId, matched.bookedLater);
   return {
-    items,
-    startedAt,
+    runId,
     fileDigest: request.fileDigest,
     valueDates: request.valueDates,
     applied: false,
-    counts: countItems(items, 0),
-    breaks: items.filter((i) => !i.resolved).map(breakOf),
-    plannedActions: planActions(items),
+    counts: matched.counts,
+    breaks: matched.breaks,
+    plannedActions: matched.plannedActions,
     earlierRuns,
   };
 }
 
-/** The payouts this run found the bank's movement of: each answers an earlier run's break of a missing one. */
-function bookedLater(items: readonly ReconItem[]): BookedLater[] {
-  return items.flatMap(({ class: kind, line, payout }) =>
-    (kind === 'matched' || kind === 'return') && line && payout
-      ? [
-          {
-            ackNo: payout.ackNo,
-            lineNumber: line.lineNumber,
-            breakKind: line.type === 'DEBIT' ? 'success_here_missing_at_bank' : 'reversed_here_missing_at_bank',
-          } as const,
-        ]
-      : [],
-  );
-}
-
 /** A payment the bank made of a payout we settled FAILED, money back for one not paid: for a person. */
-async function recordStatementDiscrepancies(db: PrismaClient, runId: bigint, items: readonly ReconItem[]) {
-  for (const { action, line } of items) {
-    if (action?.kind !== 'record-discrepancy' || !line) continue;
+async function recordStatementDiscrepancies(db: PrismaClient, runId: bigint, found: readonly FoundDiscrepancy[]) {
+  for (const { payoutId, kind, line } of found) {
     await recordDiscrepancy(db, {
-      payoutId: action.payoutId,
-      kind: action.discrepancy,
+      payoutId,
+      kind,
       source: 'statement',
       railAnswer: provenance(runId, line),
       note: `statement run ${runId} ${linePlace(line)}`,
@@ -182,6 +188,6 @@ export function provenance(
   };
 }
 
-function indiaDate(at: Date): string {
+export function indiaDate(at: Date): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: BANK_TIME_ZONE }).format(at);
 }

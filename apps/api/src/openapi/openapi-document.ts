@@ -4,6 +4,8 @@ import {
   badBodySchema,
   collectionStatusSchema,
   conflictSchema,
+  downtimesSchema,
+  downtimeWebhookPayloadSchema,
   errorBody,
   internalErrorSchema,
   invalidMidSchema,
@@ -21,6 +23,7 @@ import {
   unsupportedMediaTypeSchema,
   validationErrorSchema,
   walletNotFoundSchema,
+  webhookPayloadSchema,
   impsPayoutRequestSchema,
   transactionQuerySchema,
   upiPayoutRequestSchema,
@@ -216,6 +219,8 @@ function buildRegistry(): OpenAPIRegistry {
   registerPayoutPaths(registry);
   registerLookupPaths(registry);
   registerWalletPath(registry);
+  registerDowntimePath(registry);
+  registerWebhooks(registry);
   const shared = { response, common, postOnly, validation, invalidMid: invalidMidFailed, security };
   registerBulkAndValidationPaths(registry, shared);
   registerTokenPaths(registry, shared);
@@ -360,6 +365,69 @@ function registerWalletPath(registry: OpenAPIRegistry): void {
   });
 }
 
+function registerDowntimePath(registry: OpenAPIRegistry): void {
+  registry.registerPath({
+    method: 'get',
+    path: '/api/downtimes',
+    operationId: 'downtimes',
+    tags: ['Bank downtimes'],
+    summary: 'Sponsor banks down or degraded now',
+    description:
+      'Each sponsor bank down or degraded for a payment mode now, oldest first; empty when none. While every bank ' +
+      'serving a mode is down, new payouts of that mode are held (Pending, "MP006 - Your transaction is held: …") ' +
+      'and sent when one recovers, or fail with reason_code BANK_DOWNTIME past your hold window; retrying those ' +
+      'is safe. The webhooks downtime.started and downtime.resolved carry the same members.',
+    security,
+    responses: {
+      200: response('The downtimes open now.', downtimesSchema),
+      400: response('Malformed MID, or merchant suspended.', invalidMidFailed),
+      ...common,
+    },
+  });
+}
+
+/** The webhooks the gateway sends to your registered URL (docs/webhooks.md), signed with your secret. */
+function registerWebhooks(registry: OpenAPIRegistry): void {
+  const signed = z.object({
+    'X-Webhook-Id': z.string().meta({ description: 'The delivery: the same on every retry of it.' }),
+    'X-Webhook-Attempt': z.string().meta({ description: 'This attempt of the delivery, from 1.' }),
+    'X-Webhook-Sequence': z.string().meta({ description: "The body's sequence, repeated; trust the body's." }),
+  });
+  registry.registerComponent('securitySchemes', 'WebhookSignature', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Webhook-Signature',
+    description:
+      'How you know the gateway sent it: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with your ' +
+      'webhook secret> (a second v1 for 24 hours after the secret changed; docs/webhooks.md).',
+  });
+  const signedBy = [{ WebhookSignature: [] }];
+  const answered = { 200: { description: 'Any 2xx within 5 s: delivered. Anything else is retried.' } };
+  registry.registerWebhook({
+    method: 'post',
+    path: 'payout',
+    operationId: 'payoutWebhook',
+    summary: 'A payout reached its result, or was reversed',
+    description: 'The payout result as the API answers it now, then `event` and `sequence` (per payout).',
+    security: signedBy,
+    request: { headers: signed, body: { required: true, content: json(webhookPayloadSchema) } },
+    responses: answered,
+  });
+  registry.registerWebhook({
+    method: 'post',
+    path: 'downtime',
+    operationId: 'downtimeWebhook',
+    summary: 'A sponsor bank went down for a mode, or recovered',
+    description:
+      'Sent to every merchant with an enabled webhook endpoint when a downtime starts (`downtime.started`) and ' +
+      'when it is resolved (`downtime.resolved`). `sequence` rises with each downtime event sent to you: keep the ' +
+      'highest applied per bank and mode.',
+    security: signedBy,
+    request: { headers: signed, body: { required: true, content: json(downtimeWebhookPayloadSchema) } },
+    responses: answered,
+  });
+}
+
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
 
 /**
@@ -385,6 +453,7 @@ export function buildOpenApiDocument(version: string, serverUrl = '/'): OpenApiD
       { name: 'Bulk payouts', description: 'Many payouts in one request, each an ordinary payout.' },
       { name: 'Beneficiary validation', description: 'Check a beneficiary exists before paying it.' },
       { name: 'Tokens', description: 'Rotate and revoke your own tokens.' },
+      { name: 'Bank downtimes', description: 'Sponsor banks down or degraded now, per payment mode.' },
     ],
   });
 }

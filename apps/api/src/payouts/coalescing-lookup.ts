@@ -3,7 +3,7 @@ import {
   StatementCoalescer,
   type CoalescingLimits,
   type MerchantPayoutKey,
-  type PayoutSummary,
+  type PayoutLookup,
   type PrismaClient,
 } from '@payout/db';
 
@@ -18,7 +18,7 @@ import {
  * A failed statement fails the lookups it carried, each with the statement's error, as it would have alone.
  */
 export class CoalescingLookup {
-  private readonly coalescer: StatementCoalescer<MerchantPayoutKey, PayoutSummary | null>;
+  private readonly coalescer: StatementCoalescer<MerchantPayoutKey, PayoutLookup | null>;
 
   constructor(
     private readonly db: PrismaClient,
@@ -34,7 +34,7 @@ export class CoalescingLookup {
   }
 
   /** The merchant's payout with this TransactionID, or null. */
-  find(merchantId: number, transactionId: string): Promise<PayoutSummary | null> {
+  find(merchantId: number, transactionId: string): Promise<PayoutLookup | null> {
     return this.coalescer.submit({ merchantId, transactionId });
   }
 }

@@ -4,8 +4,9 @@ import {
   type PrismaClient,
   type WebhookAttemptOutcome,
   type WebhookDeliveryNext,
+  type WebhookSubject,
 } from '@payout/db';
-import { webhookPayload } from '@payout/contract';
+import { downtimeWebhookPayload, webhookPayload } from '@payout/contract';
 import { stringifyJson, WEBHOOK_SIGNATURE_HEADER, webhookSignature } from '@payout/domain';
 import { jobProcessor, webhookJobs } from '@payout/queue';
 import type { Logger } from '@payout/telemetry';
@@ -35,8 +36,9 @@ interface WebhookDelivererOptions {
 const LEASE_MARGIN_MS = 10_000;
 
 /**
- * Delivers payout webhooks, one attempt per job: claim the attempt in PostgreSQL, POST the payout result
- * (docs/api.md, "Response bodies"; built by the same code as the API's answer) signed with the merchant's secret, record what came
+ * Delivers webhooks, one attempt per job: claim the attempt in PostgreSQL, POST the payout result
+ * (docs/api.md, "Response bodies"; built by the same code as the API's answer) or the bank downtime
+ * (docs/webhooks.md, "Downtime webhooks") signed with the merchant's secret, record what came
  * back, and either finish the delivery or queue the next attempt after an exponential, jittered delay.
  * Delivery is at least once: a merchant may see a notification again (same `X-Webhook-Id`), never miss one.
  * An endpoint that fails a delivery for its whole retry window is disabled and the merchant's deliveries are
@@ -53,7 +55,7 @@ export class WebhookDeliverer {
     const lease = new Date(this.now() + this.options.timeoutMs + LEASE_MARGIN_MS);
     const claim = await claimWebhookAttempt(this.options.db, deliveryId, attempt, lease);
     if (!claim) return `attempt ${attempt} not claimed: stale, or the delivery is finished`;
-    const log = { deliveryId: deliveryId.toString(), attempt, ackNo: claim.payout.ackNo };
+    const log = { deliveryId: deliveryId.toString(), attempt, ...subjectForLog(claim.subject) };
 
     if (!claim.url || claim.secrets.length === 0) {
       const outcome = { durationMs: 0, statusCode: null, error: 'the merchant has no webhook endpoint' };
@@ -62,7 +64,7 @@ export class WebhookDeliverer {
       return 'FAILED: no endpoint';
     }
 
-    const body = stringifyJson(webhookPayload(claim.payout, claim.sequence));
+    const body = stringifyJson(payloadOf(claim.subject, claim.sequence));
     const timestamp = Math.floor(this.now() / 1000);
     const outcome = await this.options.sender.post(
       claim.url,
@@ -119,6 +121,19 @@ export class WebhookDeliverer {
     }
     return { next: { status: 'PENDING', nextAttemptAt: new Date(nextAttemptAt) }, delayMs };
   }
+}
+
+/** The signed body: the payout's result as it is now, or the downtime's members, with the event's sequence. */
+function payloadOf(subject: WebhookSubject, sequence: number) {
+  return subject.kind === 'payout'
+    ? webhookPayload(subject.payout, sequence)
+    : downtimeWebhookPayload(subject.downtime, subject.resolved, sequence);
+}
+
+function subjectForLog(subject: WebhookSubject) {
+  return subject.kind === 'payout'
+    ? { ackNo: subject.payout.ackNo }
+    : { downtimeId: subject.downtimeId.toString(), bank: subject.downtime.bank, mode: subject.downtime.mode };
 }
 
 /** Only the scheme, host and port go to the logs: a path or query may carry the merchant's own tokens. */

@@ -102,6 +102,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/downtimes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Sponsor banks down or degraded now
+     * @description Each sponsor bank down or degraded for a payment mode now, oldest first; empty when none. While every bank serving a mode is down, new payouts of that mode are held (Pending, "MP006 - Your transaction is held: …") and sent when one recovers, or fail with reason_code BANK_DOWNTIME past your hold window; retrying those is safe. The webhooks downtime.started and downtime.resolved carry the same members.
+     */
+    get: operations['downtimes'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/bulkpayout': {
     parameters: {
       query?: never;
@@ -223,9 +243,97 @@ export interface paths {
     trace?: never;
   };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  payout: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A payout reached its result, or was reversed
+     * @description The payout result as the API answers it now, then `event` and `sequence` (per payout).
+     */
+    post: operations['payoutWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  downtime: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * A sponsor bank went down for a mode, or recovered
+     * @description Sent to every merchant with an enabled webhook endpoint when a downtime starts (`downtime.started`) and when it is resolved (`downtime.resolved`). `sequence` rises with each downtime event sent to you: keep the highest applied per bank and mode.
+     */
+    post: operations['downtimeWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
+    /** @description An IMPS payout in progress. */
+    ImpsPayoutPending: {
+      /** @enum {boolean} */
+      error: false;
+      /** @enum {number} */
+      status_code: 202;
+      /** @enum {string} */
+      status: 'PENDING';
+      /**
+       * @description The beneficiary's account number, as you sent it.
+       * @example 123456789012
+       */
+      account: string;
+      /**
+       * @description The IFSC, upper case.
+       * @example HDFC0001234
+       */
+      ifsc: string;
+      /**
+       * @description Rupees, always with two fraction digits.
+       * @example 101.00
+       */
+      Amount: string;
+      /**
+       * @description The bank reference (UTR): empty until the payout succeeds.
+       * @enum {string}
+       */
+      Bankriff: '';
+      /**
+       * @description Our reference for the payout, assigned when it is accepted; also the reference sent to the bank.
+       * @example 06F3K9Q2ZC4M7XR1B8TD
+       */
+      Ack_no: string;
+      /**
+       * @description The TransactionID you sent, digit for digit.
+       * @example 20240601000123
+       */
+      TransactionID: string;
+      /**
+       * @description MP006: in progress, queued until the main wallet holds enough (for a merchant who opted in), or held while no bank serves its mode (sent when one recovers).
+       * @enum {string}
+       */
+      message:
+        | 'MP006 - Your transaction is in progress'
+        | 'MP006 - Your transaction is queued: insufficient balance in main wallet'
+        | 'MP006 - Your transaction is held: the bank for this mode is down; it will be sent when it recovers';
+    };
     /** @description An IMPS payout that has succeeded. */
     ImpsPayoutSuccess: {
       /** @enum {boolean} */
@@ -266,52 +374,6 @@ export interface components {
       TransactionID: string;
       /** @enum {string} */
       message: 'MP00 - Transaction successful';
-    };
-    /** @description An IMPS payout in progress. */
-    ImpsPayoutPending: {
-      /** @enum {boolean} */
-      error: false;
-      /** @enum {number} */
-      status_code: 202;
-      /** @enum {string} */
-      status: 'PENDING';
-      /**
-       * @description The beneficiary's account number, as you sent it.
-       * @example 123456789012
-       */
-      account: string;
-      /**
-       * @description The IFSC, upper case.
-       * @example HDFC0001234
-       */
-      ifsc: string;
-      /**
-       * @description Rupees, always with two fraction digits.
-       * @example 101.00
-       */
-      Amount: string;
-      /**
-       * @description The bank reference (UTR): empty until the payout succeeds.
-       * @enum {string}
-       */
-      Bankriff: '';
-      /**
-       * @description Our reference for the payout, assigned when it is accepted; also the reference sent to the bank.
-       * @example 06F3K9Q2ZC4M7XR1B8TD
-       */
-      Ack_no: string;
-      /**
-       * @description The TransactionID you sent, digit for digit.
-       * @example 20240601000123
-       */
-      TransactionID: string;
-      /**
-       * @description MP006: in progress, or queued until the main wallet holds enough (for a merchant who opted in).
-       * @enum {string}
-       */
-      message:
-        | 'MP006 - Your transaction is in progress'
-        | 'MP006 - Your transaction is queued: insufficient balance in main wallet';
     };
     /** @description An IMPS payout that has failed; the amount is back in the main wallet. */
     ImpsPayoutFailed: {
@@ -363,7 +425,159 @@ export interface components {
         | 'MP007 - Transaction failed: invalid UPI address'
         | 'MP007 - Transaction failed: declined by beneficiary bank'
         | 'MP007 - Transaction failed: rail rejected'
-        | 'MP007 - Transaction failed: reversed by beneficiary bank';
+        | 'MP007 - Transaction failed: reversed by beneficiary bank'
+        | 'MP007 - Transaction failed: bank downtime; retrying is safe';
+    };
+    /** @description A UPI payout in progress. Amount and TransactionID are JSON numbers. */
+    UpiPayoutPending: {
+      /** @enum {boolean} */
+      error: false;
+      /** @enum {number} */
+      status_code: 202;
+      /** @enum {string} */
+      status: 'PENDING';
+      /**
+       * @description The UPI address paid, as you sent it.
+       * @example asha.kumar@okhdfc
+       */
+      account: string;
+      /**
+       * @description Rupees as a JSON number literal written with two fraction digits, e.g. 101.00 (exact, never rounded).
+       * @example 101
+       */
+      Amount: number;
+      /**
+       * @description The bank reference (UTR): empty until the payout succeeds.
+       * @enum {string}
+       */
+      Bankriff: '';
+      /**
+       * @description Our reference for the payout, assigned when it is accepted; also the reference sent to the bank.
+       * @example 06F3K9Q2ZC4M7XR1B8TD
+       */
+      Ack_no: string;
+      /**
+       * @description The TransactionID you sent, as a JSON number with exactly its digits (23 digits stay 23 digits: parse it losslessly); one with leading zeros, which only a string can carry, comes back as that string.
+       * @example 20240601000123
+       */
+      TransactionID: number | string;
+      /**
+       * @description MP006: in progress, queued until the main wallet holds enough (for a merchant who opted in), or held while no bank serves its mode (sent when one recovers).
+       * @enum {string}
+       */
+      message:
+        | 'MP006 - Your transaction is in progress'
+        | 'MP006 - Your transaction is queued: insufficient balance in main wallet'
+        | 'MP006 - Your transaction is held: the bank for this mode is down; it will be sent when it recovers';
+    };
+    /** @description A UPI payout that has succeeded. Amount and TransactionID are JSON numbers. */
+    UpiPayoutSuccess: {
+      /** @enum {boolean} */
+      error: false;
+      /** @enum {number} */
+      status_code: 200;
+      /** @enum {string} */
+      status: 'SUCCESS';
+      /**
+       * @description The UPI address paid, as you sent it.
+       * @example asha.kumar@okhdfc
+       */
+      account: string;
+      /**
+       * @description Rupees as a JSON number literal written with two fraction digits, e.g. 101.00 (exact, never rounded).
+       * @example 101
+       */
+      Amount: number;
+      /**
+       * @description The bank's reference (UTR) for the transfer.
+       * @example 412345678901
+       */
+      Bankriff: string;
+      /**
+       * @description Our reference for the payout, assigned when it is accepted; also the reference sent to the bank.
+       * @example 06F3K9Q2ZC4M7XR1B8TD
+       */
+      Ack_no: string;
+      /**
+       * @description The TransactionID you sent, as a JSON number with exactly its digits (23 digits stay 23 digits: parse it losslessly); one with leading zeros, which only a string can carry, comes back as that string.
+       * @example 20240601000123
+       */
+      TransactionID: number | string;
+      /** @enum {string} */
+      message: 'MP00 - Transaction successful';
+    };
+    /** @description A UPI payout that has failed; the amount is back in the main wallet. Amount and TransactionID are strings. */
+    UpiPayoutFailed: {
+      /** @enum {boolean} */
+      error: true;
+      /** @enum {number} */
+      status_code: 400;
+      /** @enum {string} */
+      status: 'FAILED';
+      /**
+       * @description The UPI address paid, as you sent it.
+       * @example asha.kumar@okhdfc
+       */
+      account: string;
+      /**
+       * @description Rupees, always with two fraction digits.
+       * @example 101.00
+       */
+      Amount: string;
+      /**
+       * @description Empty, except for a payout reversed after success, which keeps the UTR of its payment.
+       * @example
+       * @example 412345678901
+       */
+      Bankriff: string;
+      /**
+       * @description Our reference for the payout, assigned when it is accepted; also the reference sent to the bank.
+       * @example 06F3K9Q2ZC4M7XR1B8TD
+       */
+      Ack_no: string;
+      /**
+       * @description The TransactionID you sent, digit for digit.
+       * @example 20240601000123
+       */
+      TransactionID: string;
+      /**
+       * @description MP007 followed by the reason, one of a fixed list.
+       * @example MP007 - Transaction failed: insufficient balance in main wallet
+       * @enum {string}
+       */
+      message:
+        | 'MP007 - Transaction failed: insufficient balance in main wallet'
+        | 'MP007 - Transaction failed: invalid beneficiary account'
+        | 'MP007 - Transaction failed: invalid UPI address'
+        | 'MP007 - Transaction failed: declined by beneficiary bank'
+        | 'MP007 - Transaction failed: rail rejected'
+        | 'MP007 - Transaction failed: reversed by beneficiary bank'
+        | 'MP007 - Transaction failed: bank downtime; retrying is safe';
+    };
+    /** @description A bank downtime started or resolved: the downtime as GET /api/downtimes shows it, then event and sequence. */
+    DowntimeWebhook: {
+      /** @enum {string} */
+      mode: 'IMPS' | 'UPI';
+      /**
+       * @description The alias of the sponsor bank, as a payout lookup names it (never an account).
+       * @example primary
+       */
+      bank: string;
+      /**
+       * Format: date-time
+       * @description When the downtime began, in UTC (ISO 8601).
+       * @example 2026-11-28T09:15:00.000Z
+       */
+      since: string;
+      /**
+       * @description DOWN: the bank is out of routing for the mode; DEGRADED: it still serves it, below par.
+       * @enum {string}
+       */
+      status: 'DOWN' | 'DEGRADED';
+      /** @enum {string} */
+      event: 'downtime.started' | 'downtime.resolved';
+      /** @description Rises with each downtime event sent to you, whatever the bank and mode: keep the highest applied per bank and mode, and drop one that is not higher. */
+      sequence: number;
     };
     /** @description The MID is not well formed (1 to 64 of A-Z a-z 0-9 _ -), or the merchant is suspended. */
     InvalidMid: {
@@ -534,130 +748,6 @@ export interface components {
        */
       Description?: string | null;
     };
-    /** @description A UPI payout that has succeeded. Amount and TransactionID are JSON numbers. */
-    UpiPayoutSuccess: {
-      /** @enum {boolean} */
-      error: false;
-      /** @enum {number} */
-      status_code: 200;
-      /** @enum {string} */
-      status: 'SUCCESS';
-      /**
-       * @description The UPI address paid, as you sent it.
-       * @example asha.kumar@okhdfc
-       */
-      account: string;
-      /**
-       * @description Rupees as a JSON number literal written with two fraction digits, e.g. 101.00 (exact, never rounded).
-       * @example 101
-       */
-      Amount: number;
-      /**
-       * @description The bank's reference (UTR) for the transfer.
-       * @example 412345678901
-       */
-      Bankriff: string;
-      /**
-       * @description Our reference for the payout, assigned when it is accepted; also the reference sent to the bank.
-       * @example 06F3K9Q2ZC4M7XR1B8TD
-       */
-      Ack_no: string;
-      /**
-       * @description The TransactionID you sent, as a JSON number with exactly its digits (23 digits stay 23 digits: parse it losslessly); one with leading zeros, which only a string can carry, comes back as that string.
-       * @example 20240601000123
-       */
-      TransactionID: number | string;
-      /** @enum {string} */
-      message: 'MP00 - Transaction successful';
-    };
-    /** @description A UPI payout in progress. Amount and TransactionID are JSON numbers. */
-    UpiPayoutPending: {
-      /** @enum {boolean} */
-      error: false;
-      /** @enum {number} */
-      status_code: 202;
-      /** @enum {string} */
-      status: 'PENDING';
-      /**
-       * @description The UPI address paid, as you sent it.
-       * @example asha.kumar@okhdfc
-       */
-      account: string;
-      /**
-       * @description Rupees as a JSON number literal written with two fraction digits, e.g. 101.00 (exact, never rounded).
-       * @example 101
-       */
-      Amount: number;
-      /**
-       * @description The bank reference (UTR): empty until the payout succeeds.
-       * @enum {string}
-       */
-      Bankriff: '';
-      /**
-       * @description Our reference for the payout, assigned when it is accepted; also the reference sent to the bank.
-       * @example 06F3K9Q2ZC4M7XR1B8TD
-       */
-      Ack_no: string;
-      /**
-       * @description The TransactionID you sent, as a JSON number with exactly its digits (23 digits stay 23 digits: parse it losslessly); one with leading zeros, which only a string can carry, comes back as that string.
-       * @example 20240601000123
-       */
-      TransactionID: number | string;
-      /**
-       * @description MP006: in progress, or queued until the main wallet holds enough (for a merchant who opted in).
-       * @enum {string}
-       */
-      message:
-        | 'MP006 - Your transaction is in progress'
-        | 'MP006 - Your transaction is queued: insufficient balance in main wallet';
-    };
-    /** @description A UPI payout that has failed; the amount is back in the main wallet. Amount and TransactionID are strings. */
-    UpiPayoutFailed: {
-      /** @enum {boolean} */
-      error: true;
-      /** @enum {number} */
-      status_code: 400;
-      /** @enum {string} */
-      status: 'FAILED';
-      /**
-       * @description The UPI address paid, as you sent it.
-       * @example asha.kumar@okhdfc
-       */
-      account: string;
-      /**
-       * @description Rupees, always with two fraction digits.
-       * @example 101.00
-       */
-      Amount: string;
-      /**
-       * @description Empty, except for a payout reversed after success, which keeps the UTR of its payment.
-       * @example
-       * @example 412345678901
-       */
-      Bankriff: string;
-      /**
-       * @description Our reference for the payout, assigned when it is accepted; also the reference sent to the bank.
-       * @example 06F3K9Q2ZC4M7XR1B8TD
-       */
-      Ack_no: string;
-      /**
-       * @description The TransactionID you sent, digit for digit.
-       * @example 20240601000123
-       */
-      TransactionID: string;
-      /**
-       * @description MP007 followed by the reason, one of a fixed list.
-       * @example MP007 - Transaction failed: insufficient balance in main wallet
-       * @enum {string}
-       */
-      message:
-        | 'MP007 - Transaction failed: insufficient balance in main wallet'
-        | 'MP007 - Transaction failed: invalid beneficiary account'
-        | 'MP007 - Transaction failed: invalid UPI address'
-        | 'MP007 - Transaction failed: declined by beneficiary bank'
-        | 'MP007 - Transaction failed: rail rejected'
-        | 'MP007 - Transaction failed: reversed by beneficiary bank';
-    };
     /** @description A transfer to a UPI address. Members not listed are ignored. */
     UpiPayoutRequest: {
       /**
@@ -748,13 +838,35 @@ export interface components {
       message:
         | 'MP006 - Your transaction is in progress'
         | 'MP006 - Your transaction is queued: insufficient balance in main wallet'
+        | 'MP006 - Your transaction is held: the bank for this mode is down; it will be sent when it recovers'
         | 'MP00 - Transaction successful'
         | 'MP007 - Transaction failed: insufficient balance in main wallet'
         | 'MP007 - Transaction failed: invalid beneficiary account'
         | 'MP007 - Transaction failed: invalid UPI address'
         | 'MP007 - Transaction failed: declined by beneficiary bank'
         | 'MP007 - Transaction failed: rail rejected'
-        | 'MP007 - Transaction failed: reversed by beneficiary bank';
+        | 'MP007 - Transaction failed: reversed by beneficiary bank'
+        | 'MP007 - Transaction failed: bank downtime; retrying is safe';
+      /**
+       * @description The alias of the sponsor bank the payout was sent to (never its account); absent until it is sent.
+       * @example primary
+       */
+      bank?: string;
+      /**
+       * @description Why a Failed payout failed, machine-readable; absent unless Failed.
+       * @example BANK_DOWNTIME
+       * @enum {string}
+       */
+      reason_code?:
+        | 'INSUFFICIENT_BALANCE'
+        | 'INVALID_BENEFICIARY_ACCOUNT'
+        | 'INVALID_UPI_ADDRESS'
+        | 'DECLINED_BY_BENEFICIARY_BANK'
+        | 'RAIL_REJECTED'
+        | 'REVERSED_BY_BENEFICIARY_BANK'
+        | 'BANK_DOWNTIME';
+      /** @description With reason_code: true when sending the same payout again, under a new TransactionID, is safe and may go through (nothing was paid; the cause was passing). */
+      retryable?: boolean;
     };
     /** @description No transaction of yours has this TransactionID. */
     TransactionNotFound: {
@@ -856,6 +968,38 @@ export interface components {
       status: 'NOT FOUND';
       /** @enum {string} */
       message: 'Data not found, please contact administrative !!.';
+    };
+    /** @description The sponsor banks down or degraded now, per mode. */
+    Downtimes: {
+      /** @enum {boolean} */
+      error: false;
+      /** @enum {number} */
+      status_code: 200;
+      /** @enum {string} */
+      status: 'Success';
+      /** @description The downtimes open now, oldest first; empty when none. */
+      downtimes: components['schemas']['Downtime'][];
+    };
+    /** @description A sponsor bank down or degraded for one payment mode. */
+    Downtime: {
+      /** @enum {string} */
+      mode: 'IMPS' | 'UPI';
+      /**
+       * @description The alias of the sponsor bank, as a payout lookup names it (never an account).
+       * @example primary
+       */
+      bank: string;
+      /**
+       * Format: date-time
+       * @description When the downtime began, in UTC (ISO 8601).
+       * @example 2026-11-28T09:15:00.000Z
+       */
+      since: string;
+      /**
+       * @description DOWN: the bank is out of routing for the mode; DEGRADED: it still serves it, below par.
+       * @enum {string}
+       */
+      status: 'DOWN' | 'DEGRADED';
     };
     /** @description The batch as it now stands, one result per item in order. */
     BulkPayoutAccepted: {
@@ -1765,6 +1909,79 @@ export interface operations {
       };
     };
   };
+  downtimes: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The downtimes open now. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Downtimes'];
+        };
+      };
+      /** @description Malformed MID, or merchant suspended. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvalidMid'];
+        };
+      };
+      /** @description Credentials missing, unknown or wrong. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Unauthorized'];
+        };
+      };
+      /** @description Rate limit for this MID reached. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequests'];
+        };
+      };
+      /** @description Something unexpected; retrying later with the same TransactionID is safe. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InternalServerError'];
+        };
+      };
+      /** @description PostgreSQL is unreachable; retry with the same TransactionID. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailable'];
+        };
+      };
+    };
+  };
   bulkPayout: {
     parameters: {
       query?: never;
@@ -2423,6 +2640,75 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ServiceUnavailable'];
         };
+      };
+    };
+  };
+  payoutWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery: the same on every retry of it. */
+        'X-Webhook-Id': string;
+        /** @description This attempt of the delivery, from 1. */
+        'X-Webhook-Attempt': string;
+        /** @description The body's sequence, repeated; trust the body's. */
+        'X-Webhook-Sequence': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': (
+          | components['schemas']['ImpsPayoutPending']
+          | components['schemas']['ImpsPayoutSuccess']
+          | components['schemas']['ImpsPayoutFailed']
+          | components['schemas']['UpiPayoutPending']
+          | components['schemas']['UpiPayoutSuccess']
+          | components['schemas']['UpiPayoutFailed']
+        ) & {
+          /** @enum {string} */
+          event: 'payout.success' | 'payout.failed' | 'payout.reversed' | 'payout.pending';
+          sequence: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s: delivered. Anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  downtimeWebhook: {
+    parameters: {
+      query?: never;
+      header: {
+        /** @description The delivery: the same on every retry of it. */
+        'X-Webhook-Id': string;
+        /** @description This attempt of the delivery, from 1. */
+        'X-Webhook-Attempt': string;
+        /** @description The body's sequence, repeated; trust the body's. */
+        'X-Webhook-Sequence': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DowntimeWebhook'];
+      };
+    };
+    responses: {
+      /** @description Any 2xx within 5 s: delivered. Anything else is retried. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };

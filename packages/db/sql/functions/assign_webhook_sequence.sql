@@ -3,18 +3,26 @@
 -- installs it (ARCHITECTURE.md, "Changing a SQL function"); packages/db/src/migrate/sql-functions.test.ts fails
 -- while this file and the migrated database disagree.
 --
--- assign_webhook_sequence: numbers each payout's webhook events (trigger
--- webhook_deliveries_assign_sequence, BEFORE INSERT on webhook_deliveries; docs/webhooks.md).
+-- assign_webhook_sequence: numbers each subject's webhook events (trigger
+-- webhook_deliveries_assign_sequence, BEFORE INSERT on webhook_deliveries; docs/webhooks.md, "Ordering").
 --
 -- The number is given when the event is recorded, whichever statement records it (the settlement, the
--- reversal, an operator's replay), so it is given here, once, rather than in each of them. The counter row
--- is locked until the recording commits, so two events of one payout can never share or swap numbers; a
--- value the inserting statement supplies is overwritten.
+-- reversal, an operator's replay, a downtime opening or resolving), so it is given here, once, rather than in
+-- each of them. A payout's events are numbered per payout; downtime events per merchant, across every bank
+-- and mode, so a downtime's resolution ranks below the next downtime's start. The counter row is locked until
+-- the recording commits, so two events of one subject can never share or swap numbers; a value the inserting
+-- statement supplies is overwritten.
 CREATE OR REPLACE FUNCTION "assign_webhook_sequence"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO "webhook_sequences" ("payout_id", "last_sequence") VALUES (NEW."payout_id", 1)
-  ON CONFLICT ("payout_id") DO UPDATE SET "last_sequence" = "webhook_sequences"."last_sequence" + 1
-  RETURNING "last_sequence" INTO NEW."sequence";
+  IF NEW."payout_id" IS NOT NULL THEN
+    INSERT INTO "webhook_sequences" ("payout_id", "last_sequence") VALUES (NEW."payout_id", 1)
+    ON CONFLICT ("payout_id") DO UPDATE SET "last_sequence" = "webhook_sequences"."last_sequence" + 1
+    RETURNING "last_sequence" INTO NEW."sequence";
+  ELSE
+    INSERT INTO "webhook_downtime_sequences" ("merchant_id", "last_sequence") VALUES (NEW."merchant_id", 1)
+    ON CONFLICT ("merchant_id") DO UPDATE SET "last_sequence" = "webhook_downtime_sequences"."last_sequence" + 1
+    RETURNING "last_sequence" INTO NEW."sequence";
+  END IF;
   RETURN NEW;
 END
 $$;

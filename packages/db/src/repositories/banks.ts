@@ -7,28 +7,49 @@ import type { PrismaClientOrTransaction } from '../client.js';
 /**
  * Opens a downtime of `bank` for `mode`, unless one is open already (at most one per bank and mode, the
  * partial unique index `bank_downtimes_one_open_per_bank_mode`): `opened` says whether this call opened it.
+ * The same statement records a `downtime.started` webhook for every merchant with an enabled endpoint
+ * (packages/db/sql/functions/enqueue_downtime_webhooks.sql; docs/webhooks.md, "Downtime webhooks"), so the
+ * notices exist exactly when the downtime does. `webhookDeliveryIds` are theirs, for a caller that queues
+ * first attempts at once; the webhook sweeper queues them otherwise.
  */
 export async function openBankDowntime(
   db: PrismaClientOrTransaction,
   downtime: { bank: BankName; mode: PayoutMode; status: DowntimeStatus },
-): Promise<{ opened: boolean }> {
-  const opened = await db.$executeRaw`
-    INSERT INTO bank_downtimes (bank, mode, status)
-    VALUES (${downtime.bank}, ${downtime.mode}::payout_mode, ${downtime.status})
-    ON CONFLICT (bank, mode) WHERE resolved_at IS NULL DO NOTHING`;
-  return { opened: opened === 1 };
+): Promise<{ opened: boolean; webhookDeliveryIds: bigint[] }> {
+  const [row] = await db.$queryRaw<{ opened: boolean; delivery_ids: bigint[] }[]>`
+    WITH opened AS (
+      INSERT INTO bank_downtimes (bank, mode, status)
+      VALUES (${downtime.bank}, ${downtime.mode}::payout_mode, ${downtime.status})
+      ON CONFLICT (bank, mode) WHERE resolved_at IS NULL DO NOTHING
+      RETURNING id
+    ), notified AS MATERIALIZED (
+      SELECT enqueue_downtime_webhooks(o.id, 'DOWNTIME_STARTED') AS id FROM opened o
+    )
+    SELECT EXISTS (SELECT 1 FROM opened) AS opened,
+           COALESCE((SELECT array_agg(id ORDER BY id) FROM notified), '{}') AS delivery_ids`;
+  return { opened: row?.opened ?? false, webhookDeliveryIds: row?.delivery_ids ?? [] };
 }
 
-/** Resolves the open downtime of `bank` for `mode`, if there is one: `resolved` says whether this call did. */
+/**
+ * Resolves the open downtime of `bank` for `mode`, if there is one: `resolved` says whether this call did. The
+ * same statement records a `downtime.resolved` webhook for every merchant with an enabled endpoint, as
+ * {@link openBankDowntime} does for the start.
+ */
 export async function resolveBankDowntime(
   db: PrismaClientOrTransaction,
   downtime: { bank: BankName; mode: PayoutMode },
-): Promise<{ resolved: boolean }> {
-  const { count } = await db.bankDowntime.updateMany({
-    where: { bank: downtime.bank, mode: downtime.mode, resolvedAt: null },
-    data: { resolvedAt: new Date() },
-  });
-  return { resolved: count === 1 };
+): Promise<{ resolved: boolean; webhookDeliveryIds: bigint[] }> {
+  const [row] = await db.$queryRaw<{ resolved: boolean; delivery_ids: bigint[] }[]>`
+    WITH resolved AS (
+      UPDATE bank_downtimes SET resolved_at = greatest(now(), since)
+       WHERE bank = ${downtime.bank} AND mode = ${downtime.mode}::payout_mode AND resolved_at IS NULL
+      RETURNING id
+    ), notified AS MATERIALIZED (
+      SELECT enqueue_downtime_webhooks(r.id, 'DOWNTIME_RESOLVED') AS id FROM resolved r
+    )
+    SELECT EXISTS (SELECT 1 FROM resolved) AS resolved,
+           COALESCE((SELECT array_agg(id ORDER BY id) FROM notified), '{}') AS delivery_ids`;
+  return { resolved: row?.resolved ?? false, webhookDeliveryIds: row?.delivery_ids ?? [] };
 }
 
 /** The downtimes open now, oldest first. */

@@ -32,6 +32,11 @@ export interface OperationsReading {
   retryingWebhookDeliveries: number;
   /** Webhook deliveries held while their merchant's endpoint is disabled. */
   heldWebhookDeliveries: number;
+  /**
+   * The server's connections: those open now, from every client to every database (through PgBouncer, the
+   * server connections it holds), and its `max_connections` (docs/scaling.md, "PostgreSQL connections").
+   */
+  postgresConnections: { inUse: number; max: number };
 }
 
 export interface OperationsReadingOptions {
@@ -57,13 +62,17 @@ interface BacklogRow {
   disabled_webhook_endpoints: number;
   retrying_webhook_deliveries: number;
   held_webhook_deliveries: number;
+  connections_in_use: number;
+  max_connections: number;
 }
 
 /**
  * Reads the operations gauges in two statements, cheap enough for every scrape: one pass over the pending
  * payouts (the partial index on `state, created_at WHERE status = 'PENDING'`), then small counts, each
  * through a partial index or a small table: open discrepancies, the last statement run (by primary key),
- * the webhook endpoints (one per merchant), and the pending and held webhook deliveries.
+ * the webhook endpoints (one per merchant), and the pending and held webhook deliveries; and the server's
+ * connections, from its statistics in memory (pg_stat_database's backends, which any role may read whole,
+ * where pg_stat_activity hides other roles' sessions' details).
  */
 export async function readOperationsGauges(
   db: PrismaClientOrTransaction,
@@ -101,7 +110,9 @@ export async function readOperationsGauges(
            (SELECT count(*)::int FROM webhook_endpoints WHERE disabled_at IS NOT NULL) AS disabled_webhook_endpoints,
            (SELECT count(*)::int FROM webhook_deliveries
              WHERE status = 'PENDING' AND attempts > 0) AS retrying_webhook_deliveries,
-           (SELECT count(*)::int FROM webhook_deliveries WHERE status = 'HELD') AS held_webhook_deliveries`;
+           (SELECT count(*)::int FROM webhook_deliveries WHERE status = 'HELD') AS held_webhook_deliveries,
+           (SELECT coalesce(sum(numbackends), 0)::int FROM pg_stat_database) AS connections_in_use,
+           current_setting('max_connections')::int AS max_connections`;
 
   const pastSchedule = new Map<PayoutMode, number>();
   for (const row of pendingRows) pastSchedule.set(row.mode, (pastSchedule.get(row.mode) ?? 0) + row.past_schedule);
@@ -119,6 +130,7 @@ export async function readOperationsGauges(
     disabledWebhookEndpoints: backlog?.disabled_webhook_endpoints ?? 0,
     retryingWebhookDeliveries: backlog?.retrying_webhook_deliveries ?? 0,
     heldWebhookDeliveries: backlog?.held_webhook_deliveries ?? 0,
+    postgresConnections: { inUse: backlog?.connections_in_use ?? 0, max: backlog?.max_connections ?? 0 },
   };
 }
 

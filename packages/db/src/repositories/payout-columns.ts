@@ -26,8 +26,9 @@ const PAYOUT_COLUMN = {
   submitAttempts: 'submit_attempts',
   inquiryAttempts: 'inquiry_attempts',
   nextCheckAt: 'next_check_at',
-  createdAt: 'created_at',
   bank: 'bank',
+  heldSince: 'held_since',
+  createdAt: 'created_at',
 } as const satisfies Record<keyof Payout, string>;
 
 /** A row of `payouts` columns (enums as text, int8 as bigint), as a statement over them returns it. */

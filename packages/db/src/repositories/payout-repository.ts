@@ -1,4 +1,4 @@
-import type { Paise, PayoutInstructionRecord, PayoutState, PayoutStatus, PayoutSummary } from '@payout/domain';
+import type { Paise, Payout, PayoutInstructionRecord, PayoutState, PayoutStatus, PayoutSummary } from '@payout/domain';
 import { sql, sqlRows, type PrismaClient, type PrismaClientOrTransaction, type Transaction } from '../client.js';
 import { isRetryableTransactionError } from '../database-errors.js';
 import { payoutFromRow, type PayoutRow } from './payout-columns.js';
@@ -32,6 +32,14 @@ const SUMMARY_FIELDS = [
 ] as const satisfies readonly (keyof PayoutSummary)[];
 
 type SummaryRow = PayoutRow<(typeof SUMMARY_FIELDS)[number]>;
+
+/** What a status lookup tells besides the summary: the bank it was sent to, and whether it is held. */
+const LOOKUP_FIELDS = [...SUMMARY_FIELDS, 'bank', 'heldSince'] as const satisfies readonly (keyof Payout)[];
+
+/** A payout as a status lookup finds it (packages/contract's `payoutStatusBody`). */
+export type PayoutLookup = PayoutSummary & Pick<Payout, 'bank' | 'heldSince'>;
+
+type LookupRow = PayoutRow<(typeof LOOKUP_FIELDS)[number]>;
 
 const MAX_DEADLOCK_RETRIES = 5;
 
@@ -135,7 +143,7 @@ export async function findPayoutByTransactionId(
   db: PrismaClientOrTransaction,
   merchantId: number,
   transactionId: string,
-): Promise<PayoutSummary | null> {
+): Promise<PayoutLookup | null> {
   const [payout] = await findPayoutsByTransactionIds(db, [{ merchantId, transactionId }]);
   return payout ?? null;
 }
@@ -154,18 +162,18 @@ export interface MerchantPayoutKey {
 export async function findPayoutsByTransactionIds(
   db: PrismaClientOrTransaction,
   keys: readonly MerchantPayoutKey[],
-): Promise<(PayoutSummary | null)[]> {
-  const rows = await sqlRows<SummaryRow & { position: bigint }>(
+): Promise<(PayoutLookup | null)[]> {
+  const rows = await sqlRows<LookupRow & { position: bigint }>(
     db,
     sql`SELECT k.position, p.id, p.merchant_id, p.transaction_id, p.mode::text AS mode, p.amount_paise, p.ack_no,
                p.state::text AS state, p.status::text AS status, p.failure_reason::text AS failure_reason,
-               p.bank_reference, p.beneficiary_account, p.beneficiary_ifsc, p.beneficiary_name
+               p.bank_reference, p.beneficiary_account, p.beneficiary_ifsc, p.beneficiary_name, p.bank, p.held_since
           FROM unnest(${keys.map((k) => k.merchantId)}::int[], ${keys.map((k) => k.transactionId)}::text[])
                WITH ORDINALITY AS k(merchant_id, transaction_id, position)
           JOIN payouts p ON p.merchant_id = k.merchant_id AND p.transaction_id = k.transaction_id`,
   );
-  const found: (PayoutSummary | null)[] = keys.map(() => null);
-  for (const row of rows) found[Number(row.position) - 1] = payoutFromRow(row, SUMMARY_FIELDS);
+  const found: (PayoutLookup | null)[] = keys.map(() => null);
+  for (const row of rows) found[Number(row.position) - 1] = payoutFromRow(row, LOOKUP_FIELDS);
   return found;
 }
 

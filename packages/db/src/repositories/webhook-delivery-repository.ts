@@ -1,6 +1,21 @@
-import type { FailureReason, PayoutMode, PayoutResultSource, PayoutStatus } from '@payout/domain';
+import type {
+  BankDowntime,
+  DowntimeStatus,
+  FailureReason,
+  PayoutMode,
+  PayoutResultSource,
+  PayoutStatus,
+} from '@payout/domain';
 import type { Prisma } from '../generated/prisma/client.js';
 import type { PrismaClientOrTransaction } from '../client.js';
+
+/** Why a delivery was recorded: a payout's result (settled, replayed, reversed) or a downtime's start or end. */
+export type WebhookDeliveryCause = 'SETTLEMENT' | 'REPLAY' | 'REVERSAL' | 'DOWNTIME_STARTED' | 'DOWNTIME_RESOLVED';
+
+/** What a delivery tells: a payout's result as it is now, or a bank downtime's start or resolution. */
+export type WebhookSubject =
+  | { kind: 'payout'; payoutId: bigint; payout: PayoutResultSource }
+  | { kind: 'downtime'; downtimeId: bigint; resolved: boolean; downtime: BankDowntime };
 
 /** One attempt at a delivery, claimed: where to send it, how to sign it and what to say. */
 export interface ClaimedWebhookAttempt {
@@ -8,24 +23,24 @@ export interface ClaimedWebhookAttempt {
   attempt: number;
   /** When the delivery was recorded, or its endpoint enabled again: its retry window runs from here. */
   windowStartsAt: Date;
-  /** Rises with each event of the payout; given when the delivery was recorded. */
+  /** Rises with each event of the payout, or each downtime event of the merchant; given when recorded. */
   sequence: number;
   /** Null when the merchant's endpoint has gone: there is nowhere to deliver to. */
   url: string | null;
   /** The current secret first, then the one it replaced while that is still honoured. */
   secrets: string[];
-  payoutId: bigint;
-  payout: PayoutResultSource;
+  subject: WebhookSubject;
 }
 
 interface ClaimRow {
   delivery_id: bigint;
   window_starts_at: Date;
   sequence: number;
+  cause: WebhookDeliveryCause;
   url: string | null;
   signing_secret: string | null;
   previous_secret: string | null;
-  payout_id: bigint;
+  payout_id: bigint | null;
   mode: PayoutMode;
   status: PayoutStatus;
   transaction_id: string;
@@ -35,6 +50,11 @@ interface ClaimRow {
   ifsc: string | null;
   bank_reference: string | null;
   failure_reason: FailureReason | null;
+  downtime_id: bigint | null;
+  downtime_bank: string;
+  downtime_mode: PayoutMode;
+  downtime_status: DowntimeStatus;
+  downtime_since: Date;
 }
 
 /**
@@ -67,20 +87,25 @@ export async function claimWebhookAttempt(
          SET attempts = ${attempt}, next_attempt_at = ${leaseUntil}, updated_at = now()
         FROM candidate c
        WHERE d.id = c.id AND NOT c.disabled AND d.status = 'PENDING' AND d.attempts = ${attempt - 1}
-      RETURNING d.id, d.merchant_id, d.payout_id, d.window_starts_at, d.sequence
+      RETURNING d.id, d.merchant_id, d.payout_id, d.downtime_id, d.cause, d.window_starts_at, d.sequence
     ), target AS (
-      SELECT c.id, c.payout_id, c.window_starts_at, c.sequence, e.url, e.signing_secret,
+      SELECT c.id, c.payout_id, c.downtime_id, c.cause, c.window_starts_at, c.sequence, e.url, e.signing_secret,
              CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret END AS previous_secret
         FROM claimed c LEFT JOIN webhook_endpoints e ON e.merchant_id = c.merchant_id
     ), logged AS (
       INSERT INTO webhook_attempts (delivery_id, attempt, url)
       SELECT id, ${attempt}, url FROM target WHERE url IS NOT NULL
     )
-    SELECT t.id AS delivery_id, t.window_starts_at, t.sequence, t.url, t.signing_secret, t.previous_secret,
+    SELECT t.id AS delivery_id, t.window_starts_at, t.sequence, t.cause::text AS cause, t.url, t.signing_secret,
+           t.previous_secret,
            p.id AS payout_id, p.mode::text AS mode, p.status::text AS status, p.transaction_id, p.amount_paise,
            p.ack_no, p.beneficiary_account AS account, p.beneficiary_ifsc AS ifsc, p.bank_reference,
-           p.failure_reason::text AS failure_reason
-      FROM target t JOIN payouts p ON p.id = t.payout_id`;
+           p.failure_reason::text AS failure_reason,
+           b.id AS downtime_id, b.bank AS downtime_bank, b.mode::text AS downtime_mode, b.status AS downtime_status,
+           b.since AS downtime_since
+      FROM target t
+      LEFT JOIN payouts p ON p.id = t.payout_id
+      LEFT JOIN bank_downtimes b ON b.id = t.downtime_id`;
   if (!row) return null;
   return {
     deliveryId: row.delivery_id,
@@ -89,7 +114,27 @@ export async function claimWebhookAttempt(
     sequence: row.sequence,
     url: row.url,
     secrets: [row.signing_secret, row.previous_secret].filter((s): s is string => s !== null),
-    payoutId: row.payout_id,
+    subject: subjectOf(row),
+  };
+}
+
+function subjectOf(row: ClaimRow): WebhookSubject {
+  if (row.downtime_id !== null) {
+    return {
+      kind: 'downtime',
+      downtimeId: row.downtime_id,
+      resolved: row.cause === 'DOWNTIME_RESOLVED',
+      downtime: {
+        bank: row.downtime_bank,
+        mode: row.downtime_mode,
+        status: row.downtime_status,
+        since: row.downtime_since,
+      },
+    };
+  }
+  return {
+    kind: 'payout',
+    payoutId: row.payout_id!,
     payout: {
       mode: row.mode,
       status: row.status,
@@ -310,8 +355,8 @@ export async function recordWebhookReplay(
 /** A delivery with its attempts, for support. */
 export interface WebhookDeliveryView {
   id: bigint;
-  cause: 'SETTLEMENT' | 'REPLAY' | 'REVERSAL';
-  /** Rises with each event of the payout. */
+  cause: WebhookDeliveryCause;
+  /** Rises with each event of the payout (or each downtime event of the merchant). */
   sequence: number;
   status: 'PENDING' | 'DELIVERED' | 'FAILED' | 'HELD';
   requestedBy: string;
@@ -339,6 +384,19 @@ export async function findWebhookDeliveries(
     include: WEBHOOK_DELIVERY_INCLUDE,
   });
   return deliveries.map(toWebhookDeliveryView);
+}
+
+/** Every downtime webhook delivery of a merchant with every attempt, oldest first. */
+export async function findDowntimeWebhookDeliveries(
+  db: PrismaClientOrTransaction,
+  merchantId: number,
+): Promise<(WebhookDeliveryView & { downtimeId: bigint })[]> {
+  const deliveries = await db.webhookDelivery.findMany({
+    where: { merchantId, downtimeId: { not: null } },
+    orderBy: { id: 'asc' },
+    include: WEBHOOK_DELIVERY_INCLUDE,
+  });
+  return deliveries.map((d) => ({ ...toWebhookDeliveryView(d), downtimeId: d.downtimeId! }));
 }
 
 /** What to include when loading deliveries for {@link toWebhookDeliveryView}. */

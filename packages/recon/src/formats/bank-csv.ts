@@ -4,11 +4,15 @@ import {
   classifyEntry,
   isCalendarDate,
   keysInText,
+  LineSplitter,
   parseAmount,
+  readWhole,
   signedAmount,
   type BankEntry,
-  type BankStatement,
+  type EntrySink,
   type ReadResult,
+  type StatementHead,
+  type StatementStreamReader,
 } from './bank-statement.js';
 import { splitFields } from './csv-fields.js';
 
@@ -132,52 +136,90 @@ export function parseBankProfile(json: string): { ok: true; profile: BankCsvProf
 }
 
 export function readBankCsv(text: string, profile: BankCsvProfile): ReadResult {
-  const rows = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  return readWhole(text, (sink) => bankCsvReader(profile, sink));
+}
+
+/**
+ * A bank's CSV export as a stream, row by row (docs/reconciliation.md, "Memory"): the preamble searched for
+ * the account until the header line, then each row an entry handed to the sink; its balances are the first
+ * row's before it and the last row's after it.
+ */
+export function bankCsvReader(profile: BankCsvProfile, sink: EntrySink): StatementStreamReader {
   const wanted = requiredColumns(profile);
-  const header = findHeader(rows, profile.delimiter, wanted);
-  if (!header) {
-    return { ok: false, reason: `profile ${profile.name}: no header line with the columns ${wanted.join(', ')}` };
-  }
-  const column = (name: string) => header.columns.indexOf(name);
-  const account = accountIn(rows.slice(0, header.index), profile);
+  const accountPattern = profile.accountPattern === undefined ? undefined : new RegExp(profile.accountPattern);
   const ignore = profile.ignoreRows === undefined ? undefined : new RegExp(profile.ignoreRows);
   const readDate = dateReader(profile.dateFormat);
+  let account: string | null = null;
+  let columns: string[] | undefined;
+  let lineNumber = 0;
+  let done = false;
+  let failure: string | undefined;
+  let first: BankEntry | undefined;
+  let last: BankEntry | undefined;
 
-  const entries: BankEntry[] = [];
-  for (let i = header.index + 1; i < rows.length; i++) {
-    const row = rows[i]!;
-    const lineNumber = i + 1;
-    if (profile.endOfData.some((prefix) => row.trimStart().startsWith(prefix))) break;
-    if (row.trim() === '' || ignore?.test(row)) continue;
+  const splitter = new LineSplitter((row) => {
+    lineNumber++;
+    if (done) return;
+    if (columns === undefined) {
+      const header = headerColumns(row, profile.delimiter, wanted);
+      if (header) columns = header;
+      else if (account === null && accountPattern) account = accountPattern.exec(row)?.[1] ?? null;
+      return;
+    }
+    if (profile.endOfData.some((prefix) => row.trimStart().startsWith(prefix))) {
+      done = true;
+      return;
+    }
+    if (row.trim() === '' || ignore?.test(row)) return;
     const split = splitFields(row, profile.delimiter);
-    if (!split.ok) return { ok: false, reason: `line ${lineNumber}: ${split.message}` };
-    const field = (name: string) => split.fields[column(name)]?.trim() ?? '';
+    if (!split.ok) {
+      stop(`line ${lineNumber}: ${split.message}`);
+      return;
+    }
+    const at = columns;
+    const field = (name: string) => split.fields[at.indexOf(name)]?.trim() ?? '';
     const entry = readRow(field, profile, readDate, lineNumber);
-    if (!entry.ok) return { ok: false, reason: `line ${lineNumber}: ${entry.reason}` };
-    entries.push(entry.entry);
-  }
+    if (!entry.ok) {
+      stop(`line ${lineNumber}: ${entry.reason}`);
+      return;
+    }
+    first ??= entry.entry;
+    last = entry.entry;
+    sink(0, entry.entry);
+  });
+  const stop = (reason: string) => {
+    failure = reason;
+    done = true;
+  };
 
-  const first = entries[0];
-  const last = entries.at(-1);
-  const balances =
-    first?.balanceAfterPaise !== undefined && last?.balanceAfterPaise !== undefined
-      ? { opening: first.balanceAfterPaise - signedAmount(first), closing: last.balanceAfterPaise }
-      : null;
   return {
-    ok: true,
-    statements: [
-      {
-        format: 'bank-csv',
-        id: null,
-        account,
-        sequence: null,
-        statementDate: null,
-        openingBalancePaise: balances?.opening ?? null,
-        closingBalancePaise: balances?.closing ?? null,
-        currency: profile.currency,
-        entries,
-      } satisfies BankStatement,
-    ],
+    write: (text) => splitter.write(text),
+    end: () => {
+      splitter.end();
+      if (columns === undefined) {
+        return { ok: false, reason: `profile ${profile.name}: no header line with the columns ${wanted.join(', ')}` };
+      }
+      if (failure !== undefined) return { ok: false, reason: failure };
+      const balances =
+        first?.balanceAfterPaise !== undefined && last?.balanceAfterPaise !== undefined
+          ? { opening: first.balanceAfterPaise - signedAmount(first), closing: last.balanceAfterPaise }
+          : null;
+      return {
+        ok: true,
+        statements: [
+          {
+            format: 'bank-csv',
+            id: null,
+            account,
+            sequence: null,
+            statementDate: null,
+            openingBalancePaise: balances?.opening ?? null,
+            closingBalancePaise: balances?.closing ?? null,
+            currency: profile.currency,
+          } satisfies StatementHead,
+        ],
+      };
+    },
   };
 }
 
@@ -314,29 +356,12 @@ function requiredColumns(profile: BankCsvProfile): string[] {
   );
 }
 
-/** The first line holding every column the profile names; the lines above it are the export's preamble. */
-function findHeader(
-  rows: readonly string[],
-  delimiter: string,
-  wanted: readonly string[],
-): { index: number; columns: string[] } | undefined {
-  for (const [index, row] of rows.entries()) {
-    const split = splitFields(row, delimiter);
-    if (!split.ok) continue;
-    const columns = split.fields.map((f) => f.trim());
-    if (wanted.every((name) => columns.includes(name))) return { index, columns };
-  }
-  return undefined;
-}
-
-function accountIn(preamble: readonly string[], profile: BankCsvProfile): string | null {
-  if (profile.accountPattern === undefined) return null;
-  const pattern = new RegExp(profile.accountPattern);
-  for (const line of preamble) {
-    const found = pattern.exec(line)?.[1];
-    if (found !== undefined) return found;
-  }
-  return null;
+/** The columns of the header line: the first line holding every column the profile names (above it, the preamble). */
+function headerColumns(row: string, delimiter: string, wanted: readonly string[]): string[] | undefined {
+  const split = splitFields(row, delimiter);
+  if (!split.ok) return undefined;
+  const columns = split.fields.map((f) => f.trim());
+  return wanted.every((name) => columns.includes(name)) ? columns : undefined;
 }
 
 const MONTHS = ['JAN', 'FEB', 'MAR', 'APR', 'MAY', 'JUN', 'JUL', 'AUG', 'SEP', 'OCT', 'NOV', 'DEC'];

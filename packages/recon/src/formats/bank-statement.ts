@@ -231,3 +231,62 @@ export function lineNumbers(text: string): (offset: number) => number {
     return low + 1;
   };
 }
+
+/** A statement as a streaming reader answers it at the file's end: everything but its entries. */
+export type StatementHead = Omit<BankStatement, 'entries'>;
+
+/** Where a streaming reader hands each entry as soon as it is read: `statement` is its statement's place (0-based). */
+export type EntrySink = (statement: number, entry: BankEntry) => void;
+
+/**
+ * A statement file read as a stream (docs/reconciliation.md, "Memory"): text in, entries out to the sink as
+ * they are read, the statements' heads at the end. Nothing of the file is kept but the statement being read,
+ * so a file of any length is read in the same memory. A file that cannot be read answers why at its end, the
+ * same reason the whole text would: the entries handed out before it are then worth nothing.
+ */
+export interface StatementStreamReader {
+  write(text: string): void;
+  end(): { ok: true; statements: StatementHead[] } | { ok: false; reason: string };
+}
+
+/** Reads a whole text through a streaming reader: the one reader of each layout, for text in memory too. */
+export function readWhole(text: string, reader: (sink: EntrySink) => StatementStreamReader): ReadResult {
+  const entries: BankEntry[][] = [];
+  const stream = reader((statement, entry) => (entries[statement] ??= []).push(entry));
+  stream.write(text);
+  const read = stream.end();
+  if (!read.ok) return read;
+  return { ok: true, statements: read.statements.map((head, s) => ({ ...head, entries: entries[s] ?? [] })) };
+}
+
+/**
+ * Splits text fed in pieces into lines exactly as `text.split(/\r?\n/)` would split it whole (a leading
+ * byte-order mark dropped): a line is handed out once its end is read, the last one at `end()`.
+ */
+export class LineSplitter {
+  private rest = '';
+  private started = false;
+  constructor(private readonly onLine: (line: string) => void) {}
+
+  write(text: string): void {
+    let chunk = this.rest + text;
+    if (!this.started && chunk.length > 0) {
+      this.started = true;
+      if (chunk.charCodeAt(0) === 0xfeff) chunk = chunk.slice(1);
+    }
+    let from = 0;
+    for (;;) {
+      const at = chunk.indexOf('\n', from);
+      if (at < 0) break;
+      const end = at > from && chunk.charCodeAt(at - 1) === 13 ? at - 1 : at;
+      this.onLine(chunk.slice(from, end));
+      from = at + 1;
+    }
+    this.rest = chunk.slice(from);
+  }
+
+  end(): void {
+    this.onLine(this.rest);
+    this.rest = '';
+  }
+}

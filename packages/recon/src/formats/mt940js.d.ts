@@ -48,3 +48,20 @@ declare module 'mt940js' {
     protected _validateGroup(group: Tag[], index: number): void;
   }
 }
+
+/** The tag classes of mt940js 1.3.5 (lib/tags.js): the streaming reader builds each tag as `parse` does. */
+declare module 'mt940js/lib/tags.js' {
+  export interface ParsedTag {
+    readonly id: number | string;
+    readonly data: string;
+    readonly fields: Record<string, unknown>;
+    /** A message block that starts a message (`{1:`). */
+    readonly isStarting?: boolean;
+  }
+  export class TagFactory {
+    /** Throws "Unknown tag …" or "Cannot parse tag …" as `Parser.parse` does. */
+    createTag(id: string, subId: string, data: string): ParsedTag;
+  }
+  const tags: { TagFactory: typeof TagFactory };
+  export default tags;
+}

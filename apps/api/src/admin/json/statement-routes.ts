@@ -33,6 +33,8 @@ const statementBody = z.strictObject({
     .max(400),
   /** A bank CSV export's profile, as its JSON file holds it (docs/reconciliation-formats.md). */
   profile: z.record(z.string(), z.unknown()).optional(),
+  /** The statement's bank (an alias of BANKS); by default the bank whose settlement account it is for. */
+  bank: z.string().trim().min(1).max(32).optional(),
 });
 
 /**
@@ -64,6 +66,7 @@ export function statementRoutes(deps: {
         const outcome = await reconcileStatementRun(deps, {
           files: input.files,
           ...(input.profile !== undefined && { profile: input.profile }),
+          ...(input.bank !== undefined && { bank: input.bank }),
           by: apiPersonOf(viewer),
         });
         switch (outcome.kind) {

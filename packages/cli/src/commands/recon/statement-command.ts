@@ -1,15 +1,23 @@
 import { Option, type Command } from 'commander';
-import { acceptStatement, previewStatement, statementRunJson, statementFileJson } from '@payout/use-cases';
+import { previewOf, readStatementSources, statementRunJson, type StatementProgress } from '@payout/use-cases';
 import { AdminRefusal } from '../../admin-client.js';
 import type { CommandContext } from '../../context.js';
 import { show } from '../../output.js';
 import { CommandFailure, UsageError } from '../../usage-error.js';
-import { LAYOUTS, readStatementInput, type StatementInput, type StatementInputOptions } from './statement-input.js';
+import {
+  LAYOUTS,
+  readStatementInput,
+  statementTexts,
+  type StatementInput,
+  type StatementInputOptions,
+} from './statement-input.js';
 import { reportSections, type StatementRunJson } from './statement-report.js';
 import { breaksLeft } from './statement-request.js';
 
 interface StatementCommandOptions extends StatementInputOptions {
   apply?: boolean;
+  bank?: string;
+  progress?: boolean;
 }
 
 /** `pnpm cli recon statement` (docs/reconciliation.md, "Statement reconciliation"). */
@@ -36,6 +44,14 @@ export function registerStatementCommand(recon: Command, context: () => CommandC
       "a bank CSV export's profile: a shipped one by name (packages/recon/profiles/NAME.json) or a file",
     )
     .option(
+      '--bank <alias>',
+      'the sponsor bank whose statement it is (config BANKS); by default the bank whose settlement account the statement is for, or the only bank',
+    )
+    .option(
+      '--progress',
+      'tell how far a long run has got (lines read, matched) on stderr, as it does at a terminal without --json',
+    )
+    .option(
       '--apply',
       'store the run and its breaks, record the discrepancies it finds, and ask for what is unambiguous (a pending ' +
         'payout the bank paid, a return of a paid payout) to be applied: a request another approver approves with ' +
@@ -53,7 +69,7 @@ function collect(value: string, previous: string[] = []): string[] {
 async function reconcileStatementFiles(context: CommandContext, opts: StatementCommandOptions): Promise<void> {
   const { out, statementMaxBytes } = context;
   const input = await readStatementInput(opts, statementMaxBytes);
-  const run = opts.apply ? await applyThroughAdmin(context, input) : await readOnly(context, input);
+  const run = opts.apply ? await applyThroughAdmin(context, input, opts.bank) : await readOnly(context, input, opts);
   show(out, run as unknown as Record<string, unknown>, reportSections(input.name, run));
   // The lines the request will settle or reverse wait for their approver; anything else is for a person.
   const left = breaksLeft(run);
@@ -64,21 +80,56 @@ async function reconcileStatementFiles(context: CommandContext, opts: StatementC
 
 /**
  * Without `--apply`, a report and nothing more (docs/reconciliation.md, "Statement reconciliation"): the
- * files checked and matched against the books directly, and nothing stored — no run, no breaks, no
- * discrepancies, no earlier break decided.
+ * files read as streams, checked and matched against their bank's books in the database, and nothing
+ * stored — no run, no breaks, no discrepancies, no earlier break decided.
  */
-async function readOnly(context: CommandContext, input: StatementInput): Promise<StatementRunJson> {
-  const { db, settlementAccount } = context;
-  const accepted = await acceptStatement(db(), input, settlementAccount);
-  if (!accepted.ok) throw new UsageError(accepted.reason);
-  const { statement } = accepted;
-  const preview = await previewStatement(db(), {
-    lines: statement.lines,
-    valueDates: statement.valueDates,
-    fileDigest: input.digest,
-    fileName: input.name,
-  });
-  return statementRunJson(preview, statementFileJson(statement)) as unknown as StatementRunJson;
+async function readOnly(
+  context: CommandContext,
+  input: StatementInput,
+  opts: StatementCommandOptions,
+): Promise<StatementRunJson> {
+  const { db, settlementAccount, statementBanks } = context;
+  const tell = progressTeller(context, opts);
+  const read = await readStatementSources(
+    db(),
+    {
+      production: false,
+      ...(settlementAccount !== undefined && { settlementAccount }),
+      ...(statementBanks && { banks: statementBanks }),
+    },
+    {
+      sources: input.sources,
+      ...(input.profile && { profile: input.profile }),
+      ...(opts.bank !== undefined && { bank: opts.bank }),
+      ...(tell && { onProgress: tell }),
+    },
+  );
+  if (read.kind !== 'read') throw new UsageError(read.why);
+  const preview = await previewOf(db(), read.matched, { fileDigest: read.fileDigest, valueDates: read.valueDates });
+  return statementRunJson(preview, read.file) as unknown as StatementRunJson;
+}
+
+/** How often a long run tells a person how far it has got. */
+const PROGRESS_EVERY_MS = 2_000;
+
+/**
+ * Progress for a person (docs/reconciliation.md, "Memory"): on stderr, at most every two seconds — when
+ * stderr is a terminal and the report is not `--json`, or whenever `--progress` asks for it (a Job's log).
+ */
+function progressTeller(context: CommandContext, opts: StatementCommandOptions) {
+  const { progress, out } = context;
+  if (!progress || !(opts.progress || (progress.terminal && !out.json))) return undefined;
+  let last = 0;
+  return (at: StatementProgress) => {
+    const now = Date.now();
+    if (at.stage !== 'done' && now - last < PROGRESS_EVERY_MS) return;
+    last = now;
+    const what =
+      at.stage === 'reading'
+        ? `${at.linesRead} lines read`
+        : `${at.linesRead} lines read, ${at.linesMatched} matched${at.stage === 'done' ? ': done' : ''}`;
+    progress.write(`recon statement: ${what}`);
+  };
 }
 
 /**
@@ -86,11 +137,16 @@ async function readOnly(context: CommandContext, input: StatementInput): Promise
  * person's own credential, which stores the run and asks for its settlements and reversals to be approved.
  * A file the server refuses is bad input (exit 2), as it is read here.
  */
-async function applyThroughAdmin(context: CommandContext, input: StatementInput): Promise<StatementRunJson> {
+async function applyThroughAdmin(
+  context: CommandContext,
+  input: StatementInput,
+  bank: string | undefined,
+): Promise<StatementRunJson> {
   try {
     const answer = await context.admin().post('/admin/statements', {
-      files: input.files,
+      files: await statementTexts(input),
       ...(input.profile && { profile: input.profile }),
+      ...(bank !== undefined && { bank }),
     });
     const { error: _error, status_code: _status, status: _ok, ...run } = answer;
     return run as unknown as StatementRunJson;

@@ -1,13 +1,16 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  detectLayout,
-  statementFilesOfDays,
+  filesOfDays,
+  statementDaysOf,
+  statementLayoutOf,
   type BankCsvProfile,
   type StatementLayout,
+  type StatementSource,
   type StatementText,
 } from '@payout/recon';
-import { statementDigest, statementRunName } from '@payout/use-cases';
+import { statementRunName } from '@payout/use-cases';
 import { UsageError } from '../../usage-error.js';
 import { bankProfile } from './bank-profile.js';
 
@@ -34,35 +37,54 @@ export const LAYOUTS = {
   'bank-csv': 'bank-csv',
 } as const satisfies Record<string, StatementLayout>;
 
-/** The run's files as read: their texts in the run's order, its name and its digest for `statement_runs`. */
+/** The run's files: each read as a stream from its path, in the run's order, and its name for `statement_runs`. */
 export interface StatementInput {
-  files: StatementText[];
+  sources: StatementSource[];
   profile: BankCsvProfile | undefined;
   /** The file's name; of several, their names in order, joined with ", ". */
   name: string;
-  /** SHA-256 of the file; of several, of their digests in order (so the same days read again are known). */
-  digest: string;
 }
 
+/**
+ * The files of the run, each checked for its size (STATEMENT_MAX_BYTES) and its layout (`--format`) from
+ * its head; a `--dir` range is resolved to its files by reading each as a stream for its days. Nothing of a
+ * file is held: the run reads each again as a stream.
+ */
 export async function readStatementInput(opts: StatementInputOptions, maxBytes: number): Promise<StatementInput> {
-  const read: { path: string; bytes: Buffer }[] = [];
-  // One at a time: a folder may hold many statements, each up to STATEMENT_MAX_BYTES.
-  for (const path of await pathsOf(opts)) read.push({ path, bytes: await statementBytes(path, maxBytes) });
+  const paths = await pathsOf(opts);
+  for (const path of paths) await checkSize(path, maxBytes);
   const profile = opts.profile === undefined ? undefined : await bankProfile(opts.profile);
-  let files = read.map(({ path, bytes }) => ({ name: path, text: bytes.toString('utf8') }));
+  let sources = paths.map((path) => fileSource(path, maxBytes));
   if (opts.dir !== undefined) {
-    const days = statementFilesOfDays(files, { from: opts.from!, to: opts.to! }, profile);
-    if (!days.ok) throw new UsageError(`${opts.dir}: ${days.reason}; nothing applied`);
-    files = days.files;
+    const dated: { file: StatementSource; days: string[] }[] = [];
+    for (const source of sources) {
+      const days = await statementDaysOf(source, profile);
+      if (!days.ok) throw new UsageError(`${opts.dir}: ${source.name}: ${days.reason}; nothing applied`);
+      dated.push({ file: source, days: days.days });
+    }
+    const chosen = filesOfDays(dated, { from: opts.from!, to: opts.to! });
+    if (!chosen.ok) throw new UsageError(`${opts.dir}: ${chosen.reason}; nothing applied`);
+    sources = chosen.files;
   }
-  for (const file of files) {
-    const layout = detectLayout(file.text);
+  for (const source of sources) {
+    const layout = await statementLayoutOf(source);
     if (opts.format !== undefined && LAYOUTS[opts.format] !== layout) {
-      throw new UsageError(`${file.name} reads as ${layout}, not ${opts.format}; nothing applied`);
+      throw new UsageError(`${source.name} reads as ${layout}, not ${opts.format}; nothing applied`);
     }
   }
-  // Named and digested as the admin listener names and digests an applied run of the same files.
-  return { files, profile, name: statementRunName(files), digest: statementDigest(files) };
+  // Named as the admin listener names an applied run of the same files.
+  return { sources, profile, name: statementRunName(sources) };
+}
+
+/** The files' whole text, for `--apply`, which sends it to the admin listener (at most STATEMENT_MAX_BYTES each). */
+export async function statementTexts(input: StatementInput): Promise<StatementText[]> {
+  const texts: StatementText[] = [];
+  for (const source of input.sources) {
+    let text = '';
+    for await (const chunk of source.chunks()) text += chunk;
+    texts.push({ name: source.name, text });
+  }
+  return texts;
 }
 
 /** `--file` (repeatable), or every regular file of `--dir` not hidden, for `--from` to `--to`. */
@@ -90,22 +112,48 @@ async function pathsOf(opts: StatementInputOptions): Promise<string[]> {
 }
 
 /**
- * A statement file's bytes, refused whole (exit 2) when it is larger than STATEMENT_MAX_BYTES: its size is
- * checked before anything is read, so an oversized file is never held in memory, stored or applied.
+ * A statement file is refused whole (exit 2) when it is larger than STATEMENT_MAX_BYTES: its size is checked
+ * before anything is read, and again as it is read (it may grow meanwhile), so an oversized file is never
+ * stored or applied.
  */
-async function statementBytes(path: string, maxBytes: number): Promise<Buffer> {
-  const tooLarge = (size: number) =>
-    new UsageError(
-      `${path} is ${size} bytes, more than the ${maxBytes} a statement may have (STATEMENT_MAX_BYTES); nothing applied`,
-    );
+async function checkSize(path: string, maxBytes: number): Promise<void> {
+  let size: number;
   try {
-    const { size } = await stat(path);
-    if (size > maxBytes) throw tooLarge(size);
-    const bytes = await readFile(path);
-    if (bytes.length > maxBytes) throw tooLarge(bytes.length); // it grew while being read
-    return bytes;
+    size = (await stat(path)).size;
   } catch (error) {
-    if (error instanceof UsageError) throw error;
     throw new UsageError(`cannot read --file ${path}: ${(error as Error).message}`);
   }
+  if (size > maxBytes) throw tooLarge(path, size, maxBytes);
+}
+
+function tooLarge(path: string, size: number, maxBytes: number): UsageError {
+  return new UsageError(
+    `${path} is ${size} bytes, more than the ${maxBytes} a statement may have (STATEMENT_MAX_BYTES); nothing applied`,
+  );
+}
+
+/** A file read as a stream of UTF-8 text, in 64 KiB pieces; one that grows past the limit while read is refused. */
+function fileSource(path: string, maxBytes: number): StatementSource {
+  return {
+    name: path,
+    chunks: async function* () {
+      const stream = createReadStream(path, { highWaterMark: 64 * 1024 });
+      const decoder = new TextDecoder('utf-8');
+      let bytes = 0;
+      try {
+        for await (const chunk of stream as AsyncIterable<Buffer>) {
+          bytes += chunk.length;
+          if (bytes > maxBytes) throw tooLarge(path, bytes, maxBytes);
+          yield decoder.decode(chunk, { stream: true });
+        }
+      } catch (error) {
+        if (error instanceof UsageError) throw error;
+        throw new UsageError(`cannot read --file ${path}: ${(error as Error).message}`);
+      } finally {
+        stream.destroy();
+      }
+      const rest = decoder.decode();
+      if (rest !== '') yield rest;
+    },
+  };
 }

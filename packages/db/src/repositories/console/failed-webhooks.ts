@@ -10,8 +10,11 @@ export interface FailedWebhookRow {
   deliveryId: bigint;
   status: 'FAILED' | 'HELD';
   mid: string;
-  ackNo: string;
-  transactionId: string;
+  /** The payout whose result it carries; null for a downtime's delivery. */
+  ackNo: string | null;
+  transactionId: string | null;
+  /** For a downtime's delivery: which event, bank and mode, e.g. "downtime.started primary IMPS". */
+  downtime: string | null;
   attempts: number;
   lastError: string | null;
   lastStatusCode: number | null;
@@ -29,6 +32,7 @@ export async function listFailedWebhookDeliveries(
     include: {
       merchant: { select: { mid: true } },
       payout: { select: { ackNo: true, transactionId: true } },
+      downtime: { select: { bank: true, mode: true } },
       attemptsMade: { orderBy: { attempt: 'desc' }, take: 1 },
     },
   });
@@ -36,8 +40,11 @@ export async function listFailedWebhookDeliveries(
     deliveryId: d.id,
     status: d.status as 'FAILED' | 'HELD',
     mid: d.merchant.mid,
-    ackNo: d.payout.ackNo,
-    transactionId: d.payout.transactionId,
+    ackNo: d.payout?.ackNo ?? null,
+    transactionId: d.payout?.transactionId ?? null,
+    downtime: d.downtime
+      ? `${d.cause === 'DOWNTIME_RESOLVED' ? 'downtime.resolved' : 'downtime.started'} ${d.downtime.bank} ${d.downtime.mode}`
+      : null,
     attempts: d.attempts,
     lastError: d.attemptsMade[0]?.error ?? null,
     lastStatusCode: d.attemptsMade[0]?.statusCode ?? null,

@@ -21,9 +21,12 @@ export function failedWebhooksRoutes({ deps, allow }: ConsoleContext) {
         ),
         columns: [
           { header: 'Status', cell: (d) => (d.status === 'HELD' ? 'held: endpoint disabled' : 'given up') },
-          { header: 'Payout', cell: (d) => <a href={`/console/payouts/${d.ackNo}`}>{d.ackNo}</a> },
+          {
+            header: 'Payout',
+            cell: (d) => (d.ackNo ? <a href={`/console/payouts/${d.ackNo}`}>{d.ackNo}</a> : (d.downtime ?? '')),
+          },
           { header: 'MID', cell: (d) => <a href={`/console/merchants/${encodeURIComponent(d.mid)}`}>{d.mid}</a> },
-          { header: 'TransactionID', cell: (d) => d.transactionId },
+          { header: 'TransactionID', cell: (d) => d.transactionId ?? '' },
           { header: 'Attempts', cell: (d) => d.attempts, numeric: true },
           {
             header: 'Last answer',
