@@ -103,9 +103,11 @@ const schedule = [
   ...planFaults(options.seed, { ...shape }),
   ...(twoBanks ? [planBankDowntime(options.seed, shape.loadMs)] : []),
 ].sort((a, b) => a.atMs - b.atMs);
-// One merchant's payouts may wait for a bank only this long (docs/banks.md, "Holding"): its UPI payouts held
-// through the primary's downtime fail with BANK_DOWNTIME, the others' are sent when the primary is back.
+// Two merchants are pinned to the primary, so their payouts are held while it is down (docs/banks.md,
+// "Routing" and "Holding"): the first may wait for it only this long, and some of its payouts fail with
+// BANK_DOWNTIME; the second waits its default window, and its payouts are sent when the primary is back.
 const SHORT_HOLD_SECONDS = options.short ? 10 : 30;
+const PINNED_MERCHANTS = 2;
 const planned = planPayouts(options.seed, options.payouts, options.merchants);
 // Progress goes to stderr, so --json leaves stdout to the report alone.
 const progress = (line: string) => console.error(line);
@@ -161,9 +163,13 @@ try {
         const mid = `SOAK${String(m + 1).padStart(3, '0')}`;
         const merchant = await makeMerchant(db, { mid, balance: `${rupees.toString()}.00` });
         if (m === queueing) await updateQueueSettings(db, mid, { queueIfLowBalance: true });
-        if (twoBanks && m === 0) {
-          await db.$executeRaw`UPDATE merchants SET downtime_hold_seconds = ${SHORT_HOLD_SECONDS} WHERE mid = ${mid}`;
-          progress(`${mid} holds its payouts at most ${SHORT_HOLD_SECONDS} s while no bank serves their mode`);
+        if (twoBanks && m < PINNED_MERCHANTS && m !== queueing) {
+          await db.$executeRaw`UPDATE merchants SET pinned_bank = 'primary' WHERE mid = ${mid}`;
+          if (m === 0)
+            await db.$executeRaw`UPDATE merchants SET downtime_hold_seconds = ${SHORT_HOLD_SECONDS} WHERE mid = ${mid}`;
+          progress(
+            `${mid} is pinned to the primary and holds its payouts while it is down${m === 0 ? `, at most ${SHORT_HOLD_SECONDS} s` : ''}`,
+          );
         }
         return merchant;
       }),

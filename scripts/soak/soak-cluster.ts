@@ -102,7 +102,8 @@ export class SoakCluster {
     services: SoakServices;
     /**
      * Two banks in the one simulator: `primary` serving IMPS and UPI, `secondary` IMPS only — so while the
-     * primary is down, IMPS payouts fail over and UPI payouts are held (docs/reliability.md, "Two banks").
+     * primary is down, IMPS payouts fail over and UPI payouts, with no other bank, are sent to it and asked
+     * about until it answers (docs/reliability.md, "Two banks").
      */
     twoBanks?: boolean;
   }): Promise<SoakCluster> {

@@ -135,9 +135,10 @@ export async function buildReport(input: {
       );
     }
     const ended = row.state === 'REVERSED' ? 'REVERSED' : row.status;
-    // Held past its merchant's hold window while no bank served its mode: never sent, failed with the reason
-    // that says retrying is safe (docs/banks.md, "Holding"), whatever its amount would have made the bank do.
-    const heldTooLong = input.twoBanks !== undefined && row.failure_reason === 'BANK_DOWNTIME' && row.bank === null;
+    // Held past its merchant's hold window while no bank served its mode: not paid anywhere (the audit checks
+    // both journals), failed with the reason that says retrying is safe (docs/banks.md, "Holding"), whatever
+    // its amount would have made the bank do.
+    const heldTooLong = input.twoBanks !== undefined && row.failure_reason === 'BANK_DOWNTIME';
     if (ended !== sent.planned.expected && !heldTooLong) {
       breachCount++;
       breaches.push(

@@ -33,7 +33,7 @@ export interface TwoBankFigures {
     peakAtOnce: number;
     /** Held, then sent to a bank once one served their mode. */
     sentAfterHold: number;
-    /** Held past their merchant's hold window: FAILED with BANK_DOWNTIME, never sent. */
+    /** Held past their merchant's hold window: FAILED with BANK_DOWNTIME, paid by no bank. */
     failedBankDowntime: number;
   };
   /** References both banks recorded though the first had not refused them for good. */
@@ -126,8 +126,8 @@ export async function twoBankFigures(input: {
     held: {
       payouts: held.length,
       peakAtOnce: input.heldPeak,
-      sentAfterHold: held.filter((p) => p.bank !== null).length,
-      failedBankDowntime: held.filter((p) => p.failure_reason === 'BANK_DOWNTIME' && p.bank === null).length,
+      sentAfterHold: held.filter((p) => p.bank !== null && p.failure_reason !== 'BANK_DOWNTIME').length,
+      failedBankDowntime: held.filter((p) => p.failure_reason === 'BANK_DOWNTIME').length,
     },
     sentToTwoBanks: audit.sentToTwoBanks.length,
     movedAfterRefusal: audit.movedAfterRefusal.length,
