@@ -32,6 +32,12 @@ import { withBulkFigures, measureBulkBatch, type BulkBatchRun } from './bulk-bat
 import { measureEndToEnd, type EndToEndRun } from './end-to-end.js';
 import { measureSlowRailStage, type SlowRailStage } from './slow-rail-stage.js';
 import { lookupLoggingFigures, measureLookupLogging, type LookupLoggingStage } from './lookup-logging.js';
+import {
+  measureStatementStage,
+  statementFigures,
+  statementRatioInputs,
+  type StatementStage,
+} from './statement-stage.js';
 import { PayoutRequests, type HttpRunResult } from './http-load.js';
 import { runPgbench, type CeilingScript, type PgbenchResult } from './pgbench-ceilings.js';
 import {
@@ -99,6 +105,8 @@ export interface BenchReport {
   slowRail: SlowRailStage;
   /** Status lookups with the default logging and with logging off (docs/performance.md, "What a log line costs"). */
   lookupLogging: LookupLoggingStage;
+  /** `recon statement` over statements of a day (docs/reconciliation.md, "Memory"). */
+  statement: StatementStage;
   memory: BenchEnv['memory'];
   problems: BenchEnv['problems'];
 }
@@ -118,7 +126,8 @@ export interface StageReport {
   ratios: Ratios;
   ratioVerdicts: Verdict[];
   figures: Figure[];
-  lookupLogging: LookupLoggingStage;
+  lookupLogging?: LookupLoggingStage;
+  statement?: StatementStage;
   memory: BenchEnv['memory'];
   problems: BenchEnv['problems'];
 }
@@ -190,6 +199,32 @@ export async function runBench(
     profileDir,
   };
 
+  if (options.only === 'statement') {
+    if (!options.smoke) {
+      log('building the apps (pnpm build)');
+      buildApps();
+    }
+    const statement = await measureStatementStage(env, options.smoke);
+    const ratios: Ratios = { ...unmeasuredRatios(), ...computeRatios(statementRatioInputs(statement)) };
+    const finished = new Date();
+    return {
+      ...timing(started, finished),
+      options,
+      plan,
+      stage: options.only,
+      machine: await machineOf(db, loadAtStart, []),
+      database: databaseName,
+      queuePrefix,
+      profiles: null,
+      ratios,
+      ratioVerdicts: ratioVerdicts(ratios).filter((v) => v.name.startsWith('statement')),
+      figures: statementFigures(statement),
+      statement,
+      memory: env.memory,
+      problems: env.problems,
+    };
+  }
+
   if (options.only === 'lookup-logging') {
     if (!options.smoke) {
       log('building the apps (pnpm build)');
@@ -230,6 +265,7 @@ export async function runBench(
   const payouts = new PayoutRequests();
   const api = await measureApi(env, apps.api, apps.uncoalescedApi, payouts);
   const lookupLogging = await measureLookupLogging(env);
+  const statement = await measureStatementStage(env, options.smoke);
   const reference = await measureReference(env, apps.reference, payouts);
   const bulk = await measureBulkBatch(env, apps.api);
   const endToEnd = await measureEndToEnd(env, apps.api, apps.rails, payouts);
@@ -265,6 +301,7 @@ export async function runBench(
       threeWorkersPerS: slowRail.threeWorkers.settledPerSecond,
     },
     lookupLogging,
+    statement: statementRatioInputs(statement).statement,
   });
 
   const finished = new Date();
@@ -286,14 +323,17 @@ export async function runBench(
     profiles: options.cpuProf ? profileDir : null,
     ratios,
     ratioVerdicts: ratioVerdicts(ratios),
-    figures: withBulkFigures(
-      afterApiFigures(
-        benchFigures(env, ceilings, api, reference, apiRssUnderLoad, endToEnd, slowRail),
-        lookupLoggingFigures(lookupLogging),
+    figures: [
+      ...withBulkFigures(
+        afterApiFigures(
+          benchFigures(env, ceilings, api, reference, apiRssUnderLoad, endToEnd, slowRail),
+          lookupLoggingFigures(lookupLogging),
+        ),
+        bulk,
+        api.acceptImpsHot,
       ),
-      bulk,
-      api.acceptImpsHot,
-    ),
+      ...statementFigures(statement),
+    ],
     ceilings,
     api,
     reference,
@@ -302,6 +342,7 @@ export async function runBench(
     endToEnd,
     slowRail,
     lookupLogging,
+    statement,
     memory: env.memory,
     problems: env.problems,
   };
