@@ -19,7 +19,7 @@ export interface BenchOptions {
 }
 
 /** The stages `--only` can run alone. */
-export const BENCH_STAGES = ['lookup-logging', 'bank-downtime'] as const;
+export const BENCH_STAGES = ['lookup-logging', 'bank-downtime', 'statement'] as const;
 export type BenchStage = (typeof BENCH_STAGES)[number];
 
 export class UsageError extends Error {
@@ -34,7 +34,8 @@ export const USAGE = `usage: pnpm bench [--smoke] [--duration <seconds>] [--json
   --keep             keep the bench database (payouts_bench_<id>) instead of dropping it
   --cpu-prof         write CPU profiles of the API and worker processes to .tmp/bench-profiles/<run>/
   --only <stage>     run one stage alone: lookup-logging (status lookups with the default logging ÷ logging off),
-                     bank-downtime (settled/s with one of two banks down ÷ both up, and a bank's recovery)`;
+                     bank-downtime (settled/s with one of two banks down ÷ both up, and a bank's recovery),
+                     statement (recon statement over a day's statement of 20,000 and 1,000,000 lines)`;
 
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   let parsed;

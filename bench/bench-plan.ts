@@ -29,6 +29,8 @@ export interface BenchPlan {
    * one worker is compared with three (low enough that three stay under RAIL_MAX_TPS and the CPU).
    */
   slowRailStage: { railLatencyMs: number; scaleConcurrency: number };
+  /** The statement stage (bench/statement-stage.ts): the statements' sizes in lines, smallest first. */
+  statementLines: number[];
 }
 
 export function benchPlan(options: BenchOptions): BenchPlan {
@@ -55,6 +57,7 @@ export function benchPlan(options: BenchOptions): BenchPlan {
       zeroLatencyConcurrency: 10,
       // One slow-rail run is enough to prove the path; each costs a worker start.
       slowRailConcurrencies: [10],
+      statementLines: [2_000, 20_000],
     };
   }
   return {
@@ -67,5 +70,6 @@ export function benchPlan(options: BenchOptions): BenchPlan {
     pgbenchClients: 16,
     pgbenchThreads: 2,
     zeroLatencyConcurrency: 50,
+    statementLines: [20_000, 1_000_000],
   };
 }

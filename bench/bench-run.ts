@@ -33,6 +33,12 @@ import { measureEndToEnd, type EndToEndRun } from './end-to-end.js';
 import { measureSlowRailStage, type SlowRailStage } from './slow-rail-stage.js';
 import { measureBankDowntimeStage, type BankDowntimeStage } from './bank-downtime-stage.js';
 import { lookupLoggingFigures, measureLookupLogging, type LookupLoggingStage } from './lookup-logging.js';
+import {
+  measureStatementStage,
+  statementFigures,
+  statementRatioInputs,
+  type StatementStage,
+} from './statement-stage.js';
 import { PayoutRequests, type HttpRunResult } from './http-load.js';
 import { runPgbench, type CeilingScript, type PgbenchResult } from './pgbench-ceilings.js';
 import {
@@ -103,6 +109,8 @@ export interface BenchReport {
   lookupLogging: LookupLoggingStage;
   /** Two banks, both up and then one down, and the down one's recovery (docs/performance.md, "A bank down"). */
   bankDowntime: BankDowntimeStage;
+  /** `recon statement` over statements of a day (docs/reconciliation.md, "Memory"). */
+  statement: StatementStage;
   memory: BenchEnv['memory'];
   problems: BenchEnv['problems'];
 }
@@ -125,6 +133,7 @@ export interface StageReport {
   /** The stage's own measurements: the one that ran. */
   lookupLogging?: LookupLoggingStage;
   bankDowntime?: BankDowntimeStage;
+  statement?: StatementStage;
   memory: BenchEnv['memory'];
   problems: BenchEnv['problems'];
 }
@@ -195,6 +204,32 @@ export async function runBench(
     running,
     profileDir,
   };
+
+  if (options.only === 'statement') {
+    if (!options.smoke) {
+      log('building the apps (pnpm build)');
+      buildApps();
+    }
+    const statement = await measureStatementStage(env, options.smoke);
+    const ratios: Ratios = { ...unmeasuredRatios(), ...computeRatios(statementRatioInputs(statement)) };
+    const finished = new Date();
+    return {
+      ...timing(started, finished),
+      options,
+      plan,
+      stage: options.only,
+      machine: await machineOf(db, loadAtStart, []),
+      database: databaseName,
+      queuePrefix,
+      profiles: null,
+      ratios,
+      ratioVerdicts: ratioVerdicts(ratios).filter((v) => v.name.startsWith('statement')),
+      figures: statementFigures(statement),
+      statement,
+      memory: env.memory,
+      problems: env.problems,
+    };
+  }
 
   if (options.only === 'lookup-logging') {
     if (!options.smoke) {
@@ -275,6 +310,7 @@ export async function runBench(
   const payouts = new PayoutRequests();
   const api = await measureApi(env, apps.api, apps.uncoalescedApi, payouts);
   const lookupLogging = await measureLookupLogging(env);
+  const statement = await measureStatementStage(env, options.smoke);
   const reference = await measureReference(env, apps.reference, payouts);
   const bulk = await measureBulkBatch(env, apps.api);
   const endToEnd = await measureEndToEnd(env, apps.api, apps.rails, payouts);
@@ -322,6 +358,7 @@ export async function runBench(
       oneDownPerS: bankDowntime.oneDown.settledPerSecond,
       recoveryToFirstPayoutS: bankDowntime.recoveryToFirstPayoutS,
     },
+    statement: statementRatioInputs(statement).statement,
   });
 
   const finished = new Date();
@@ -345,19 +382,22 @@ export async function runBench(
     profiles: options.cpuProf ? profileDir : null,
     ratios,
     ratioVerdicts: ratioVerdicts(ratios),
-    figures: afterSection(
-      withBulkFigures(
-        afterSection(
-          benchFigures(env, ceilings, api, reference, apiRssUnderLoad, endToEnd, slowRail),
-          'api',
-          lookupLoggingFigures(lookupLogging),
+    figures: [
+      ...afterSection(
+        withBulkFigures(
+          afterSection(
+            benchFigures(env, ceilings, api, reference, apiRssUnderLoad, endToEnd, slowRail),
+            'api',
+            lookupLoggingFigures(lookupLogging),
+          ),
+          bulk,
+          api.acceptImpsHot,
         ),
-        bulk,
-        api.acceptImpsHot,
+        'end to end',
+        bankDowntimeFigures(bankDowntime),
       ),
-      'end to end',
-      bankDowntimeFigures(bankDowntime),
-    ),
+      ...statementFigures(statement),
+    ],
     ceilings,
     api,
     reference,
@@ -367,6 +407,7 @@ export async function runBench(
     slowRail,
     lookupLogging,
     bankDowntime,
+    statement,
     memory: env.memory,
     problems: env.problems,
   };

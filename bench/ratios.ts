@@ -2,6 +2,8 @@
 // ceiling measured in the same run, or an absolute figure with its budget, plus the goal it is held to.
 // Pure: the bench's measurements in, numbers and verdicts out.
 
+import { STATEMENT_MEMORY_BUDGET_MB } from '@payout/use-cases';
+
 /** The top-level `ratios` of bench/results/<time>.json. null: a figure the run could not measure. */
 export interface Ratios {
   /** Accepts over the spread merchants ÷ pgbench `accept_payouts` over as many wallets. */
@@ -39,6 +41,12 @@ export interface Ratios {
   oneBankDownToBothUp: number | null;
   /** Seconds from a down bank answering again to the first payout it accepted (a probe or a routed payout). */
   bankRecoveryToFirstPayoutS: number | null;
+  /** Lines/s of `recon statement` reading the largest MT940 statement of the statement stage (bench/statement-stage.ts). */
+  statementLinesPerS: number | null;
+  /** The highest peak RSS of `recon statement` over the statement stage's runs. */
+  statementPeakRssMb: number | null;
+  /** Peak RSS of `recon statement` at the stage's largest statement ÷ at its smallest (1,000,000 ÷ 20,000 lines). */
+  statementRssGrowth: number | null;
 }
 
 export type RatioName = keyof Ratios;
@@ -63,6 +71,10 @@ export const RATIO_GOALS: Readonly<Record<RatioName, Goal>> = {
   lookupLoggingCost: { atLeast: 0.9 },
   oneBankDownToBothUp: { atLeast: 0.9 },
   bankRecoveryToFirstPayoutS: { atMost: 10 },
+  // A million lines in under two minutes; within the statement Job's budget (docs/reconciliation.md, "Memory").
+  statementLinesPerS: { atLeast: 8334 },
+  statementPeakRssMb: { atMost: STATEMENT_MEMORY_BUDGET_MB },
+  statementRssGrowth: { atMost: 1.5 },
 };
 
 /** What bounds one worker's settlements against a slow rail: the rail's limit, or this machine's CPU. */
@@ -109,6 +121,8 @@ export interface RatioInputs {
   lookupLogging?: { defaultLoggingPerS: number; loggingOffPerS: number } | undefined;
   /** The bank-downtime stage, if it ran: settled/s with both banks up and with one down, and the recovery. */
   bankDowntime?: { bothUpPerS: number; oneDownPerS: number; recoveryToFirstPayoutS: number | null } | undefined;
+  /** The statement stage, if it ran: its figures as bench/statement-stage.ts computes them. */
+  statement?: { linesPerS: number | null; peakRssMb: number | null; rssGrowth: number | null } | undefined;
 }
 
 export function computeRatios(inputs: RatioInputs): Ratios {
@@ -130,6 +144,9 @@ export function computeRatios(inputs: RatioInputs): Ratios {
     workerScaleAtSlowRail: slow ? ratio(slow.threeWorkersPerS, slow.oneWorkerPerS) : null,
     slowRailOneWorkerToBound: slow ? ratio(slow.oneWorkerDefaultPerS, slow.bound.perSecond) : null,
     lookupLoggingCost: inputs.lookupLogging ? lookupLoggingCost(inputs.lookupLogging) : null,
+    statementLinesPerS: inputs.statement?.linesPerS ?? null,
+    statementPeakRssMb: inputs.statement?.peakRssMb ?? null,
+    statementRssGrowth: inputs.statement?.rssGrowth ?? null,
     ...bankDowntimeRatios(inputs.bankDowntime),
   };
 }

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { ConfigMap, Namespace, Secret, Service, ServiceAccount } from 'kubernetes-models/v1';
 import { Deployment } from 'kubernetes-models/apps/v1';
-import { Job } from 'kubernetes-models/batch/v1';
+import { CronJob, Job } from 'kubernetes-models/batch/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
@@ -20,6 +20,7 @@ import {
 } from '@payout/config';
 import { DRAIN_MS } from '@payout/api';
 import { PAYOUT_QUEUE } from '@payout/queue';
+import { STATEMENT_MEMORY_BUDGET_MB } from '@payout/use-cases';
 import { createMetrics } from '@payout/telemetry';
 import { eventually } from '../support/eventually.js';
 import { useStack } from '../support/stack.js';
@@ -54,6 +55,7 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   'v1/ServiceAccount': ServiceAccount,
   'apps/v1/Deployment': Deployment,
   'batch/v1/Job': Job,
+  'batch/v1/CronJob': CronJob,
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
   'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
@@ -311,6 +313,35 @@ describe('the configuration of every app', () => {
     expect(worker.RAIL_RESPONSE_TIMEOUT_MS).toBe(10_000);
     expect(worker.RAIL_BASE_URL).not.toMatch(/rail-sim|127\.0\.0\.1|\.invalid/);
     expect(migrate.DATABASE_URL).toBe(OPERATOR_SECRET.DATABASE_URL);
+  });
+
+  it('when production is rendered, then the day’s statement is read by its own CronJob pod, within its memory budget, never in an API pod', () => {
+    const objects = render('overlays/production');
+    const job = find(objects, 'CronJob', 'payout-gateway-statement').spec.jobTemplate.spec;
+    const pod = job.template.spec;
+    const [statement] = pod.containers as K8sObject[];
+    expect([...statement!.command, ...statement!.args].join(' ')).toMatch(
+      /exec payout-cli recon statement --progress --file "\/statements\/statement-\$\$\(TZ=Asia\/Kolkata date -d yesterday \+%F\)\.mt940"/,
+    );
+    expect(job.template.metadata.labels['app.kubernetes.io/component']).toBe('statement');
+    // The CLI's budget, and the limit above it; no API pod reads a statement on a schedule.
+    expect(statement!.resources.requests.memory).toBe(`${STATEMENT_MEMORY_BUDGET_MB}Mi`);
+    expect(Number.parseInt(statement!.resources.limits.memory as string, 10)).toBeGreaterThan(
+      STATEMENT_MEMORY_BUDGET_MB,
+    );
+    expect(pod.securityContext.runAsNonRoot).toBe(true);
+    expect(statement!.securityContext.readOnlyRootFilesystem).toBe(true);
+    expect((statement!.volumeMounts as K8sObject[]).find((m) => m.mountPath === '/statements')?.readOnly).toBe(true);
+    const cli = loadConfig(cliConfigSchema, environmentOf(objects, statement!, OPERATOR_SECRET));
+    expect(cli.DATABASE_URL).toBe(OPERATOR_SECRET.DATABASE_URL);
+    expect(cli.STATEMENT_MAX_BYTES).toBeGreaterThan(1024 * 1024 * 1024);
+    for (const deployment of objects.filter((o) => o.kind === 'Deployment')) {
+      const args = (deployment.spec.template.spec.containers as K8sObject[]).flatMap((c) => [
+        ...((c.command as string[] | undefined) ?? []),
+        ...((c.args as string[] | undefined) ?? []),
+      ]);
+      expect(args.join(' '), deployment.metadata.name).not.toContain('recon statement');
+    }
   });
 
   it('when the base is loaded as it stands, then the API refuses its placeholder secrets', () => {

@@ -369,24 +369,24 @@ export function valueDatesOf(statements: readonly StatementSummary[]): string[] 
   return [...dates].sort();
 }
 
+// Built field by field, not by spreading: it runs once a line of every statement read.
 function lineOf(entry: BankEntry, file: number | undefined): MatchableLine {
-  const place = { lineNumber: entry.lineNumber, ...(file !== undefined && { file }) };
-  const named =
-    entry.reference !== undefined
-      ? { reference: entry.reference }
-      : { reference: entry.bankReference ?? entry.utr ?? linePlace(place), withoutOurReference: true as const };
+  const line = { lineNumber: entry.lineNumber } as MatchableLine;
+  if (file !== undefined) line.file = file;
+  if (entry.reference !== undefined) line.reference = entry.reference;
+  else {
+    line.reference = entry.bankReference ?? entry.utr ?? linePlace({ lineNumber: entry.lineNumber, file });
+    line.withoutOurReference = true;
+  }
+  line.utr = entry.utr ?? entry.bankReference ?? '';
+  line.amountPaise = entry.amountPaise;
   const claimed = entry.class === 'uncoded_return';
-  return {
-    ...place,
-    ...named,
-    utr: entry.utr ?? entry.bankReference ?? '',
-    amountPaise: entry.amountPaise,
-    type: entry.type === 'RETURN' || claimed ? 'RETURN' : 'DEBIT',
-    // Money in that only its narration calls a return: the matcher makes it a break, never a reversal.
-    ...(claimed && { withoutReturnCode: true as const }),
-    valueDate: entry.valueDate,
-    ...(entry.narration !== '' && { narration: entry.narration }),
-  };
+  line.type = entry.type === 'RETURN' || claimed ? 'RETURN' : 'DEBIT';
+  // Money in that only its narration calls a return: the matcher makes it a break, never a reversal.
+  if (claimed) line.withoutReturnCode = true;
+  line.valueDate = entry.valueDate;
+  if (entry.narration !== '') line.narration = entry.narration;
+  return line;
 }
 
 function whyNotALine(entry: BankEntry): string | undefined {

@@ -73,7 +73,12 @@ export {
   type StatementBank,
   type StatementSettings,
 } from './reconcile-statement-run.js';
-export { matchInDatabase, type MatchedStatement, type StatementProgress } from './statement-matching.js';
+export {
+  matchInDatabase,
+  STATEMENT_MEMORY_BUDGET_MB,
+  type MatchedStatement,
+  type StatementProgress,
+} from './statement-matching.js';
 export { directAccepter, type PayoutAccepter } from './intake/payout-accepter.js';
 export { CoalescingAccepter, type CoalescingOptions } from './intake/coalescing-accepter.js';
 export {

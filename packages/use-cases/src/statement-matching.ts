@@ -68,6 +68,12 @@ export interface MatchedStatement {
   bookedLater: BookedLater[];
 }
 
+/**
+ * The peak memory (RSS, MB) of `payout-cli recon statement` over a run, whatever the file's size
+ * (docs/reconciliation.md, "Memory"): the statement Job's request, under its limit.
+ */
+export const STATEMENT_MEMORY_BUDGET_MB = 256;
+
 /** How often progress is told while lines are read or matched. */
 const PROGRESS_EVERY_LINES = 10_000;
 
@@ -120,7 +126,9 @@ async function foldMatches(
 ) {
   const earlierBreaks = await staging.payoutsWithEarlierBreaks();
   const fold = new MatchFold(earlierBreaks);
-  let matchedLines = 0;
+  // Lines plainly matched are counted where they are; only the others come back to be classified.
+  let matchedLines = await staging.plainlyMatched();
+  fold.addPlainlyMatched(matchedLines);
   for (let after = 0; ;) {
     const page = await staging.page(after);
     if (page.lines.length === 0) break;
@@ -192,6 +200,10 @@ class MatchFold {
         breakKind: line.type === 'DEBIT' ? 'success_here_missing_at_bank' : 'reversed_here_missing_at_bank',
       });
     }
+  }
+
+  addPlainlyMatched(count: number): void {
+    this.counts.matched += count;
   }
 
   result() {

@@ -23,6 +23,11 @@ export const STATEMENT_PAGE_LINES = 2_000;
  */
 export const STATEMENT_MATCH_TIMEOUT_MS = 10 * 60 * 1000;
 
+/** PostgreSQL's memory for the run's temporary tables (its session's, not this process's). */
+export const STATEMENT_TEMP_BUFFERS = '256MB';
+/** PostgreSQL's memory for each sort or hash of the run. */
+export const STATEMENT_WORK_MEM = '64MB';
+
 /** One line read back with everything its match depends on (see matchLine in @payout/recon). */
 export interface StagedLine {
   line: MatchableLine;
@@ -58,7 +63,21 @@ export class StatementStaging {
   /** Opens the run's transaction on `connection` and its staging table, ready for lines. */
   static async open(connection: pg.ClientBase): Promise<StatementStaging> {
     await connection.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+    // Settings of this transaction only (behind PgBouncer the server connection is the transaction's).
     await connection.query(`SET LOCAL statement_timeout = ${STATEMENT_MATCH_TIMEOUT_MS}`);
+    // Its sorts and hashes over every line in memory rather than on disk; and no JIT: each statement runs
+    // once, and compiling it costs seconds more than it saves.
+    await connection.query(`SET LOCAL work_mem = '${STATEMENT_WORK_MEM}'`);
+    await connection.query('SET LOCAL jit = off');
+    // The run's tables are temporary: kept in the session's own buffers as far as they fit. PostgreSQL takes
+    // this only before a session's first temporary table; a server connection that had some keeps its own.
+    await connection.query('SAVEPOINT temp_buffers');
+    try {
+      await connection.query(`SET LOCAL temp_buffers = '${STATEMENT_TEMP_BUFFERS}'`);
+      await connection.query('RELEASE SAVEPOINT temp_buffers');
+    } catch {
+      await connection.query('ROLLBACK TO SAVEPOINT temp_buffers');
+    }
     await connection.query(`
       CREATE TEMPORARY TABLE statement_lines (
         ordinal integer NOT NULL,
@@ -136,14 +155,17 @@ export class StatementStaging {
   async match(run: { valueDates: readonly string[]; today: string; bank: string | null }): Promise<void> {
     const q = (text: string, values: unknown[] = []) => this.connection.query(text, values);
     await q(BOOK_SQL, [[...run.valueDates], BANK_TIME_ZONE, run.bank]);
+    await q('ALTER TABLE statement_book ADD PRIMARY KEY (id)');
     for (const index of ['ack_no', 'bank_reference', 'batch_key', 'amount_paise']) {
       await q(`CREATE INDEX ON statement_book (${index})`);
     }
     await q('ANALYZE statement_book');
+    await q(EARLIER_BREAKS_SQL);
     await q(BATCHES_SQL);
     await q(FACTS_SQL, [run.today]);
     await q('ALTER TABLE statement_facts ADD PRIMARY KEY (ordinal)');
     await q('CREATE INDEX ON statement_facts (k1)');
+    await q('CREATE INDEX ON statement_facts (ordinal) WHERE NOT plain');
     await q('ANALYZE statement_facts');
     await this.settleKeys();
     await q(DEBITED_SQL, [run.today]);
@@ -164,10 +186,6 @@ export class StatementStaging {
       CREATE TEMPORARY TABLE statement_k1_first ON COMMIT DROP AS
       SELECT k1 AS key, min(ordinal) AS first FROM statement_facts GROUP BY k1`);
     await q('CREATE UNIQUE INDEX ON statement_k1_first (key)');
-    await q(`
-      UPDATE statement_facts f SET own_taken = k.first < f.ordinal
-        FROM statement_k1_first k WHERE k.key = f.k1`);
-    await q('UPDATE statement_facts SET reach = NOT own_taken AND dk IS NOT NULL');
     const crossing = await q(`
       SELECT EXISTS (SELECT 1 FROM statement_facts a JOIN statement_facts b ON b.k1 = a.dk AND b.ordinal > a.ordinal)
         AS crossing`);
@@ -180,7 +198,8 @@ export class StatementStaging {
               FROM statement_facts f
               JOIN statement_k1_first k ON k.key = f.k1
               LEFT JOIN dk_first d ON d.dk = f.k1)
-          UPDATE statement_facts f SET own_taken = s.own_taken, reach = NOT s.own_taken AND f.dk IS NOT NULL
+          UPDATE statement_facts f
+             SET own_taken = s.own_taken, reach = NOT s.own_taken AND f.dk IS NOT NULL, plain = false
             FROM settled s WHERE s.ordinal = f.ordinal AND s.own_taken IS DISTINCT FROM f.own_taken`);
         if (changed.rowCount === 0) break;
       }
@@ -203,7 +222,9 @@ export class StatementStaging {
     if (rows.length === 0) return { last: after, lines: [] };
     const last = rows[rows.length - 1]!.ordinal;
     const batches = await this.batchMembers(rows);
-    const candidates = await this.candidates(after, last);
+    // Only a line that nothing names is asked for the payouts it may be.
+    const unnamed = rows.some((r) => r.named_id === null && r.via === null && !r.own_taken);
+    const candidates = unnamed ? await this.candidates(after, last) : new Map<number, BookPayout[]>();
     const lines = rows.map((row): StagedLine => {
       const k1 = `${row.type}:${row.reference}`;
       return {
@@ -232,15 +253,22 @@ export class StatementStaging {
     return rows.map((row) => bookPayout(row, ''));
   }
 
-  /** The payouts of earlier runs' open breaks of a missing movement that this run's books hold. */
+  /** The payouts of earlier runs' breaks of a missing movement that this run's books hold. */
   async payoutsWithEarlierBreaks(): Promise<Set<string>> {
-    const { rows } = await this.connection.query<{ ack_no: string }>(`
-      SELECT DISTINCT b.item->>'reference' AS ack_no
-        FROM statement_runs r CROSS JOIN LATERAL jsonb_array_elements(r.break_list) AS b(item)
-       WHERE r.breaks > 0
-         AND b.item->>'kind' IN ('success_here_missing_at_bank', 'reversed_here_missing_at_bank')
-         AND b.item->>'reference' IN (SELECT ack_no FROM statement_book)`);
+    const { rows } = await this.connection.query<{ ack_no: string }>('SELECT ack_no FROM statement_earlier_breaks');
     return new Set(rows.map((r) => r.ack_no));
+  }
+
+  /**
+   * How many lines are plainly matched: our reference names a payout paid here of the line's amount, in a
+   * debit dated up to today whose key no earlier line took, and no earlier run called it missing. The
+   * matcher would say `matched` of each and do nothing more, so they are counted here, not read back.
+   */
+  async plainlyMatched(): Promise<number> {
+    const { rows } = await this.connection.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM statement_facts WHERE plain',
+    );
+    return rows[0]!.n;
   }
 
   /** Ends the transaction: the staging tables go with it. */
@@ -350,6 +378,16 @@ const BOOK_SQL = `
     ) reversed ON true
    WHERE $3::text IS NULL OR p.bank = $3::text`;
 
+// The payouts of the books an earlier run called missing at the bank: a movement this run finds of one
+// decides that break (the next-day rule, resolveBreaksBookedNextDay).
+const EARLIER_BREAKS_SQL = `
+  CREATE TEMPORARY TABLE statement_earlier_breaks ON COMMIT DROP AS
+  SELECT DISTINCT b.item->>'reference' AS ack_no
+    FROM statement_runs r CROSS JOIN LATERAL jsonb_array_elements(r.break_list) AS b(item)
+   WHERE r.breaks > 0
+     AND b.item->>'kind' IN ('success_here_missing_at_bank', 'reversed_here_missing_at_bank')
+     AND b.item->>'reference' IN (SELECT ack_no FROM statement_book)`;
+
 // The bulk batches every payout of which is in the books: only those can be paid by one debit. `sent_on`
 // is the day all of them were sent, when it is one day.
 const BATCHES_SQL = `
@@ -369,6 +407,12 @@ const FACTS_SQL = `
   WITH answered AS (
     SELECT l.ordinal, l.type, l.type || ':' || l.reference AS k1, named.id AS named_id,
            l.value_date <= $1::date AND NOT l.without_return_code AS eligible,
+           -- An earlier line of the same type and reference took the key (lines beyond the reference may
+           -- take it too: settleKeys).
+           row_number() OVER (PARTITION BY l.type, l.reference ORDER BY l.ordinal) > 1 AS own_taken,
+           named.id IS NOT NULL AND l.type = 'DEBIT' AND l.value_date <= $1::date AND NOT l.without_return_code
+             AND named.state IN ('SUCCESS', 'REVERSED') AND named.amount_paise = l.amount_paise
+             AND NOT EXISTS (SELECT 1 FROM statement_earlier_breaks e WHERE e.ack_no = named.ack_no) AS plain_if_free,
            CASE WHEN named.id IS NULL THEN (
              SELECT CASE WHEN count(*) = 1 THEN min(u.id) END FROM statement_book u WHERE u.bank_reference = l.utr
            ) END AS utr_id,
@@ -395,7 +439,11 @@ const FACTS_SQL = `
                 WHEN a.utr_id IS NOT NULL THEN a.type || ':' || (SELECT u.ack_no FROM statement_book u WHERE u.id = a.utr_id)
                 WHEN a.total_batch IS NOT NULL THEN 'batch:' || a.total_batch END
          END AS dk,
-         false AS own_taken, false AS reach, false AS match_taken
+         a.own_taken,
+         NOT a.own_taken AND a.named_id IS NULL AND a.eligible
+           AND (a.named_batch IS NOT NULL OR a.utr_id IS NOT NULL OR a.total_batch IS NOT NULL) AS reach,
+         false AS match_taken,
+         a.plain_if_free AND NOT a.own_taken AS plain
     FROM answered a`;
 
 // The payouts some line debited: our reference naming it (a debit dated up to today whose key was free),
@@ -450,13 +498,13 @@ const BOOK_COLUMNS = (table: string, prefix: string) =>
 const PAGE_SQL = `
   SELECT l.ordinal, l.file, l.line_number, l.reference, l.without_our_reference, l.without_return_code, l.utr,
          l.amount_paise::text AS amount_paise, l.type, to_char(l.value_date, 'YYYY-MM-DD') AS value_date, l.narration,
-         f.own_taken, f.match_taken, f.dk, f.named_batch::text AS named_batch, f.total_batch::text AS total_batch,
+         f.own_taken, f.match_taken, f.dk, f.via, f.named_batch::text AS named_batch, f.total_batch::text AS total_batch,
          ${BOOK_COLUMNS('n', 'named_')}, ${BOOK_COLUMNS('u', 'utr_')}
-    FROM statement_lines l JOIN statement_facts f USING (ordinal)
+    FROM statement_facts f JOIN statement_lines l USING (ordinal)
     LEFT JOIN statement_book n ON n.id = f.named_id
     LEFT JOIN statement_book u ON u.id = f.utr_id
-   WHERE l.ordinal > $1
-   ORDER BY l.ordinal
+   WHERE f.ordinal > $1 AND NOT f.plain
+   ORDER BY f.ordinal
    LIMIT $2`;
 
 // A line nothing names may be one of the payouts of its amount settled or sent within a day of its value
@@ -532,6 +580,7 @@ interface LineRow extends Prefixed<'named_'>, Prefixed<'utr_'> {
   own_taken: boolean;
   match_taken: boolean;
   dk: string | null;
+  via: string | null;
   named_batch: string | null;
   total_batch: string | null;
 }

@@ -206,9 +206,10 @@ export function camt053Reader(sink: EntrySink): StatementStreamReader {
     }
     kept.push(element);
   });
+  // Whitespace between elements is layout, not a value (values are trimmed), so it is not kept.
   const onText = (text: string) => {
     const element = kept.at(-1);
-    if (element) element.text += text;
+    if (element && text.trim() !== '') element.text += text;
   };
   parser.on('text', onText);
   parser.on('cdata', onText);
