@@ -67,7 +67,8 @@ function filled(path: string): string {
     .replace(':mid', merchant.mid)
     .replace(/tokens\/:id/, `tokens/${tokenId}`)
     .replace(/approvals\/:id/, `approvals/${approvalId}`)
-    .replace(':username', operator.username);
+    .replace(':username', operator.username)
+    .replace(':bank', 'primary');
 }
 
 /** The other spellings of a path an attacker tries: each must reach nothing. */
@@ -101,6 +102,9 @@ async function worldFingerprint(): Promise<unknown> {
            (SELECT string_agg(username || ':' || role || ':' || (disabled_at IS NULL), ',' ORDER BY id)
               FROM console_users) AS people,
            (SELECT count(*) FROM personal_credentials WHERE revoked_at IS NULL) AS credentials,
+           (SELECT string_agg(bank || ':' || state, ',' ORDER BY bank) FROM bank_controls) AS bank_holds,
+           (SELECT string_agg(coalesce(pinned_bank, '-') || ':' || downtime_hold_seconds, ',' ORDER BY id)
+              FROM merchants) AS routing,
            (SELECT count(*) FROM operator_actions WHERE action <> 'access.refused') AS actions`;
   return JSON.parse(JSON.stringify(row, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v))) as unknown;
 }

@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { registerBankCommands } from './commands/bank-commands.js';
 import { registerMerchantCommands } from './commands/merchant-commands.js';
 import { registerTokenCommands } from './commands/token-commands.js';
 import { registerPayoutCommands } from './commands/payout-commands.js';
@@ -60,7 +61,8 @@ Deployment commands (need DATABASE_URL; run where the database is, outside the f
 
 Commands that act as a person (sent to the admin listener, ADMIN_URL, with your own credential: sign in
 once with \`pnpm cli login --name <you>\`, or set PAYOUT_ADMIN_KEY to a personal API key from /console/keys):
-  merchant create|suspend|activate|update|webhook, token rotate|revoke, wallet credit, payout resolve,
+  merchant create|suspend|activate|update|routing|webhook, bank list|pause|drain|resume, token rotate|revoke,
+  wallet credit, payout resolve,
   discrepancy resolve, webhook replay|enable, approval approve|reject|cancel (and the other money commands)
 The audit log names you (cli:<username>); a money action waits for another approver, signed in as themselves.`;
 
@@ -116,6 +118,7 @@ export async function runCli(argv: string[], options: RunOptions): Promise<numbe
   registerConsoleCommands(program, context);
   registerApprovalCommands(program, context);
   registerLoginCommands(program, context);
+  registerBankCommands(program, context);
   // Subcommands inherit neither exitOverride nor the output streams from their parent.
   const all = (c: Command): Command[] => [c, ...c.commands.flatMap(all)];
   for (const command of program.commands.flatMap(all)) {

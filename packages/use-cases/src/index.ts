@@ -118,3 +118,18 @@ export {
   type DisableUserOutcome,
   type PlanPeopleChangeOutcome,
 } from './people-changes.js';
+export {
+  BANK_CONTROL_ACTIONS,
+  bankJson,
+  bankOverview,
+  setBankControlAction,
+  type BankControlAction,
+  type BankOverview,
+  type ConfiguredBank,
+  type SetBankControlOutcome,
+} from './banks/bank-controls.js';
+export {
+  DOWNTIME_HOLD_SECONDS,
+  updateRoutingSettingsAction,
+  type UpdateRoutingSettingsOutcome,
+} from './merchants/routing-settings.js';

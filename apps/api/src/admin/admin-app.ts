@@ -17,6 +17,7 @@ import { merchantJsonRoutes } from './json/merchant-routes.js';
 import { payoutJsonRoutes } from './json/payout-routes.js';
 import { merchantAccessRoutes } from './json/merchant-access-routes.js';
 import { auditRefusal } from './console/console-authorization.js';
+import { bankJsonRoutes } from './json/bank-routes.js';
 import { bulkJsonRoutes } from './json/bulk-routes.js';
 import { consoleRoutes, consoleSession } from './console/console-routes.js';
 import { viewerOf } from './console/console-session.js';
@@ -89,15 +90,17 @@ export function createAdminApp(deps: AdminDependencies): Express {
   app.use(
     merchantJsonRoutes({
       ...deps,
+      banks: deps.rails.banks,
       webhookDestinations: deps.webhookDestinations ?? { requireHttps: true, allowPrivateAddresses: false },
     }),
   );
+  app.use(bankJsonRoutes({ db: deps.db, banks: deps.rails.banks }));
   app.use(payoutJsonRoutes(deps));
   app.use(discrepancyJsonRoutes(deps));
   app.use(peopleRoutes(deps));
   app.use(bulkJsonRoutes(deps));
   app.use(merchantAccessRoutes(deps));
-  app.use(consoleRoutes(deps));
+  app.use(consoleRoutes({ ...deps, banks: deps.rails.banks }));
   app.get('/', (_req, res) => res.redirect(303, '/console'));
   // A signed-in person posting where nothing answers is trying a path by hand: the audit log keeps it.
   app.use(async (req, _res, next) => {

@@ -15,6 +15,7 @@ export function registerMerchantCommands(program: Command, context: () => Comman
   registerCreateCommand(merchant, context);
   registerStatusCommands(merchant, context);
   registerUpdateCommand(merchant, context);
+  registerRoutingCommand(merchant, context);
   registerMerchantAllowlistCommand(merchant, context);
   merchantCommand(merchant, 'show', 'show a merchant').action(async (opts: { mid: string }) => {
     const { db, out } = context();
@@ -99,6 +100,46 @@ function registerUpdateCommand(merchant: Command, context: () => CommandContext)
       );
       showResult(out, answer.merchant);
     });
+}
+
+/** `merchant routing`: pin a merchant to a bank, or unpin it, and set its downtime hold window (docs/banks.md). */
+function registerRoutingCommand(merchant: Command, context: () => CommandContext): void {
+  noted(merchantCommand(merchant, 'routing', "change how a merchant's payouts are routed among the banks"))
+    .option(
+      '--pin <bank>',
+      'send every payout of the merchant to this bank (an alias from BANKS)',
+      nonEmptyArgument('pin', 32),
+    )
+    .option('--unpin', 'route the merchant by health again')
+    .option(
+      '--hold <duration>',
+      'how long a payout is held through a downtime of every bank before it fails, e.g. 30m, 90s, 2h (1s to 1d)',
+      holdArgument,
+    )
+    .action(async (opts: { mid: string; pin?: string; unpin?: boolean; hold?: number; note?: string }) => {
+      const { admin, out } = context();
+      if (opts.pin !== undefined && opts.unpin) throw new UsageError('give --pin <bank> or --unpin, not both');
+      if (opts.pin === undefined && !opts.unpin && opts.hold === undefined) {
+        throw new UsageError('nothing to change: give --pin <bank>, --unpin and/or --hold');
+      }
+      const answer = await admin().post<{ merchant: Row }>(`/admin/merchants/${encodeURIComponent(opts.mid)}/routing`, {
+        ...(opts.pin !== undefined && { pinnedBank: opts.pin }),
+        ...(opts.unpin && { pinnedBank: null }),
+        ...(opts.hold !== undefined && { downtimeHoldSeconds: opts.hold }),
+        ...(opts.note !== undefined && { why: opts.note }),
+      });
+      showResult(out, answer.merchant);
+    });
+}
+
+/** A hold window such as 30m, 90s or 2h, in seconds: at least a second, at most a day (docs/banks.md, "Holding"). */
+export function holdArgument(value: string): number {
+  const match = /^([1-9][0-9]{0,5})([smhd])$/.exec(value);
+  const seconds = match ? Number(match[1]) * DURATION_UNIT_SECONDS[match[2]!]! : NaN;
+  if (!(seconds >= 1 && seconds <= 86_400)) {
+    throw new UsageError(`expected a duration from 1s to 1d such as 30m, 90s or 2h, got ${JSON.stringify(value)}`);
+  }
+  return seconds;
 }
 
 function checkLimit(flag: string, value: Paise | undefined, ceiling: Paise): void {

@@ -72,6 +72,21 @@ export async function bankControlStates(db: PrismaClientOrTransaction): Promise<
   return new Map(rows.map((row) => [row.bank, row.state as BankControlState]));
 }
 
+/** An operator's hold on a bank as last set: by whom, when and why. */
+export interface BankControlRow {
+  bank: BankName;
+  state: BankControlState;
+  reason: string | null;
+  changedBy: string;
+  changedAt: Date;
+}
+
+/** Every bank's operator hold that was ever set, by bank; a bank without a row is ACTIVE. */
+export async function listBankControls(db: PrismaClientOrTransaction): Promise<BankControlRow[]> {
+  const rows = await db.bankControl.findMany({ orderBy: { bank: 'asc' } });
+  return rows.map((row) => ({ ...row, state: row.state as BankControlState }));
+}
+
 /** Sets an operator's hold on a bank (the caller audits who and why). */
 export async function setBankControl(
   db: PrismaClientOrTransaction,

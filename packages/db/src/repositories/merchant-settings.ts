@@ -21,3 +21,24 @@ export async function updateQueueSettings(
   const { count } = await db.merchant.updateMany({ where: { mid }, data: settings });
   return count ? findMerchantByMid(db, mid) : null;
 }
+
+/** How a merchant's payouts are routed among the sponsor banks (docs/banks.md, "Routing" and "Holding"). */
+export interface RoutingSettings {
+  /** The one bank its payouts go to; null routes them by health. */
+  pinnedBank?: string | null;
+  /** How long a payout is held through a downtime of every bank serving its mode before it fails. */
+  downtimeHoldSeconds?: number;
+}
+
+/**
+ * Changes a merchant's routing. A pin or a hold window applies to payouts routed from now on; a payout
+ * already sent stays with its bank.
+ */
+export async function updateRoutingSettings(
+  db: PrismaClientOrTransaction,
+  mid: string,
+  settings: RoutingSettings,
+): Promise<Merchant | null> {
+  const { count } = await db.merchant.updateMany({ where: { mid }, data: settings });
+  return count ? findMerchantByMid(db, mid) : null;
+}

@@ -36,6 +36,12 @@ export type OperatorActionName =
   | 'merchant.suspend'
   | 'merchant.activate'
   | 'merchant.queue-settings'
+  /** A merchant pinned to a bank or unpinned, or its downtime hold window changed (docs/banks.md). */
+  | 'merchant.routing'
+  /** An operator's hold on a sponsor bank (docs/operations.md, "Banks: pausing, draining, pinning"). */
+  | 'bank.pause'
+  | 'bank.drain'
+  | 'bank.resume'
   | 'webhook.register'
   /** People (docs/operations.md, "Security model"): added, role changed, password reset on approval; disabled. */
   | 'user.add'

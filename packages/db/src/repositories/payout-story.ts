@@ -1,3 +1,4 @@
+import type { RoutingDecision } from '@payout/domain';
 import type { Prisma } from '../generated/prisma/client.js';
 import type { PrismaClientOrTransaction } from '../client.js';
 import { listDiscrepancies, type DiscrepancyView } from './discrepancy-repository.js';
@@ -30,6 +31,12 @@ export interface PayoutStory {
     createdAt: Date;
     updatedAt: Date;
     settledAt: Date | null;
+    /** The bank it was sent to (docs/banks.md); null until first sent. */
+    bank: string | null;
+    /** The routing decision that chose that bank; each earlier one is told by the events' reasons. */
+    routing: RoutingDecision | null;
+    /** Since when it has been held, unsent, for lack of a bank serving its mode. */
+    heldSince: Date | null;
   };
   events: {
     at: Date;
@@ -100,6 +107,9 @@ async function loadStory(db: PrismaClientOrTransaction, where: Prisma.PayoutWher
       createdAt: p.createdAt,
       updatedAt: p.updatedAt,
       settledAt: p.settledAt,
+      bank: p.bank,
+      routing: routingDecisionOf(p.routing),
+      heldSince: p.heldSince,
     },
     events: p.events.map((e) => ({
       at: e.createdAt,
@@ -137,4 +147,17 @@ async function balancesAfter(
                    WHERE e.merchant_id = ${merchantId} AND e.account = l.account AND e.id <= l.id)::bigint AS balance
       FROM ledger_entries l WHERE l.id = ANY(${legIds}::bigint[])`;
   return new Map(rows.map((r) => [r.id, r.balance]));
+}
+
+/** The stored routing decision (`payouts.routing`), when it has the shape routing writes. */
+function routingDecisionOf(value: Prisma.JsonValue): RoutingDecision | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const { bank, score, reason, at } = value as Record<string, unknown>;
+  if (typeof bank !== 'string' || typeof reason !== 'string' || typeof at !== 'string') return null;
+  return {
+    bank,
+    score: typeof score === 'number' ? score : null,
+    reason: reason as RoutingDecision['reason'],
+    at,
+  };
 }

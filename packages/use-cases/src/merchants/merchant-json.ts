@@ -11,6 +11,8 @@ export function merchantJson(m: Merchant): Record<string, string> {
     upiLimit: formatRupees(m.upiMaxPaise),
     queueIfLowBalance: m.queueIfLowBalance ? 'on' : 'off',
     queueWindow: `${m.queueWindowSeconds / 3_600}h`,
+    pinnedBank: m.pinnedBank ?? 'none',
+    downtimeHold: `${m.downtimeHoldSeconds}s`,
     createdAt: m.createdAt.toISOString(),
   };
 }

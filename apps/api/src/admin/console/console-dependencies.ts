@@ -16,6 +16,8 @@ export interface ConsoleDependencies {
   webhookQueue: Queue;
   /** Every configured bank's adapter (docs/banks.md): a resolution asks the payout's own bank. */
   rails: BankRails<BankSettings>;
+  /** The configured banks (`BANKS`): the day page shows each, and only these may be held or pinned to. */
+  banks: readonly BankSettings[];
   signIn: SignInLimiter;
   sessionTtlMs: number;
   /** How long a money action's request waits, and whether (development only) its maker may approve it. */

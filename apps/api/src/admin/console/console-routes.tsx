@@ -1,5 +1,7 @@
 import express from 'express';
+import { bankControlRoutes } from './actions/bank-control.js';
 import { creditWalletRoutes } from './actions/credit-wallet.js';
+import { routingSettingsRoutes } from './actions/routing-settings.js';
 import { decideRequestRoutes } from './actions/decide-request.js';
 import { enableWebhookRoutes } from './actions/enable-webhook.js';
 import { issueTokenRoutes } from './actions/issue-token.js';
@@ -78,6 +80,8 @@ export function consoleRoutes(deps: ConsoleDependencies) {
   router.use(revokeTokenRoutes(context));
   router.use(ipAllowlistRoutes(context));
   router.use(enableWebhookRoutes(context));
+  router.use(bankControlRoutes(context));
+  router.use(routingSettingsRoutes(context));
   router.use(bulkUploadRoutes(context));
   router.use(resolvePayoutRoutes(context));
   router.use(creditWalletRoutes(context));

@@ -26,6 +26,9 @@ const story: PayoutStory = {
     createdAt: t(0),
     updatedAt: t(900),
     settledAt: t(900),
+    bank: 'primary',
+    routing: { bank: 'primary', score: null, reason: 'only-bank', at: t(10).toISOString() },
+    heldSince: null,
   },
   events: [
     { at: t(0), from: null, to: 'ACCEPTED', reason: 'accepted', attempt: null, actor: 'api', railAnswer: null },

@@ -1,4 +1,5 @@
 import type { Queue } from 'bullmq';
+import type { BankSettings } from '@payout/config';
 import { z } from 'zod';
 import { findMerchantByMid, type PrismaClient } from '@payout/db';
 import { AppError, formatRupees, isJsonNumber, type WebhookDestinationPolicy } from '@payout/domain';
@@ -14,6 +15,8 @@ import {
   revokeToken,
   setMerchantStatusAction,
   updateQueueSettingsAction,
+  updateRoutingSettingsAction,
+  DOWNTIME_HOLD_SECONDS,
   webhookEndpointJson,
   type ApprovalSettings,
 } from '@payout/use-cases';
@@ -27,6 +30,8 @@ export interface MerchantJsonDeps {
   webhookQueue: Queue;
   /** Where a merchant's webhook may point (docs/webhooks.md, "Where a webhook may point"). */
   webhookDestinations: WebhookDestinationPolicy;
+  /** The configured banks (`BANKS`): a merchant may be pinned to one of these only. */
+  banks: readonly BankSettings[];
 }
 
 const createBody = z.strictObject({
@@ -56,6 +61,26 @@ const queueSettingsBody = z
     error: 'nothing to change: give queueIfLowBalance and/or queueWindowSeconds',
   });
 const optionalWhyBody = z.strictObject({ why: optional(whyField) });
+const routingBody = z
+  .strictObject({
+    /** A bank's alias, or null to route by health again. */
+    pinnedBank: z.string({ error: 'pinnedBank must be a bank alias or null' }).min(1).max(32).nullable().optional(),
+    /** How long a payout is held through a downtime before it fails: a second to a day. */
+    downtimeHoldSeconds: z
+      .preprocess(
+        (value) => (isJsonNumber(value) ? Number(value.toString()) : value),
+        z
+          .number({ error: 'downtimeHoldSeconds must be a whole number of seconds' })
+          .int()
+          .min(DOWNTIME_HOLD_SECONDS.min)
+          .max(DOWNTIME_HOLD_SECONDS.max),
+      )
+      .optional(),
+    why: optional(whyField),
+  })
+  .refine((b) => b.pinnedBank !== undefined || b.downtimeHoldSeconds !== undefined, {
+    error: 'nothing to change: give pinnedBank and/or downtimeHoldSeconds',
+  });
 const webhookBody = z.strictObject({
   url: z.url({ error: 'url must be an absolute http:// or https:// URL' }).max(2048),
   keepSecret: z.boolean().optional(),
@@ -137,6 +162,38 @@ export function merchantJsonRoutes(deps: MerchantJsonDeps) {
         });
         if (changed.kind === 'no-merchant') throw noMerchant(mid);
         sendOk(res, { merchant: merchantJson(changed.merchant) });
+      }),
+    )
+    .all(methodNotAllowed);
+
+  router
+    .route('/admin/merchants/:mid/routing')
+    .post(
+      action('act', async ({ req, res, actor, body }) => {
+        const mid = midOf(req);
+        const { pinnedBank, downtimeHoldSeconds, why } = validate(routingBody, body);
+        const changed = await updateRoutingSettingsAction(deps, {
+          mid,
+          settings: {
+            ...(pinnedBank !== undefined && { pinnedBank }),
+            ...(downtimeHoldSeconds !== undefined && { downtimeHoldSeconds }),
+          },
+          actor,
+          reason: why ?? 'routing settings changed',
+        });
+        switch (changed.kind) {
+          case 'no-merchant':
+            throw noMerchant(mid);
+          case 'unknown-bank':
+            throw AppError.validation([
+              {
+                field: 'pinnedBank',
+                message: `pinnedBank must be a configured bank (${changed.known.join(', ')}), not ${changed.bank}`,
+              },
+            ]);
+          case 'changed':
+            sendOk(res, { merchant: merchantJson(changed.merchant) });
+        }
       }),
     )
     .all(methodNotAllowed);

@@ -18,6 +18,8 @@ export interface MerchantOverview {
   tokens: { id: number; prefix: string; createdAt: Date; revokedAt: Date | null; lastUsedAt: Date | null }[];
   /** CIDRs the merchant's tokens work from; empty for anywhere. */
   ipAllowlist: string[];
+  /** How its payouts are routed (docs/banks.md): the bank it is pinned to, if any, and its downtime hold window. */
+  routing: { pinnedBank: string | null; downtimeHoldSeconds: number };
   webhook: {
     url: string;
     secretPrefix: string;
@@ -68,6 +70,7 @@ export async function findMerchantOverview(
     id: merchant.id,
     mid: merchant.mid,
     name: merchant.name,
+    routing: { pinnedBank: merchant.pinnedBank, downtimeHoldSeconds: merchant.downtimeHoldSeconds },
     status: merchant.status,
     createdAt: merchant.createdAt,
     availablePaise: merchant.wallet?.availablePaise ?? 0n,

@@ -75,6 +75,18 @@ export function MerchantPage(props: {
         </div>
       </Section>
 
+      <Section id="routing" title="Bank routing">
+        <dl class="facts">
+          <dt>Pinned to</dt>
+          <dd>{m.routing.pinnedBank ?? 'no bank: routed by health'}</dd>
+          <dt>Hold window through a downtime</dt>
+          <dd>{holdWindow(m.routing.downtimeHoldSeconds)}</dd>
+        </dl>
+        <div class="actions">
+          <ActionButton viewer={props.viewer} href={`${base}/routing`} label="Change the routing…" />
+        </div>
+      </Section>
+
       <Section id="webhook" title="Webhook">
         <WebhookFacts viewer={props.viewer} merchant={m} />
       </Section>
@@ -84,6 +96,13 @@ export function MerchantPage(props: {
       </Section>
     </Page>
   );
+}
+
+/** A hold window as people read it: 30 min, 90 s, 2 h. */
+function holdWindow(seconds: number): string {
+  if (seconds % 3_600 === 0) return `${seconds / 3_600} h`;
+  if (seconds % 60 === 0) return `${seconds / 60} min`;
+  return `${seconds} s`;
 }
 
 /** What the merchant has: available, reserved for payouts in flight, and settled today. */

@@ -1,5 +1,5 @@
 import type { PayoutStory } from '@payout/db';
-import { payoutMessage, type FailureReason, type PayoutStatus } from '@payout/domain';
+import { isHeld, payoutMessage, type FailureReason, type PayoutState, type PayoutStatus } from '@payout/domain';
 import { elapsed, ist, rupees } from '../../views/format.js';
 import { StatusBadge } from '../../views/layout.js';
 
@@ -24,7 +24,16 @@ export function PayoutFacts({ payout: p }: { payout: Payout }) {
       <dt>Merchant sees</dt>
       <dd>
         <StatusBadge status={p.status} /> “{lookupStatus}” ·{' '}
-        {payoutMessage(status, p.failureReason as FailureReason | null)}
+        {payoutMessage(
+          status,
+          p.failureReason as FailureReason | null,
+          p.state as PayoutState,
+          isHeld({ state: p.state as PayoutState, heldSince: p.heldSince }),
+        )}
+      </dd>
+      <dt>Bank</dt>
+      <dd>
+        <BankFacts payout={p} />
       </dd>
       <dt>Bankriff (UTR)</dt>
       <dd>{p.bankReference ?? '—'}</dd>
@@ -43,5 +52,21 @@ export function PayoutFacts({ payout: p }: { payout: Payout }) {
       <dt>Settled</dt>
       <dd>{p.settledAt ? `${ist(p.settledAt)} (${elapsed(p.createdAt, p.settledAt)} after accept)` : '—'}</dd>
     </dl>
+  );
+}
+
+/** Which bank the payout went to and why routing chose it (docs/banks.md), or that it waits for one. */
+function BankFacts({ payout: p }: { payout: Payout }) {
+  const held =
+    p.heldSince && p.state === 'ACCEPTED' ? `held since ${ist(p.heldSince)}: no bank serves ${p.mode}` : null;
+  if (!p.bank) return <>{held ?? 'not sent yet'}</>;
+  const r = p.routing;
+  return (
+    <>
+      {p.bank}
+      {r &&
+        ` · routed to ${r.bank} (${r.reason}${r.score === null ? '' : `, score ${r.score.toFixed(2)}`}) at ${ist(new Date(r.at))}`}
+      {held && ` · ${held}`}
+    </>
   );
 }

@@ -1,8 +1,10 @@
 import type { DayAtAGlance } from '@payout/db';
+import { BANK_CONTROL_ACTIONS, type BankControlAction, type BankOverview } from '@payout/use-cases';
+import { bankPath } from '../../actions/bank-control.js';
 import type { Viewer } from '../../console-session.js';
 import { LineChart } from '../../views/charts.js';
 import { ist } from '../../views/format.js';
-import { Page, RowsTable, Section } from '../../views/layout.js';
+import { ActionButton, Page, RowsTable, Section, StatusBadge } from '../../views/layout.js';
 import { PendingChart } from './pending-chart.js';
 import type { QueueDepth } from './queue-depths.js';
 import { SettledSummary } from './settled-summary.js';
@@ -10,9 +12,15 @@ import { SettledSummary } from './settled-summary.js';
 /**
  * The day page (docs/operations.md, "The day at a glance"): payouts in and out per mode over the window,
  * how many succeeded and how fast, what is pending and for how long, the webhooks that did not get
- * through, and the queues. Every chart has its numbers in a table under it.
+ * through, the queues, and each sponsor bank's health and hold. Every chart has its numbers in a table under it.
  */
-export function TodayPage(props: { viewer: Viewer; hours: number; day: DayAtAGlance; queues: QueueDepth }) {
+export function TodayPage(props: {
+  viewer: Viewer;
+  hours: number;
+  day: DayAtAGlance;
+  queues: QueueDepth;
+  banks: BankOverview[];
+}) {
   const { day, hours } = props;
   const { window } = day;
   return (
@@ -40,6 +48,9 @@ export function TodayPage(props: { viewer: Viewer; hours: number; day: DayAtAGla
       </Section>
       <Section id="queues" title="Queues">
         <QueueTable queues={props.queues} />
+      </Section>
+      <Section id="banks" title="Banks">
+        <BankTable viewer={props.viewer} banks={props.banks} />
       </Section>
     </Page>
   );
@@ -103,4 +114,85 @@ function QueueTable({ queues }: { queues: QueueDepth }) {
       empty=""
     />
   );
+}
+
+/** The state each bank action leaves a bank in, as a verb for its button. */
+const ACTION_LABEL: Record<BankControlAction, string> = { pause: 'Pause…', drain: 'Drain…', resume: 'Resume…' };
+
+/**
+ * Each configured bank (docs/operations.md, "Banks: pausing, draining, pinning"): the operator's hold, routing's
+ * last score per mode it serves (eliminated when routing took it out), its open downtimes, and the actions.
+ */
+function BankTable({ viewer, banks }: { viewer: Viewer; banks: BankOverview[] }) {
+  return (
+    <RowsTable
+      caption="Sponsor banks"
+      columns={[
+        { header: 'Bank', cell: (b) => (b.enabled ? b.name : `${b.name} (disabled in BANKS)`) },
+        {
+          header: 'Hold',
+          cell: (b) => (
+            <>
+              <StatusBadge status={b.control.state} />
+              {'changedBy' in b.control && (
+                <span class="why">
+                  {' '}
+                  by {b.control.changedBy} at {ist(b.control.changedAt)}
+                  {b.control.reason ? `: ${b.control.reason}` : ''}
+                </span>
+              )}
+            </>
+          ),
+        },
+        {
+          header: 'Health per mode',
+          cell: (b) => (
+            <ul class="plain">
+              {b.modes.map((mode) => {
+                const h = b.health.find((row) => row.mode === mode);
+                return (
+                  <li>
+                    {mode}: {healthText(h)}
+                  </li>
+                );
+              })}
+            </ul>
+          ),
+        },
+        {
+          header: 'Open downtimes',
+          cell: (b) =>
+            b.downtimes.length === 0
+              ? 'none'
+              : b.downtimes.map((d) => `${d.mode} ${d.status} since ${ist(d.since)}`).join('; '),
+        },
+        {
+          header: 'Actions',
+          cell: (b) => (
+            <div class="actions">
+              {(Object.keys(BANK_CONTROL_ACTIONS) as BankControlAction[]).map((action) => (
+                <ActionButton
+                  viewer={viewer}
+                  href={bankPath(b.name, action)}
+                  label={ACTION_LABEL[action]}
+                  unavailable={
+                    BANK_CONTROL_ACTIONS[action] === b.control.state ? `It is ${b.control.state} now.` : undefined
+                  }
+                />
+              ))}
+            </div>
+          ),
+        },
+      ]}
+      rows={banks}
+      empty="No bank is configured."
+    />
+  );
+}
+
+function healthText(h: BankOverview['health'][number] | undefined): string {
+  if (!h) return 'not scored yet';
+  const outcomes = `${h.paid} paid, ${h.refused} refused, ${h.technical} technical, ${h.timeouts} timed out`;
+  const score = h.score === null ? 'too few outcomes to score' : `score ${h.score.toFixed(2)}`;
+  return `${score}${h.eliminated ? ', eliminated' : ''} (${outcomes})`;
 }

@@ -1,4 +1,5 @@
 import { lastHours, readDayAtAGlance } from '@payout/db';
+import { bankOverview } from '@payout/use-cases';
 import { exactRouter } from '../../console-authorization.js';
 import type { ConsoleContext } from '../../console-dependencies.js';
 import { renderPage } from '../../render.js';
@@ -30,11 +31,12 @@ export function todayRoutes({ deps, allow }: ConsoleContext) {
         );
         return;
       }
-      const [day, queues] = await Promise.all([
+      const [day, queues, banks] = await Promise.all([
         readDayAtAGlance(deps.db, lastHours(hours, new Date())),
         queueDepths({ Payouts: deps.payoutQueue, Webhooks: deps.webhookQueue }),
+        bankOverview(deps),
       ]);
-      renderPage(res, 200, <TodayPage viewer={viewer} hours={hours} day={day} queues={queues} />);
+      renderPage(res, 200, <TodayPage viewer={viewer} hours={hours} day={day} queues={queues} banks={banks} />);
     }),
   );
   return router;
