@@ -224,7 +224,9 @@ try {
     let heldPeak = 0;
     const heldSampler = twoBanks
       ? setInterval(() => {
-          db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM payouts WHERE held_since IS NOT NULL`.then(
+          db.$queryRaw<
+            { n: number }[]
+          >`SELECT count(*)::int AS n FROM payouts WHERE held_since IS NOT NULL AND state = 'ACCEPTED'`.then(
             ([row]) => (heldPeak = Math.max(heldPeak, row?.n ?? 0)),
             () => undefined, // PostgreSQL restarting: the next sample counts
           );
@@ -267,6 +269,7 @@ try {
         ...(await runStatements({
           bank: bank.name,
           railUrl: bank.url,
+          appEnv: running.bankEnv,
           databaseUrl: services.databaseUrl,
           adminUrl: running.adminUrls[0]!,
           operators,

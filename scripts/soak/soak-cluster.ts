@@ -88,6 +88,8 @@ export class SoakCluster {
     readonly stateFile: string,
     /** The simulated banks: `primary` alone, or `primary` and `secondary` (two-bank topology). */
     readonly banks: SoakBank[],
+    /** What tells every app (and the CLI) about the banks: BANKS, with two; nothing with one. */
+    readonly bankEnv: Record<string, string>,
     private readonly apis: Slot[],
     private readonly workers: Slot[],
     private readonly rail: Slot,
@@ -185,7 +187,7 @@ export class SoakCluster {
         RAIL_BASE_URL: railUrl,
       }),
     );
-    const cluster = new SoakCluster(services, railUrl, stateFile, banks, apis, workers, rail, options.log);
+    const cluster = new SoakCluster(services, railUrl, stateFile, banks, bankEnv, apis, workers, rail, options.log);
     try {
       await Promise.all([rail, ...apis, ...workers].map((s) => cluster.launch(s)));
     } catch (error) {

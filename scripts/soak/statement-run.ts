@@ -37,6 +37,8 @@ export async function runStatements(options: {
   /** The bank whose statements are read, and where it answers. */
   bank: string;
   railUrl: string;
+  /** The banks as the apps know them (BANKS), so `recon statement` knows whose statement it reads. */
+  appEnv: Record<string, string>;
   databaseUrl: string;
   /** An admin listener of the soak's APIs: the application and its approval are sent there. */
   adminUrl: string;
@@ -62,6 +64,7 @@ export async function runStatements(options: {
 
 /** Where each run of the CLI goes, and as whom. */
 interface CliTarget {
+  appEnv: Record<string, string>;
   databaseUrl: string;
   adminUrl: string;
   operators: SoakOperators;
@@ -118,6 +121,7 @@ async function cli(
       cwd: ROOT,
       env: {
         ...process.env,
+        ...target.appEnv,
         DATABASE_URL: target.databaseUrl,
         ADMIN_URL: target.adminUrl,
         PAYOUT_ADMIN_KEY: key,
