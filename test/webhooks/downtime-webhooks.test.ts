@@ -12,6 +12,7 @@ import { createLogger } from '@payout/telemetry';
 import type { Redis } from 'ioredis';
 import { startWebhookWorker, type RunningWebhookWorker } from '../../apps/worker/src/webhooks/index.js';
 import { testPrisma } from '../support/database.js';
+import { eventually } from '../support/eventually.js';
 import { makeMerchant, type TestMerchant } from '../support/factories.js';
 import { workerConfig } from '../support/stack.js';
 import { documentedVerifier, type VerifyWebhook } from './documented-verifier.js';
@@ -127,7 +128,12 @@ describe('downtime webhooks', () => {
       payout: undefined,
       downtime: { mode: 'IMPS', bank, since, status: 'DOWN' },
     });
-    const deliveries = await findDowntimeWebhookDeliveries(db, merchant.merchant.id);
+    // The worker records the delivery once the endpoint's answer is in, just after the request arrives.
+    const deliveries = await eventually(
+      () => findDowntimeWebhookDeliveries(db, merchant.merchant.id),
+      (ds) => ds.every((d) => d.status !== 'PENDING'),
+      { what: 'both deliveries recorded' },
+    );
     expect(deliveries.map((d) => [d.cause, d.sequence, d.status])).toEqual([
       ['DOWNTIME_STARTED', 1, 'DELIVERED'],
       ['DOWNTIME_RESOLVED', 2, 'DELIVERED'],
