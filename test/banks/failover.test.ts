@@ -7,6 +7,8 @@ import { eventually } from '../support/eventually.js';
 import { makeMerchant, type TestMerchant } from '../support/factories.js';
 import { expectBooksBalanced } from '../support/ledger-checks.js';
 import { workerConfig } from '../support/stack.js';
+import { WebhookReceiver } from '../webhooks/webhook-receiver.js';
+import { registerEndpoint } from '../webhooks/webhook-fixtures.js';
 import { startSwitchableBank, type SwitchableBank } from './switchable-bank.js';
 import { allIn, downtimes, eliminated, FAST_ROUTING, payoutsOf, sendPayouts, twoBanks } from './support.js';
 
@@ -15,7 +17,8 @@ import { allIn, downtimes, eliminated, FAST_ROUTING, payoutsOf, sendPayouts, two
 // submit: the payouts it answered stay with it — status checks — until its definitive no (NOT_FOUND a trust
 // age after the last submit, once routing has eliminated it), and only then go to secondary; new payouts go
 // to secondary at once; a downtime opens for primary. When primary pays again, its probes bring it back:
-// the downtime is resolved and traffic returns. No payout is ever paid by both banks.
+// the downtime is resolved and traffic returns. No payout is ever paid by both banks. The merchant hears of
+// it at its webhook endpoint: downtime.started, then downtime.resolved.
 
 const prisma = testPrisma();
 const pool: pg.Pool = testPool();
@@ -24,6 +27,7 @@ let primary: SwitchableBank;
 let secondary: SwitchableBank;
 let worker: RunningWorker;
 let merchant: TestMerchant;
+let endpoint: WebhookReceiver;
 
 beforeAll(async () => {
   primary = await startSwitchableBank('up');
@@ -39,14 +43,25 @@ beforeAll(async () => {
     }),
   );
   merchant = await makeMerchant(prisma, { balance: '5000.00' });
+  endpoint = await WebhookReceiver.start('/hooks/payouts');
+  await registerEndpoint(prisma, merchant, endpoint.url);
 });
 afterAll(async () => {
   await worker.close();
   await primary.close();
   await secondary.close();
+  await endpoint.close();
   await prisma.$disconnect();
   await pool.end();
 });
+
+/** The downtime webhooks the merchant has received (its payouts' webhooks arrive at the same endpoint). */
+function downtimeEventsReceived(): { event: string; bank: string; mode: string }[] {
+  return endpoint.received
+    .map((r) => JSON.parse(r.body) as { event: string; bank: string; mode: string })
+    .filter((body) => body.event.startsWith('downtime.'))
+    .map(({ event, bank, mode }) => ({ event, bank, mode }));
+}
 
 /** Which banks paid each reference: exactly one each, or the test fails. */
 function expectPaidOnce(references: string[]): Record<string, string> {
@@ -108,6 +123,12 @@ describe('two banks: the first goes down, and comes back', () => {
       /sending the instruction to the rail: bank secondary \(failover/,
     );
     expect(await downtimes(pool)).toEqual([{ bank: 'primary', mode: 'IMPS', status: 'DOWN', resolved: false }]);
+    const heard = await eventually(
+      () => Promise.resolve(downtimeEventsReceived()),
+      (events) => events.length > 0,
+      { what: 'the merchant to receive downtime.started' },
+    );
+    expect(heard).toEqual([{ event: 'downtime.started', bank: 'primary', mode: 'IMPS' }]);
   });
 
   it('while the first bank is eliminated, then new payouts are paid by the other within seconds, but for the probes', async () => {
@@ -142,11 +163,36 @@ describe('two banks: the first goes down, and comes back', () => {
       { timeoutMs: 30_000, intervalMs: 100, what: 'the downtime of primary to be resolved' },
     );
     expect(await eliminated(pool, 'primary')).toBe(false);
+    // Back, it may still score below the other while its 503s are in the health window: the best score wins
+    // until they age out of it (ROUTING_WINDOW_MS), and from then on it is the preferred bank again.
+    const back: string[] = [];
+    await eventually(
+      async () => {
+        back.push(...(await sendPayouts(api.current, merchant, 1)));
+        return payoutsOf(pool, merchant.merchant.id);
+      },
+      (rows) =>
+        rows.some((r) => back.includes(r.ack_no) && r.routing?.bank === 'primary' && r.routing.reason !== 'probe'),
+      {
+        timeoutMs: 3 * Number(FAST_ROUTING.ROUTING_WINDOW_MS),
+        intervalMs: 200,
+        what: 'a payout routed to primary, not as a probe',
+      },
+    );
     const after = await sendPayouts(api.current, merchant, 3);
     const rows = await allIn(pool, merchant.merchant.id, ['SUCCESS'], 30_000);
     expect(rows.filter((r) => after.includes(r.ack_no)).map((r) => r.bank)).toEqual(after.map(() => 'primary'));
     // Every payout of the whole story was paid by exactly one bank, and the books balance.
     expectPaidOnce(rows.map((r) => r.ack_no));
+    const heard = await eventually(
+      () => Promise.resolve(downtimeEventsReceived()),
+      (events) => events.length > 1,
+      { what: 'the merchant to receive downtime.resolved' },
+    );
+    expect(heard).toEqual([
+      { event: 'downtime.started', bank: 'primary', mode: 'IMPS' },
+      { event: 'downtime.resolved', bank: 'primary', mode: 'IMPS' },
+    ]);
     const books = await expectBooksBalanced(pool, merchant.merchant.id);
     expect(books.reserved).toBe(0n);
     expect(books.ledgerPaidOut).toBe(BigInt(rows.length) * 1_000n);
