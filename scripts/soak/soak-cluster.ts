@@ -31,12 +31,17 @@ const WORKER_ENV = {
 /**
  * Routing among two banks at the soak's pace (docs/banks.md, "Settings"): scores refreshed twice a second, a
  * held payout looking for a bank every second, a health window short enough to see a bank come back within
- * the run.
+ * the run. A payout the primary took before it went down stays with it (never two banks), asked about until
+ * it answers: its status checks here span five minutes, longer than the primary's two-minute downtime, as
+ * production's schedules (90 minutes for IMPS) outlast a bank's usual downtime; the soak's one-minute
+ * schedule above would send those payouts to manual review while the bank is still down.
  */
 const TWO_BANK_WORKER_ENV = {
   ROUTING_REFRESH_MS: '500',
   ROUTING_HOLD_RETRY_MS: '1000',
   ROUTING_WINDOW_MS: '15000',
+  INQUIRY_UPI_MAX_CHECKS: '300',
+  INQUIRY_IMPS_MAX_CHECKS: '300',
 };
 
 /** One simulated bank of the run: its alias, where it answers, its journal and the modes it serves. */
