@@ -277,7 +277,7 @@ describe('monitoring wired', () => {
     ).toEqual(JSON.parse(readFileSync(`${repo}deploy/grafana/payout-gateway.json`, 'utf8')));
   });
 
-  it('when production is rendered, then critical alerts page, warnings open tickets, and a process down silences what follows', () => {
+  it('when production is rendered, then critical alerts page, warnings open tickets, and a process down or every bank down silences what follows', () => {
     const config = named(render('overlays/production'), 'AlertmanagerConfig', 'payout-gateway').spec;
     const routeFor = (severity: string) =>
       (config.route.routes as K8sObject[]).find((r) =>
@@ -292,6 +292,17 @@ describe('monitoring wired', () => {
     expect(processDown?.equal).toContain('namespace');
     // ProcessDown itself is never inhibited by another ProcessDown.
     expect(processDown?.targetMatch).toContainEqual({ name: 'alertname', value: 'ProcessDown', matchType: '!=' });
+    // A bank outage pages once: every bank out of routing silences the rail's errors and each elimination.
+    const allBanksDown = (config.inhibitRules as K8sObject[]).find((rule) =>
+      rule.sourceMatch.some((m: K8sObject) => m.value === 'AllBanksDownForMode'),
+    );
+    expect(allBanksDown?.equal).toEqual(['namespace']);
+    const silenced = allBanksDown?.targetMatch.find((m: K8sObject) => m.name === 'alertname');
+    expect(silenced?.matchType).toBe('=~');
+    for (const alert of ['RailErrorRate', 'BankEliminated']) {
+      expect(new RegExp(`^(?:${silenced.value})$`).test(alert), alert).toBe(true);
+    }
+    expect(new RegExp(`^(?:${silenced.value})$`).test('AllBanksDownForMode')).toBe(false);
   });
 });
 

@@ -19,8 +19,8 @@ import { PrivatePrometheus, type PrometheusAlert } from '../support/private-prom
 // to do"): a real Prometheus scrapes a running stack through deploy/prometheus/prometheus.yml — its job names
 // and namespace labels, only the targets pointed at this test's ports and the intervals shortened to five
 // seconds — and evaluates deploy/prometheus/alerts.yml as shipped, every `for:` as written. Ten minutes of
-// ordinary traffic page nobody; then the bank answers 503 and exactly RailErrorRate pages, once, and
-// resolves after the bank is back. About 20 minutes, mostly waiting: `pnpm test:long` runs it (README).
+// ordinary traffic page nobody; then the bank answers 503 and exactly the outage's alerts fire, once each,
+// and resolve after the bank is back (of them, Alertmanager's inhibitions page only AllBanksDownForMode). About 20 minutes, mostly waiting: `pnpm test:long` runs it (README).
 //
 // The stack has a PostgreSQL server of its own, because some gauges are server-wide (the connections in
 // use) and every backlog gauge is database-wide: nothing another test does may show on this day.
