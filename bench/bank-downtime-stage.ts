@@ -22,15 +22,20 @@ export interface BankWindow {
 /**
  * A bank down must not cost the others' throughput, and must be used again soon after it recovers
  * (docs/performance.md, "A bank down"): two simulated banks in one rail simulator (docs/rail-sim.md), each
- * with RAIL_MAX_TPS to spare, one worker given both in BANKS. Its settled/s with both up, then with the
+ * with RAIL_MAX_TPS to spare, one worker given both in BANKS. Its settled/s with both up and with the
  * primary answering 503 to every call (the worker must eliminate it and route to the secondary), each from a
- * backlog accepted before the worker started; then the primary comes back, and the time from its first
- * answer to the first payout it accepts (a probe, or a payout routed to it) is its recovery figure.
+ * backlog accepted before the worker started, in four windows — both up, primary down, primary down, both
+ * up — so a machine growing busier or quieter over the stage weighs on both figures alike. While the last
+ * down window's worker still has backlog the primary comes back, and the time from its first answer to the
+ * first payout it accepts (a probe, or a payout routed to it) is its recovery figure.
  */
 export interface BankDowntimeStage {
   banks: string[];
-  bothUp: BankWindow;
-  oneDown: BankWindow;
+  /** The four windows, in the order they ran. */
+  windows: BankWindow[];
+  /** Mean settled/s of the windows with both banks up, and of those with the primary down. */
+  bothUpPerS: number;
+  oneDownPerS: number;
   /** From the primary answering again to the first payout it accepted; null when none came in the wait. */
   recoveryToFirstPayoutS: number | null;
   /** How long the stage waited for that payout at most. */
@@ -84,7 +89,7 @@ export async function measureBankDowntimeStage(
     const backlog = await acceptBacklog(env, api, payouts, wanted, `backlog for ${label}`);
     const worker = await startApp(
       env,
-      `worker-${down ? 'one-bank-down' : 'both-banks'}`,
+      `worker-${down ? 'one-bank-down' : 'both-banks'}-${windows.length + 1}`,
       'worker',
       'HEALTH_PORT',
       '/healthz',
@@ -108,10 +113,16 @@ export async function measureBankDowntimeStage(
     return { run: { down, backlog, settledPerSecond, unsettledAtEnd, windowS, cpu }, worker };
   };
 
-  const both = await window(null);
-  await both.worker.stop();
+  const windows: BankWindow[] = [];
+  const first = await window(null);
+  windows.push(first.run);
+  await first.worker.stop();
   await switchFaults(primaryUrl, { down: true });
+  const down = await window('primary');
+  windows.push(down.run);
+  await down.worker.stop();
   const one = await window('primary');
+  windows.push(one.run);
 
   // The primary comes back while the worker still has backlog to route: how soon is it used again?
   const before = await acceptedBy(primaryUrl);
@@ -132,12 +143,17 @@ export async function measureBankDowntimeStage(
       : `primary back: its first payout ${recoveryToFirstPayoutS.toFixed(2)} s after it answered again`,
   );
   await one.worker.stop();
+  const last = await window(null);
+  windows.push(last.run);
+  await last.worker.stop();
   await rail.stop();
   await emptyQueue(env.redisUrl, env.queuePrefix);
+  const meanOf = (runs: BankWindow[]) => runs.reduce((sum, r) => sum + r.settledPerSecond, 0) / runs.length;
   return {
     banks: banks.map((b) => b.name),
-    bothUp: both.run,
-    oneDown: one.run,
+    windows,
+    bothUpPerS: meanOf(windows.filter((w) => w.down === null)),
+    oneDownPerS: meanOf(windows.filter((w) => w.down !== null)),
     recoveryToFirstPayoutS,
     recoveryWaitS,
   };

@@ -202,18 +202,23 @@ function slowRailFigures(stage: SlowRailStage): Figure[] {
  * came back is used again (docs/performance.md, "A bank down").
  */
 export function bankDowntimeFigures(stage: BankDowntimeStage): Figure[] {
-  const settled = (run: BankDowntimeStage['bothUp'], name: string) => ({
+  const settled = (run: BankDowntimeStage['windows'][number], n: number) => ({
     section: 'end to end' as const,
-    name: `settled, two banks, ${name}`,
+    name: `settled, two banks, window ${n}: ${run.down === null ? 'both up' : `${run.down} down (503 to every call)`}`,
     value: run.settledPerSecond,
     unit: '/s',
     detail: `(backlog ${run.backlog.payouts}, ${run.unsettledAtEnd} left)`,
   });
   return [
-    settled(stage.bothUp, 'both up'),
+    ...stage.windows.map((run, i) => settled(run, i + 1)),
     ratioFigure(
-      settled(stage.oneDown, `${stage.oneDown.down ?? 'one'} down (503 to every call)`),
-      { name: 'both up', value: stage.bothUp.settledPerSecond, unit: '/s' },
+      {
+        section: 'end to end',
+        name: 'settled, two banks, one down (mean of its windows)',
+        value: stage.oneDownPerS,
+        unit: '/s',
+      },
+      { name: 'both up (mean of its windows)', value: stage.bothUpPerS, unit: '/s' },
       RATIO_GOALS.oneBankDownToBothUp,
     ),
     stage.recoveryToFirstPayoutS === null

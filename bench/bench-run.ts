@@ -274,8 +274,8 @@ export async function runBench(
     const ratios: Ratios = {
       ...unmeasuredRatios(),
       ...bankDowntimeRatios({
-        bothUpPerS: bankDowntime.bothUp.settledPerSecond,
-        oneDownPerS: bankDowntime.oneDown.settledPerSecond,
+        bothUpPerS: bankDowntime.bothUpPerS,
+        oneDownPerS: bankDowntime.oneDownPerS,
         recoveryToFirstPayoutS: bankDowntime.recoveryToFirstPayoutS,
       }),
     };
@@ -285,7 +285,11 @@ export async function runBench(
       options,
       plan,
       stage: options.only,
-      machine: await machineOf(db, loadAtStart, [bankDowntime.bothUp.cpu, bankDowntime.oneDown.cpu]),
+      machine: await machineOf(
+        db,
+        loadAtStart,
+        bankDowntime.windows.map((w) => w.cpu),
+      ),
       database: databaseName,
       queuePrefix,
       profiles: options.cpuProf ? profileDir : null,
@@ -354,8 +358,8 @@ export async function runBench(
     },
     lookupLogging,
     bankDowntime: {
-      bothUpPerS: bankDowntime.bothUp.settledPerSecond,
-      oneDownPerS: bankDowntime.oneDown.settledPerSecond,
+      bothUpPerS: bankDowntime.bothUpPerS,
+      oneDownPerS: bankDowntime.oneDownPerS,
       recoveryToFirstPayoutS: bankDowntime.recoveryToFirstPayoutS,
     },
     statement: statementRatioInputs(statement).statement,
@@ -374,8 +378,7 @@ export async function runBench(
       ...lookupLogging.runs.map((r) => r.run.cpu),
       ...endToEnd.map((r) => r.cpu),
       ...[slowRail.cpuLimit, slowRail.oneWorkerDefault, slowRail.oneWorker, slowRail.threeWorkers].map((r) => r.cpu),
-      bankDowntime.bothUp.cpu,
-      bankDowntime.oneDown.cpu,
+      ...bankDowntime.windows.map((w) => w.cpu),
     ]),
     database: databaseName,
     queuePrefix,
