@@ -132,6 +132,32 @@ describe('reconcile', () => {
     ]);
   });
 
+  it('when an invariant is broken by many rows, then all are counted and the report carries only the examples asked for', async () => {
+    const merchant = await makeMerchant(prisma, { balance: '1000.00' });
+    const checked: { breaches: number; examples: number }[] = [];
+    await expect(
+      prisma.$transaction(async (tx) => {
+        // A thousand payouts paid without a single ledger entry.
+        await tx.$executeRawUnsafe(
+          `INSERT INTO payouts (merchant_id, transaction_id, mode, amount_paise, ack_no, state, status, bank_reference,
+                                beneficiary_account, beneficiary_ifsc, beneficiary_name, settled_at)
+           SELECT $1, (880000000000 + i)::text, 'IMPS', 10000, 'MANY' || lpad(i::text, 16, '0'), 'SUCCESS', 'SUCCESS', (770000000000 + i)::text,
+                  '123456789012', 'HDFC0001234', 'Asha Kumar', now()
+             FROM generate_series(1, 1000) AS i`,
+          merchant.merchant.id,
+        );
+        for (const sampleSize of [3, 0]) {
+          const report = await checkInvariants(tx, { stuckAfterMs: 60_000, sampleSize, skip: ['no-stuck-payouts'] });
+          const check = report.checks.find((c) => c.name === 'payout-ledger-matches-status')!;
+          checked.push({ breaches: check.breaches, examples: check.examples.length });
+        }
+        throw new RolledBack();
+      }),
+    ).rejects.toThrow(RolledBack);
+    expect(checked.map((c) => c.breaches >= 1000)).toEqual([true, true]);
+    expect(checked.map((c) => c.examples)).toEqual([3, 0]);
+  });
+
   it('when an open discrepancy is older than --attention-after-hours, then `pnpm cli reconcile` reports it; by default (24 h) it does not', async () => {
     const payout = await paid();
     const { id } = await recordDiscrepancy(prisma, {

@@ -258,20 +258,23 @@ function isClient(db: PrismaClient | PrismaClientOrTransaction): db is PrismaCli
 }
 
 async function runChecks(db: PrismaClientOrTransaction, options: InvariantCheckOptions): Promise<InvariantReport> {
-  const sampleSize = options.sampleSize ?? 10;
+  const sampleSize = Math.max(0, Math.trunc(options.sampleSize ?? 10));
   const thresholds: Thresholds = {
     stuckAfterSeconds: Math.max(0, options.stuckAfterMs / 1000),
     attentionAfterSeconds: Math.max(0, (options.attentionAfterMs ?? DAY_MS) / 1000),
   };
   const checks: InvariantCheck[] = [];
   for (const invariant of INVARIANTS.filter((i) => !options.skip?.includes(i.name))) {
-    const rows = await db.$queryRawUnsafe<Record<string, unknown>[]>(invariant.sql(thresholds));
-    checks.push({
-      name: invariant.name,
-      description: invariant.description,
-      breaches: rows.length,
-      examples: rows.slice(0, sampleSize),
-    });
+    const sql = invariant.sql(thresholds);
+    // Counted in the database, and only the examples shown fetched: a broken invariant may be broken by a
+    // million rows, which the worker's periodic check must not carry across the wire and hold.
+    const [counted] = await db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM (${sql}) AS breaches`);
+    const breaches = counted?.n ?? 0;
+    const examples =
+      breaches > 0 && sampleSize > 0
+        ? await db.$queryRawUnsafe<Record<string, unknown>[]>(`SELECT * FROM (${sql}) AS breaches LIMIT ${sampleSize}`)
+        : [];
+    checks.push({ name: invariant.name, description: invariant.description, breaches, examples });
   }
   const [open] = await db.$queryRaw<{ n: number; isolation: string }[]>`
     SELECT count(*)::int AS n, current_setting('transaction_isolation') AS isolation
