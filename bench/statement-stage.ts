@@ -68,8 +68,24 @@ export async function measureStatementStage(env: BenchEnv, fromSources: boolean)
       );
       await rm(file, { force: true });
     }
+    // Written without their ledger entries: gone before the next stage, whose worker checks the books.
+    await removeSeededPayouts(env.db, env.merchants.spread[0]!.id, index);
   }
   return { runs };
+}
+
+/** The payouts `seedSettledPayouts` wrote for `index`, removed, and the planner told. */
+export async function removeSeededPayouts(db: PrismaClient, merchantId: number, index: number): Promise<void> {
+  await db.$executeRawUnsafe(
+    'DELETE FROM payouts WHERE merchant_id = $1 AND ack_no LIKE $2',
+    merchantId,
+    `${seededPrefix(index)}%`,
+  );
+  await db.$executeRawUnsafe('VACUUM ANALYZE payouts');
+}
+
+function seededPrefix(index: number): string {
+  return `ST${String(index).padStart(2, '0')}`;
 }
 
 /** The payouts of one day in our books, settled SUCCESS, and the same payouts in rail-sim's book. */
@@ -88,7 +104,7 @@ export async function seedSettledPayouts(
 ): Promise<BookedPayout[]> {
   const { day, count, index } = batch;
   const noon = Date.parse(`${day}T12:00:00+05:30`);
-  const prefix = `ST${String(index).padStart(2, '0')}`;
+  const prefix = seededPrefix(index);
   // Amounts in whole rupees: a `.83` payout is booked in bulk by rail-sim, which this day has none of.
   await db.$executeRawUnsafe(
     `INSERT INTO payouts (merchant_id, transaction_id, mode, amount_paise, ack_no, state, status, bank_reference,
