@@ -106,6 +106,26 @@ describe('webhook sender: the address connected to', () => {
   });
 
   it.each([
+    ['6to4 of loopback', '2002:7f00:1::'],
+    ['NAT64 of the metadata service', '64:ff9b::a9fe:a9fe'],
+    ['Teredo', '2001:0:4136:e378:8000:63bf:3fff:fdd2'],
+    ['IPv4-mapped private', '::ffff:10.0.0.1'],
+  ])('when a name resolves to a public address and to %s, then nothing is sent', async (_case, special) => {
+    const endpoint = await receiver();
+    const port = new URL(endpoint.url).port;
+    // Every address of the answer is judged, not only the one a connection would try first.
+    const resolve = () =>
+      Promise.resolve([
+        { address: '93.184.215.14', family: 4 },
+        { address: special, family: 6 },
+      ]);
+    const outcome = await send(sender(PUBLIC_ONLY, resolve), `http://hooks.mixed.test:${port}/hooks/payouts`);
+    expect(outcome.statusCode).toBeNull();
+    expect(outcome.error).toContain(`refused: hooks.mixed.test resolves to ${special}`);
+    expect(endpoint.received).toHaveLength(0);
+  });
+
+  it.each([
     ['loopback', (port: string) => `http://127.0.0.1:${port}/hooks/payouts`],
     ['the metadata service', () => 'http://169.254.169.254/latest/meta-data/iam/security-credentials/'],
     ['IPv4-mapped loopback', (port: string) => `http://[::ffff:127.0.0.1]:${port}/hooks/payouts`],
@@ -115,7 +135,8 @@ describe('webhook sender: the address connected to', () => {
     expect(outcome).toEqual({
       durationMs: 0,
       statusCode: null,
-      error: 'refused: the webhook URL must not point to a loopback, private, link-local or metadata address',
+      error:
+        'refused: the webhook URL must not point to a loopback, private, link-local, metadata or other non-public address',
     });
     expect(endpoint.received).toHaveLength(0);
   });

@@ -25,7 +25,25 @@ describe('webhook destinations', () => {
     '::ffff:7f00:1',
     '::ffff:169.254.169.254',
     '64:ff9b::a9fe:a9fe',
+    '64:ff9b::10.0.0.1',
+    '64:ff9b:1::a00:1',
+    '2002:7f00:1::',
+    '2002:a00:1::',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+    '2001:db8::1',
+    '::ffff:10.0.0.1',
+    '100.100.100.100',
+    '198.18.0.1',
+    '192.0.0.170',
+    '240.1.2.3',
+    '0.1.2.3',
+    'ff02::1',
+    '239.1.2.3',
+    '192.0.2.10',
+    '198.51.100.10',
+    '203.0.113.10',
     '[::1]',
+    'fe80::1%eth0',
     'not-an-address',
   ])('when the address is %s, then a webhook may not reach it', (address) => {
     expect(isForbiddenWebhookAddress(address)).toBe(true);
@@ -55,9 +73,15 @@ describe('webhook destinations', () => {
       'https://api.localhost/x',
       'https://localhost./x',
       'https://127.0.0.1./x',
+      'https://[2002:7f00:1::]/x', // 6to4 of 127.0.0.1
+      'https://[64:ff9b::a9fe:a9fe]/x', // NAT64 of the metadata service
+      'https://[2001::1]/x', // Teredo
+      'https://100.64.0.1/x',
     ]) {
       expect(webhookUrlProblem(url, PRODUCTION), url).toMatch(/loopback|localhost/);
     }
+    expect(webhookUrlProblem('https://93.184.215.14/hooks', PRODUCTION)).toBeUndefined();
+    expect(webhookUrlProblem('https://[2606:4700::1111]/hooks', PRODUCTION)).toBeUndefined();
   });
 
   it('when private addresses are allowed (tests, development), then a local receiver over http passes', () => {

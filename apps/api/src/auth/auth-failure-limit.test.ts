@@ -13,8 +13,17 @@ describe('clientKey', () => {
   it('when the address is IPv6, then every address of one /64 counts as one client', () => {
     expect(clientKey(from('2001:db8:1:2::1'))).toBe('2001:db8:1:2::/64');
     expect(clientKey(from('2001:0db8:0001:0002:ffff:1:2:3'))).toBe('2001:db8:1:2::/64');
-    expect(clientKey(from('2001:db8::1'))).toBe('2001:db8:0:0::/64');
+    expect(clientKey(from('2001:DB8:1:2:0:0:0:9'))).toBe('2001:db8:1:2::/64');
+    expect(clientKey(from('2001:db8::1'))).toBe('2001:db8::/64');
     expect(clientKey(from('2001:db8:1:3::1'))).not.toBe(clientKey(from('2001:db8:1:2::1')));
+  });
+
+  it('when the address is IPv4-mapped in hex, then it is still the IPv4 address', () => {
+    expect(clientKey(from('::ffff:cb00:7107'))).toBe('203.0.113.7');
+  });
+
+  it('when there is no address, then the client counts as unknown', () => {
+    expect(clientKey({ ip: undefined })).toBe('unknown');
   });
 });
 

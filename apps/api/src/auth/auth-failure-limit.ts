@@ -1,7 +1,6 @@
-import { isIPv6 } from 'node:net';
 import type { Request } from 'express';
 import { LRUCache } from 'lru-cache';
-import { AppError } from '@payout/domain';
+import { AppError, clientAllowanceKey } from '@payout/domain';
 
 export interface AuthFailureLimitOptions {
   /** Failed authentications one client address may make per window. */
@@ -69,20 +68,9 @@ export class AuthFailureLimit {
 }
 
 /**
- * The address a client is counted by: its IP (req.ip, which honours TRUST_PROXY_HOPS), and for IPv6 its
- * /64 — one host is usually given a whole /64, so counting single IPv6 addresses would let it rotate
- * through billions of them.
+ * The address a client is counted by: its IP (req.ip, which honours TRUST_PROXY_HOPS), for IPv6 its /64
+ * (`clientAllowanceKey` in packages/domain/src/ip-address.ts says why).
  */
 export function clientKey(req: Pick<Request, 'ip'>): string {
-  const ip = req.ip ?? 'unknown';
-  if (!isIPv6(ip) || ip.startsWith('::ffff:')) return ip.replace(/^::ffff:/, '');
-  return `${expandIPv6(ip).slice(0, 4).join(':')}::/64`;
-}
-
-function expandIPv6(ip: string): string[] {
-  const [head = '', tail = ''] = ip.split('%')[0]!.split('::');
-  const left = head ? head.split(':') : [];
-  const right = ip.includes('::') && tail ? tail.split(':') : [];
-  const middle = ip.includes('::') ? Array<string>(8 - left.length - right.length).fill('0') : [];
-  return [...left, ...middle, ...right].map((group) => group.toLowerCase().replace(/^0+(?=.)/, ''));
+  return clientAllowanceKey(req.ip);
 }

@@ -78,7 +78,7 @@ function publicAddressesOnly(resolveHost: ResolveHost) {
         const refused = addresses.find((a) => isForbiddenWebhookAddress(a.address));
         if (refused || addresses.length === 0) {
           const denied: NodeJS.ErrnoException = new Error(
-            `refused: ${hostname} resolves to ${refused?.address ?? 'nothing'}, a loopback, private, link-local or metadata address`,
+            `refused: ${hostname} resolves to ${refused?.address ?? 'nothing'}, a loopback, private, link-local, metadata or other non-public address`,
           );
           denied.code = 'EWEBHOOKADDRESS';
           callback(denied, []);

@@ -1,6 +1,10 @@
 import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
-import { isForbiddenWebhookAddress, webhookUrlProblem, type WebhookDestinationPolicy } from '@payout/domain';
+import {
+  isForbiddenWebhookAddress,
+  parseIpAddress,
+  webhookUrlProblem,
+  type WebhookDestinationPolicy,
+} from '@payout/domain';
 
 /**
  * Why a URL may not receive webhooks (docs/webhooks.md, "Where a webhook may point"), or undefined: by its
@@ -16,7 +20,8 @@ export async function webhookDestinationProblem(
   if (problem) return problem;
   if (policy.allowPrivateAddresses) return undefined;
   const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host)) return undefined;
+  // An address was judged with the URL; a name is judged on every address it resolves to now, by the same rule.
+  if (parseIpAddress(host)) return undefined;
   let addresses: { address: string }[];
   try {
     addresses = await lookup(host, { all: true });
@@ -25,6 +30,6 @@ export async function webhookDestinationProblem(
   }
   const refused = addresses.find((a) => isForbiddenWebhookAddress(a.address));
   return refused
-    ? `must not point to a loopback, private, link-local or metadata address: ${host} resolves to ${refused.address}`
+    ? `must not point to a loopback, private, link-local, metadata or other non-public address: ${host} resolves to ${refused.address}`
     : undefined;
 }
