@@ -1,4 +1,5 @@
 import express from 'express';
+import { answerBodyReadingErrors } from '../../http/error-handler.js';
 import { bankControlRoutes } from './actions/bank-control.js';
 import { creditWalletRoutes } from './actions/credit-wallet.js';
 import { routingSettingsRoutes } from './actions/routing-settings.js';
@@ -90,7 +91,8 @@ export function consoleRoutes(deps: ConsoleDependencies) {
   // A person's own keys: every role makes and revokes its own (docs/operations.md, "Security model").
   router.use(personalKeyRoutes(context));
   router.use('/console', noSuchPage(deps.db));
-  router.use('/console', consoleErrors);
+  // A form body that could not be read is answered as the API answers any unreadable body, never logged.
+  router.use('/console', answerBodyReadingErrors, consoleErrors);
   return router;
 }
 
