@@ -155,7 +155,7 @@ try {
     // the last one queues when its balance is low (docs/api.md, "Queue if low balance") and starts with
     // a quarter of what it owes: its payouts queue, and credits during and after the load release them.
     const queueing = options.merchants >= 2 ? options.merchants - 1 : null;
-    const operators = await addSoakOperators(db);
+    const operators = await addSoakOperators(db, running.adminUrls[0]!);
     const owedBy = (m: number) => planned.filter((p) => p.merchant === m).reduce((sum, p) => sum + p.amountPaise, 0n);
     const merchants = await Promise.all(
       Array.from({ length: options.merchants }, async (_, m) => {

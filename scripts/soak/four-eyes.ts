@@ -1,41 +1,111 @@
-import { createConsoleUser, issuePersonalCredential, type PrismaClient } from '@payout/db';
-import { formatRupees, hashPassword, newPassword } from '@payout/domain';
+import type { PrismaClient } from '@payout/db';
+import { formatRupees, totpCode, totpStepAt } from '@payout/domain';
+import { setUpFirstApprover } from '@payout/use-cases';
 import { AdminRefusal, createAdminClient } from '@payout/cli';
 
 /**
- * The soak's operators, as a payout company staffs them: one who asks for money actions and one who
- * approves them (docs/operations.md, "Approvals"), each acting through the admin listener with a personal
- * API key of their own ("Security model"). Every credit and every statement application of the soak goes
- * through a request and a second person's approval.
+ * The soak's operators, as a payout company staffs a new installation (docs/operations.md, "A new
+ * installation"): `setup` makes the first approver, who enrolls; a second approver and a finance operator
+ * each open their own enrollment and are added; everyone signs in as themselves. Every credit and statement
+ * application of the soak is then asked by finance and approved by an approver on a code from their
+ * authenticator (docs/operations.md, "Approvals", "Second factor").
  */
 export const SOAK_MAKER = 'soak-finance';
 export const SOAK_APPROVER = 'soak-approver';
+const SOAK_SECOND_APPROVER = 'soak-approver-2';
 
-/** The soak's two people's keys, as each would create theirs on /console/keys. */
+/** The soak's people: each one's CLI sign-in, and the approver's authenticator. */
 export interface SoakOperators {
   makerKey: string;
   approverKey: string;
+  /** A code of the approver's authenticator that has not been used: the next step's, waited for if need be. */
+  approverCode(): Promise<string>;
 }
 
-export async function addSoakOperators(db: PrismaClient): Promise<SoakOperators> {
-  await createConsoleUser(db, {
-    username: SOAK_MAKER,
-    role: 'OPERATOR',
-    passwordHash: await hashPassword(newPassword()),
+interface Enrolled {
+  username: string;
+  password: string;
+  seed: string;
+  recoveryCodes: string[];
+  lastStep: number;
+}
+
+export async function addSoakOperators(db: PrismaClient, adminUrl: string): Promise<SoakOperators> {
+  const made = await setUpFirstApprover({ db }, { username: SOAK_APPROVER, runBy: 'soak' });
+  if (made.kind !== 'made') throw new Error(`the soak's database was set up before (${made.kind})`);
+  const approver = await enroll(adminUrl, SOAK_APPROVER, made.secret);
+  const approverKey = await signIn(adminUrl, approver);
+  // In setup, the first approver adds people alone, on a code of theirs.
+  const add = async (username: string, role: 'approver' | 'operator'): Promise<Enrolled> => {
+    const opened = await publicPost<{ secret: string; fingerprint: string }>(adminUrl, '/admin/enrollments', {
+      username,
+    });
+    await createAdminClient({ url: adminUrl, credential: approverKey }).post('/admin/users', {
+      username,
+      role,
+      fingerprint: opened.fingerprint,
+      why: 'the soak’s staff',
+      code: approver.recoveryCodes.shift(),
+    });
+    return enroll(adminUrl, username, opened.secret);
+  };
+  await add(SOAK_SECOND_APPROVER, 'approver');
+  const maker = await add(SOAK_MAKER, 'operator');
+  return {
+    makerKey: await signIn(adminUrl, maker),
+    approverKey,
+    approverCode: () => unusedCode(approver),
+  };
+}
+
+/** The person enrolling with their secret: the key into their authenticator, their password, its code. */
+async function enroll(adminUrl: string, username: string, secret: string): Promise<Enrolled> {
+  const { seed } = await publicPost<{ seed: string }>(adminUrl, '/admin/enrollments/second-factor', { secret });
+  const password = `${username} soak passphrase`;
+  const now = new Date();
+  const { recoveryCodes } = await publicPost<{ recoveryCodes: string[] }>(adminUrl, '/admin/enrollments/finish', {
+    secret,
+    password,
+    code: totpCode(seed, now),
   });
-  await createConsoleUser(db, {
-    username: SOAK_APPROVER,
-    role: 'APPROVER',
-    passwordHash: await hashPassword(newPassword()),
+  return { username, password, seed, recoveryCodes, lastStep: totpStepAt(now) };
+}
+
+async function signIn(adminUrl: string, person: Enrolled): Promise<string> {
+  const { token } = await publicPost<{ token: string }>(adminUrl, '/admin/sign-in', {
+    username: person.username,
+    password: person.password,
+    code: person.recoveryCodes.shift(),
   });
-  const key = async (username: string) =>
-    (await issuePersonalCredential(db, { username, kind: 'API_KEY', label: 'soak' })).token;
-  return { makerKey: await key(SOAK_MAKER), approverKey: await key(SOAK_APPROVER) };
+  return token;
+}
+
+/** As a person would: the code on their app, or, if they just used that one, the next one when it shows. */
+async function unusedCode(person: Enrolled): Promise<string> {
+  let now = new Date();
+  if (totpStepAt(now) <= person.lastStep) {
+    const next = (person.lastStep + 1) * 30_000;
+    await new Promise((resolve) => setTimeout(resolve, next - now.getTime() + 50));
+    now = new Date();
+  }
+  person.lastStep = totpStepAt(now);
+  return totpCode(person.seed, now);
+}
+
+async function publicPost<T>(adminUrl: string, route: string, body: unknown): Promise<T> {
+  const response = await fetch(`${adminUrl}${route}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const parsed = (await response.json()) as T & { message?: string };
+  if (!response.ok) throw new Error(`${route} answered ${response.status}: ${parsed.message ?? ''}`);
+  return parsed;
 }
 
 /**
- * Credits a merchant's main wallet as operators do: asked for by one person with their key, approved by
- * another with theirs, on whichever of the soak's admin listeners answers (the soak kills APIs).
+ * Credits a merchant's main wallet as operators do: asked for by one person with their credential, approved
+ * by another with theirs and a code, on whichever of the soak's admin listeners answers (the soak kills APIs).
  */
 export async function creditWithApproval(
   adminUrls: string[],
@@ -56,9 +126,11 @@ export async function creditWithApproval(
   if (asked.credit) return;
   const id = asked.approval?.id;
   if (id === undefined) throw new Error(`credit ${credit.reference} of ${credit.mid} made no request`);
+  const code = await operators.approverCode();
   const decided = await onAnyListener(adminUrls, operators.approverKey, (admin) =>
     admin.post<{ approval: { state: string } }>(`/admin/approvals/${id}/approve`, {
       note: 'matched the bank transfer',
+      code,
     }),
   );
   if (decided.approval.state !== 'EXECUTED') {

@@ -95,6 +95,8 @@ async function reconStatement(
     report.approvalId,
     '--note',
     'statement checked',
+    '--code',
+    await target.operators.approverCode(),
     '--json',
   ]);
   const outcome = (approved.json as { outcome?: { settled?: number; reversed?: number } }).outcome;

@@ -11,6 +11,7 @@ import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from '@payout/cli';
 import { testPrisma } from '../support/database.js';
 import { makeMerchant } from '../support/factories.js';
 import { signedInPerson, type ConsolePerson } from '../support/console.js';
+import { freshSecondFactorCode } from '../support/people.js';
 import { useStack } from '../support/stack.js';
 import { cli, cliAs, payoutAtTheRail, setCliAdmin } from '../webhooks/webhook-fixtures.js';
 
@@ -96,7 +97,7 @@ describe('approvals', () => {
     const approved = await fetch(admin(`/admin/approvals/${id}/approve`), {
       method: 'POST',
       headers: { Cookie: kiran.cookie, 'X-CSRF-Token': kiran.csrf, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ note: 'matched the bank statement' }),
+      body: JSON.stringify({ note: 'matched the bank statement', code: await freshSecondFactorCode(kiran.username) }),
     });
     expect(approved.status).toBe(200);
     expect(await approved.json()).toMatchObject({ approval: { state: 'EXECUTED', decidedBy: kiran.username } });

@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findWallet, transitionPayout, type PrismaClient } from '@payout/db';
 import { addConsoleUser } from '../support/console.js';
+import { freshSecondFactorCode } from '../support/people.js';
 import { testPrisma } from '../support/database.js';
 import { makeMerchant } from '../support/factories.js';
 import { useStack } from '../support/stack.js';
@@ -30,7 +31,8 @@ const admin = (path: string) => `${stack.current.api.adminUrl}${path}`;
 
 beforeAll(async () => {
   db = testPrisma();
-  for (const person of Object.values(people)) passwords[person.name] = await addConsoleUser(person.name, person.role);
+  for (const person of Object.values(people))
+    passwords[person.name] = (await addConsoleUser(person.name, person.role)).password;
   browser = await launchChromium();
 });
 afterAll(async () => {
@@ -48,6 +50,7 @@ async function signIn(person: { name: string }): Promise<Page> {
   expect(page.url()).toBe(admin('/console/login'));
   await page.getByLabel('Username').fill(person.name);
   await page.getByLabel('Password').fill(passwords[person.name]!);
+  await page.getByLabel('Code from your authenticator app').fill(await freshSecondFactorCode(person.name));
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(admin('/console'));
   return page;
@@ -246,6 +249,7 @@ describe('console roles and approvals in a browser', () => {
     await expect(approver.getByRole('button', { name: 'Cancel the request' }).count()).resolves.toBe(0);
     await consoleScreenshot(approver, 'approval', { fullPage: true });
     await approver.locator('#note-approve').fill('Matched the bank statement');
+    await approver.locator('#approve-code').fill(await freshSecondFactorCode(people.approver.name));
     await approver.getByRole('button', { name: 'Approve and run it' }).click();
     await approver.waitForURL(admin(path));
 

@@ -8,6 +8,7 @@ import { testPrisma } from '../support/database.js';
 import { eventually } from '../support/eventually.js';
 import { makeMerchant, type TestMerchant } from '../support/factories.js';
 import { addConsoleUser, type ConsoleRoleName } from '../support/console.js';
+import { freshSecondFactorCode } from '../support/people.js';
 import { useStack } from '../support/stack.js';
 import { consoleScreenshot, launchChromium } from '../support/browser.js';
 import { payoutAtTheRail } from '../webhooks/webhook-fixtures.js';
@@ -39,7 +40,7 @@ const admin = (path: string) => `${stack.current.api.adminUrl}${path}`;
 beforeAll(async () => {
   db = testPrisma();
   for (const [role, person] of Object.entries(people)) {
-    person.password = await addConsoleUser(person.name, role as ConsoleRoleName);
+    person.password = (await addConsoleUser(person.name, role as ConsoleRoleName)).password;
   }
   merchant = await makeMerchant(db, { balance: '5000.00' });
   const body = impsBody({ Amount: '1234.50' });
@@ -73,6 +74,7 @@ async function signIn(
   expect(page.url()).toBe(admin('/console/login'));
   await page.getByLabel('Username').fill(person.name);
   await page.getByLabel('Password').fill(person.password);
+  await page.getByLabel('Code from your authenticator app').fill(await freshSecondFactorCode(person.name));
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(admin('/console'));
   return page;
@@ -223,6 +225,7 @@ describe('support console in a browser', () => {
       `Resolve payout ${payout.ackNo} (250.00 to Asha Kumar) as success (UTR ${utr})`,
     );
     await approverPage.locator('#note-approve').fill('Checked the bank statement');
+    await approverPage.locator('#approve-code').fill(await freshSecondFactorCode(people.approver.name));
     await approverPage.getByRole('button', { name: 'Approve and run it' }).click();
     await approverPage.waitForURL(admin(requestPath));
     const decided = await approverPage.locator('.facts').first().textContent();

@@ -4,6 +4,7 @@ import { findWallet, listOperatorActions, type PrismaClient } from '@payout/db';
 import { call, impsBody } from '../support/api.js';
 import { consoleScreenshot, launchChromium } from '../support/browser.js';
 import { addConsoleUser, signedInPerson, type ConsolePerson } from '../support/console.js';
+import { freshSecondFactorCode } from '../support/people.js';
 import { testPrisma } from '../support/database.js';
 import { eventually } from '../support/eventually.js';
 import { makeMerchant, type TestMerchant } from '../support/factories.js';
@@ -32,7 +33,8 @@ const admin = (path: string) => `${stack.current.api.adminUrl}${path}`;
 
 beforeAll(async () => {
   db = testPrisma();
-  for (const person of Object.values(people)) passwords[person.name] = await addConsoleUser(person.name, person.role);
+  for (const person of Object.values(people))
+    passwords[person.name] = (await addConsoleUser(person.name, person.role)).password;
   operator = await signedInPerson(stack.current.api.adminUrl, 'operator');
   approver = await signedInPerson(stack.current.api.adminUrl, 'approver');
   support = await signedInPerson(stack.current.api.adminUrl, 'support');
@@ -50,6 +52,7 @@ async function signIn(person: { name: string }): Promise<Page> {
   await page.goto(admin('/console/login'));
   await page.getByLabel('Username').fill(person.name);
   await page.getByLabel('Password').fill(passwords[person.name]!);
+  await page.getByLabel('Code from your authenticator app').fill(await freshSecondFactorCode(person.name));
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(admin('/console'));
   return page;
@@ -127,6 +130,7 @@ describe('console bulk upload', () => {
     // The approver, in a browser of their own, approves it: it runs once.
     const second = await signIn(people.approver);
     await second.goto(admin(`/console/approvals/${id}`));
+    await second.locator('#approve-code').fill(await freshSecondFactorCode(people.approver.name));
     await second.getByRole('button', { name: 'Approve and run it' }).click();
     await second.waitForURL(admin(`/console/approvals/${id}`));
     await expect(second.locator('.explain').textContent()).resolves.toContain('EXECUTED');

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { useApi } from '../support/api.js';
 import { addConsoleUser, signInToConsole } from '../support/console.js';
 import { testPrisma } from '../support/database.js';
-import { bearer, personWithKey } from '../support/people.js';
+import { bearer, freshSecondFactorCode, personWithKey } from '../support/people.js';
 import { cli } from '../webhooks/webhook-fixtures.js';
 
 // Console sign-in over plain HTTP (no browser needed): the session cookie's attributes, sessions stored
@@ -18,7 +18,7 @@ let people = 0;
 async function person(role: 'support' | 'operator' = 'support'): Promise<{ name: string; password: string }> {
   people += 1;
   const name = `person-${process.pid}-${people}`;
-  return { name, password: await addConsoleUser(name, role) };
+  return { name, password: (await addConsoleUser(name, role)).password };
 }
 
 function sessionCookie(response: Response): string {
@@ -64,7 +64,7 @@ describe('console sessions', () => {
     expect(await db.consoleSession.count({ where: { user: { username: name } } })).toBe(0);
   });
 
-  it('when a person is disabled, then their session ends at once; a password reset lets them in with the new password only', async () => {
+  it('when a person is disabled, then their session ends at once; a reset leaves them disabled, their old password gone', async () => {
     const { name, password } = await person('operator');
     const cookie = sessionCookie(await signInToConsole(api.current.adminUrl, name, password));
     expect((await consolePage(api.current.adminUrl, cookie)).status).toBe(200);
@@ -82,21 +82,33 @@ describe('console sessions', () => {
     expect(afterDisable.headers.get('location')).toBe('/console/login');
     expect((await signInToConsole(api.current.adminUrl, name, password)).status).toBe(401);
 
-    // A reset is a request another approver approves; it hands them a one-time password, which signs in
-    // only to choose a new one (test/console/people.test.ts).
+    // A reset, asked and approved by two others through the enrollment the person opened, leaves them
+    // disabled and awaiting their own new password (test/console/people.test.ts): the old one is gone.
     const asker = await personWithKey('operator');
+    const opened = (await (
+      await fetch(`${api.current.adminUrl}/admin/enrollments`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ username: name }),
+      })
+    ).json()) as { fingerprint: string };
     const asked = await fetch(`${api.current.adminUrl}/admin/users/${name}/password-reset`, {
       method: 'POST',
       headers: { ...bearer(asker), 'Content-Type': 'application/json' },
-      body: JSON.stringify({ why: 'back from leave' }),
+      body: JSON.stringify({ why: 'back from leave', fingerprint: opened.fingerprint }),
     });
     const { approval } = (await asked.json()) as { approval: { id: string } };
-    const reset = (await (await post(`/admin/approvals/${approval.id}/approve`, {})).json()) as Record<string, unknown>;
-    expect(reset).toMatchObject({ username: name, approval: { state: 'EXECUTED' } });
+    const code = await freshSecondFactorCode(approver.username);
+    const reset = (await (await post(`/admin/approvals/${approval.id}/approve`, { code })).json()) as Record<
+      string,
+      unknown
+    >;
+    expect(reset).toMatchObject({ approval: { state: 'EXECUTED' } });
     expect((await signInToConsole(api.current.adminUrl, name, password)).status).toBe(401);
-    const withOneTime = await signInToConsole(api.current.adminUrl, name, String(reset.oneTimePassword));
-    expect(withOneTime.status).toBe(200);
-    expect(await withOneTime.text()).toContain('Choose your password');
+    expect(await db.consoleUser.findUniqueOrThrow({ where: { username: name } })).toMatchObject({
+      passwordHash: null,
+      disabledAt: expect.any(Date) as Date,
+    });
   });
 
   it('when the queue dashboard is opened with a console session, then operators get it in full, support read-only', async () => {

@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrismaClient } from '@payout/db';
 import { addConsoleUser } from '../support/console.js';
+import { freshSecondFactorCode } from '../support/people.js';
 import { testPool, testPrisma } from '../support/database.js';
 import { useStack } from '../support/stack.js';
 import { consoleScreenshot, launchChromium } from '../support/browser.js';
@@ -26,7 +27,7 @@ beforeAll(async () => {
   db = testPrisma();
   pool = testPool();
   await aDayOfPayouts(db, pool);
-  password = await addConsoleUser('sahil', 'support');
+  password = (await addConsoleUser('sahil', 'support')).password;
   browser = await launchChromium();
 });
 afterAll(async () => {
@@ -44,6 +45,7 @@ describe('the day page in a browser', () => {
       await page.goto(admin('/console/login'));
       await page.getByLabel('Username').fill('sahil');
       await page.getByLabel('Password').fill(password);
+      await page.getByLabel('Code from your authenticator app').fill(await freshSecondFactorCode('sahil'));
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.waitForURL(admin('/console'));
 

@@ -6,7 +6,7 @@ import { makeMerchant } from '../support/factories.js';
 import { call, useApi } from '../support/api.js';
 import { signedInPerson, type ConsolePerson } from '../support/console.js';
 import { unauthorizedBody } from '../api/contract-expectations.js';
-import { personWithKey } from '../support/people.js';
+import { freshSecondFactorCode, personWithKey } from '../support/people.js';
 
 // A merchant's IP allow-list is changed only on a second person's approval (docs/operations.md,
 // "Approvals"; docs/api.md, "IP allow-list"), whether asked on the console's merchant page or through
@@ -99,7 +99,7 @@ describe('IP allow-list requests', () => {
     const approved = await fetch(`${api.current.adminUrl}/admin/approvals/${body.approval.id}/approve`, {
       method: 'POST',
       headers: { Cookie: kiran.cookie, 'X-CSRF-Token': kiran.csrf, 'Content-Type': 'application/json' },
-      body: '{}',
+      body: JSON.stringify({ code: await freshSecondFactorCode(kiran.username) }),
     });
     expect(approved.status).toBe(200);
     expect(await allowlistOf(merchant.merchant.id)).toEqual(['127.0.0.1/32', '::1/128']);
@@ -188,16 +188,16 @@ describe('pnpm cli merchant allowlist', () => {
       preview: { before: [], after: ['203.0.113.0/24', '2001:db8:5::/48'] },
     });
     expect(await allowlistOf(merchant.merchant.id)).toEqual([]);
-    const approve = (key: string) =>
+    const approve = async (person: { username: string; key: string }) =>
       fetch(`${api.current.adminUrl}/admin/approvals/${request.approvalId}/approve`, {
         method: 'POST',
-        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
-        body: '{}',
+        headers: { Authorization: `Bearer ${person.key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ code: await freshSecondFactorCode(person.username) }),
       });
-    expect((await approve(omar.key)).status).toBe(403);
+    expect((await approve(omar)).status).toBe(403);
     expect(await allowlistOf(merchant.merchant.id)).toEqual([]);
 
-    expect((await approve(kavya.key)).status).toBe(200);
+    expect((await approve(kavya)).status).toBe(200);
 
     expect(await allowlistOf(merchant.merchant.id)).toEqual(['203.0.113.0/24', '2001:db8:5::/48']);
     const audit = await listOperatorActions(db, { merchantId: merchant.merchant.id, limit: 10 });

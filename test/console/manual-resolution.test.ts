@@ -10,8 +10,8 @@ import { makeMerchant, type TestMerchant } from '../support/factories.js';
 import { FAST_RAIL } from '../support/stack.js';
 import { useStubBank } from '../support/stub-bank.js';
 import { adminOf, call, useApi } from '../support/api.js';
-import { signedInPerson } from '../support/console.js';
-import { bearer, personWithKey } from '../support/people.js';
+import { addConsoleUser, signedInPerson } from '../support/console.js';
+import { bearer, freshSecondFactorCode, personWithKey, TEST_SECOND_FACTOR } from '../support/people.js';
 import { cliAs, payoutAtTheRail, setCliAdmin } from '../webhooks/webhook-fixtures.js';
 
 // A payout under manual review is resolved only after the rail is asked, and a resolution the rail
@@ -33,6 +33,9 @@ let twoBanks: BankRails;
 
 beforeAll(async () => {
   db = testPrisma();
+  // The people these tests' requests name: a request stands on its maker, and approving takes the approver's code.
+  for (const maker of ['asha', 'ravi', 'ops']) await addConsoleUser(maker, 'operator');
+  await addConsoleUser('kiran', 'approver');
   sim = createRailSim(FAST_RAIL);
   railSim = await sim.listen(0);
   const timeouts = { RAIL_CONNECT_TIMEOUT_MS: 1_000, RAIL_RESPONSE_TIMEOUT_MS: 2_000 };
@@ -69,7 +72,7 @@ async function stateOf(payout: PayoutSummary) {
 }
 
 const asFailed = { outcome: 'FAILED', reason: 'DECLINED_BY_BENEFICIARY_BANK' } as const;
-const approvals = { ttlMs: 60_000, selfApproval: false };
+const approvals = { ttlMs: 60_000, selfApproval: false, secondFactor: TEST_SECOND_FACTOR };
 const approver: Person = { username: 'kiran', role: 'APPROVER', via: 'console' };
 
 /**
@@ -92,7 +95,10 @@ async function resolve(
   if (plan.kind !== 'planned') return plan;
   const asked = await requestApproval({ db, approvals }, { planned: plan.planned, maker: by, reason });
   if (asked.kind !== 'requested') throw new Error(asked.why);
-  const decided = await approveRequest({ db, rails: rail, approvals }, { id: asked.request.id, by: approver });
+  const decided = await approveRequest(
+    { db, rails: rail, approvals },
+    { id: asked.request.id, by: approver, secondFactorCode: await freshSecondFactorCode('kiran') },
+  );
   if (decided.kind !== 'executed') return decided;
   return { kind: 'resolved', rail: plan.rail, ...decided.request.outcome } as const;
 }
@@ -230,7 +236,10 @@ describe('manual resolution asks the rail first', () => {
     if (asked.kind !== 'requested') throw new Error(asked.why);
     bank.current.answer(payout.ackNo, { status: 'SUCCESS', utr: '712345678901' });
 
-    const decided = await approveRequest({ db, rails: stubRail, approvals }, { id: asked.request.id, by: approver });
+    const decided = await approveRequest(
+      { db, rails: stubRail, approvals },
+      { id: asked.request.id, by: approver, secondFactorCode: await freshSecondFactorCode('kiran') },
+    );
     expect(decided).toMatchObject({ kind: 'failed', why: expect.stringContaining('the rail now disagrees') as string });
     expect(await stateOf(payout)).toEqual({ state: 'MANUAL_REVIEW', utr: null, reason: null });
     expect(await findWallet(db, merchant.merchant.id)).toEqual({ availablePaise: 89900n, reservedPaise: 10100n });
@@ -265,7 +274,10 @@ describe('manual resolution asks the rail first', () => {
       now: 'SUCCESS, UTR 812345678901',
       contradicted: expect.stringContaining('and the override says FAILED') as string,
     });
-    const refused = await approveRequest({ db, rails: stubRail, approvals }, { id: paidRequest.id, by: approver });
+    const refused = await approveRequest(
+      { db, rails: stubRail, approvals },
+      { id: paidRequest.id, by: approver, secondFactorCode: await freshSecondFactorCode('kiran') },
+    );
     expect(refused).toMatchObject({ kind: 'failed' });
     const why = (refused as { why: string }).why;
     expect(why).toContain('the rail now says SUCCESS, UTR 812345678901');
@@ -274,7 +286,10 @@ describe('manual resolution asks the rail first', () => {
     expect(await findWallet(db, merchant.merchant.id)).toEqual(walletBefore);
 
     // Still no answer: the override stands on the maker's word, and its outcome keeps both answers.
-    const approved = await approveRequest({ db, rails: stubRail, approvals }, { id: silentRequest.id, by: approver });
+    const approved = await approveRequest(
+      { db, rails: stubRail, approvals },
+      { id: silentRequest.id, by: approver, secondFactorCode: await freshSecondFactorCode('kiran') },
+    );
     expect(approved).toMatchObject({
       kind: 'executed',
       request: { outcome: { status: 'FAILED', railWhenAsked: silentRequest.preview.railSays } },

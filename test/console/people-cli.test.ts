@@ -3,15 +3,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminClient, EXIT_FAILED, EXIT_OK, EXIT_USAGE, runCli } from '@payout/cli';
-import { createPrismaClient, findConsoleUser, issuePersonalCredential, type PrismaClient } from '@payout/db';
+import { createPrismaClient, findConsoleUser, type PrismaClient } from '@payout/db';
 import { hashPassword } from '@payout/domain';
 import { adminOf, call, useApi } from '../support/api.js';
 import { testPrisma } from '../support/database.js';
-import { bearer, personWithKey, type PersonWithKey } from '../support/people.js';
+import { bearer, currentCode, personWithKey, type PersonWithKey } from '../support/people.js';
 
 // The CLI acts as the person whose own credential it holds (docs/operations.md, "Security model"): `login`
-// keeps a short-lived sign-in in a file only its owner reads; people changes are requests sent to the admin
-// listener; only the first approver of an empty installation is made directly in the database.
+// (password and a code of the second factor) keeps a short-lived sign-in in a file only its owner reads;
+// people changes are requests sent to the admin listener. A new installation's first approver:
+// test/security/new-installation.test.ts.
 
 const api = useApi();
 let db: PrismaClient;
@@ -47,6 +48,7 @@ async function cli(argv: string[], options: { credential?: string; stdin?: strin
       credentialFile,
       readPassword: () => Promise.reject(new Error('no terminal in tests')),
       readStdin: () => Promise.resolve(options.stdin ?? ''),
+      terminal: false,
     },
     stdout: (line) => out.push(line),
     stderr: (line) => err.push(line),
@@ -64,53 +66,11 @@ async function savedToken(): Promise<string | undefined> {
 const json = (result: { stdout: string }) => JSON.parse(result.stdout) as Record<string, unknown>;
 
 describe('people through the CLI', () => {
-  let first: { username: string; key: string };
+  let approver: PersonWithKey;
   let operator: PersonWithKey;
-
-  it('when the installation has no approver, then the first is made directly; after that, adding one is a request', async () => {
-    const made = await cli(['console', 'user', 'add', '--name', 'first-approver', '--role', 'approver', '--json']);
-    expect(made.status).toBe(EXIT_OK);
-    expect(json(made)).toMatchObject({ username: 'first-approver', role: 'approver', first: true });
-    expect(await findConsoleUser(db, 'first-approver')).toMatchObject({ role: 'APPROVER', mustChangePassword: false });
-    first = {
-      username: 'first-approver',
-      key: (await issuePersonalCredential(db, { username: 'first-approver', kind: 'API_KEY', label: 'x' })).token,
-    };
-
-    const second = await cli([
-      'console',
-      'user',
-      'add',
-      '--name',
-      'second-approver',
-      '--role',
-      'approver',
-      '--why',
-      'x',
-    ]);
-    expect(second.status).toBe(EXIT_FAILED);
-    expect(second.stderr).toContain('pnpm cli login');
-    expect(await findConsoleUser(db, 'second-approver')).toBeNull();
-
+  beforeAll(async () => {
+    approver = await personWithKey('approver');
     operator = await personWithKey('operator');
-    const asked = await cli(
-      ['console', 'user', 'add', '--name', 'second-approver', '--role', 'approver', '--why', 'new hire', '--json'],
-      { credential: operator.key },
-    );
-    expect(asked.status).toBe(EXIT_OK);
-    expect(json(asked)).toMatchObject({ action: 'user.add', state: 'REQUESTED', maker: operator.username });
-    expect(await findConsoleUser(db, 'second-approver')).toBeNull();
-    const approved = await call(adminOf(api.current), `/admin/approvals/${String(json(asked).approvalId)}/approve`, {
-      headers: bearer(first),
-      body: {},
-    });
-    expect(approved.status).toBe(200);
-    expect(await findConsoleUser(db, 'second-approver')).toMatchObject({ role: 'APPROVER', mustChangePassword: true });
-
-    const withoutWhy = await cli(['console', 'user', 'add', '--name', 'third', '--role', 'support'], {
-      credential: operator.key,
-    });
-    expect(withoutWhy.status).toBe(EXIT_USAGE);
   });
 
   it('when a person logs in, then the sign-in is kept in a file only they can read, whoami names them, and logout ends it', async () => {
@@ -125,10 +85,15 @@ describe('people through the CLI', () => {
     expect(wrong.status).toBe(EXIT_FAILED);
     expect(wrong.stderr).toContain('Wrong username or password');
     await expect(stat(credentialFile)).rejects.toThrow();
+    const withoutCode = await cli(['login', '--name', person.username, '--password-stdin'], { stdin: `${password}\n` });
+    expect(withoutCode.status).toBe(EXIT_FAILED);
+    expect(withoutCode.stderr).toContain('authenticator');
+    await expect(stat(credentialFile)).rejects.toThrow();
 
-    const login = await cli(['login', '--name', person.username, '--password-stdin', '--json'], {
-      stdin: `${password}\n`,
-    });
+    const login = await cli(
+      ['login', '--name', person.username, '--password-stdin', '--code', currentCode(person), '--json'],
+      { stdin: `${password}\n` },
+    );
     expect(login.status).toBe(EXIT_OK);
     expect(json(login)).toMatchObject({ username: person.username, role: 'support' });
     expect((await stat(credentialFile)).mode & 0o777).toBe(0o600);
@@ -159,15 +124,31 @@ describe('people through the CLI', () => {
     );
     expect(role.status).toBe(EXIT_OK);
     expect(json(role)).toMatchObject({ action: 'user.role', maker: operator.username });
-    const reset = await cli(
+    const withoutFingerprint = await cli(
       ['console', 'user', 'reset-password', '--name', person.username, '--why', 'lost', '--json'],
-      {
-        credential: operator.key,
-      },
+      { credential: operator.key },
+    );
+    expect(withoutFingerprint.status).toBe(EXIT_USAGE);
+    // The person opens a new enrollment of their own and reads its fingerprint to the operator.
+    const opened = await call(adminOf(api.current), '/admin/enrollments', { body: { username: person.username } });
+    const reset = await cli(
+      [
+        'console',
+        'user',
+        'reset-password',
+        '--name',
+        person.username,
+        '--fingerprint',
+        String(opened.json.fingerprint),
+        '--why',
+        'lost',
+        '--json',
+      ],
+      { credential: operator.key },
     );
     expect(reset.status).toBe(EXIT_OK);
-    expect(json(reset)).toMatchObject({ action: 'user.password-reset' });
-    expect(await findConsoleUser(db, person.username)).toMatchObject({ role: 'SUPPORT', mustChangePassword: false });
+    expect(json(reset)).toMatchObject({ action: 'user.password-reset', state: 'REQUESTED' });
+    expect(await findConsoleUser(db, person.username)).toMatchObject({ role: 'SUPPORT', enrolled: true });
 
     const byOperator = await cli(['console', 'user', 'disable', '--name', person.username, '--why', 'left'], {
       credential: operator.key,
@@ -177,13 +158,13 @@ describe('people through the CLI', () => {
     expect((await findConsoleUser(db, person.username))?.disabledAt).toBeNull();
 
     const disabled = await cli(['console', 'user', 'disable', '--name', person.username, '--why', 'left', '--json'], {
-      credential: first.key,
+      credential: approver.key,
     });
     expect(disabled.status).toBe(EXIT_OK);
     expect(json(disabled)).toMatchObject({ username: person.username, disabled: true });
     expect((await call(adminOf(api.current), '/admin/whoami', { headers: bearer(person) })).status).toBe(401);
-    expect(await db.operatorAction.count({ where: { action: 'user.disable', actor: `cli:${first.username}` } })).toBe(
-      1,
-    );
+    expect(
+      await db.operatorAction.count({ where: { action: 'user.disable', actor: `cli:${approver.username}` } }),
+    ).toBe(1);
   });
 });

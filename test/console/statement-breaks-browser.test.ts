@@ -5,6 +5,7 @@ import { reconcileStatement } from '@payout/use-cases';
 import { useApi } from '../support/api.js';
 import { consoleScreenshot, launchChromium } from '../support/browser.js';
 import { addConsoleUser } from '../support/console.js';
+import { freshSecondFactorCode } from '../support/people.js';
 import { testPrisma } from '../support/database.js';
 import { makeMerchant } from '../support/factories.js';
 import { payoutAtTheRail } from '../webhooks/webhook-fixtures.js';
@@ -23,7 +24,7 @@ const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata' }).for
 
 beforeAll(async () => {
   db = testPrisma();
-  operator.password = await addConsoleUser(operator.name, 'operator');
+  operator.password = (await addConsoleUser(operator.name, 'operator')).password;
   browser = await launchChromium();
 });
 afterAll(async () => {
@@ -62,6 +63,7 @@ describe('the statement breaks page in a browser', () => {
     await page.goto(admin('/console/login'));
     await page.getByLabel('Username').fill(operator.name);
     await page.getByLabel('Password').fill(operator.password);
+    await page.getByLabel('Code from your authenticator app').fill(await freshSecondFactorCode(operator.name));
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(admin('/console'));
 

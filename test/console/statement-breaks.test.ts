@@ -6,7 +6,7 @@ import { useApi } from '../support/api.js';
 import { testPrisma } from '../support/database.js';
 import { makeMerchant, type TestMerchant } from '../support/factories.js';
 import { signedInPerson, type ConsolePerson } from '../support/console.js';
-import { bearer, personWithKey } from '../support/people.js';
+import { bearer, freshSecondFactorCode, personWithKey } from '../support/people.js';
 import { payoutAtTheRail } from '../webhooks/webhook-fixtures.js';
 
 // The breaks page (docs/reconciliation.md, "The breaks page"): a person decides what a statement's break is.
@@ -170,7 +170,7 @@ describe('the statement breaks page', () => {
     const approved = await fetch(`${api.current.adminUrl}/admin/approvals/${approval.id}/approve`, {
       method: 'POST',
       headers: { ...bearer(approver), 'Content-Type': 'application/json' },
-      body: JSON.stringify({ note: 'fee confirmed' }),
+      body: JSON.stringify({ note: 'fee confirmed', code: await freshSecondFactorCode(approver.username) }),
     });
     expect(approved.status).toBe(200);
     expect(await decisionOf(run.runId, missing.position)).toMatchObject({

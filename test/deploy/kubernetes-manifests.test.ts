@@ -185,6 +185,7 @@ const OPERATOR_SECRET = {
   REDIS_URL: 'redis://:operator-password@redis:6379',
   ADMIN_TOKEN: 'an-operator-admin-token-0123456789',
   PAYIN_CALLBACK_SECRET: 'an-operator-callback-secret-0123456789',
+  SECOND_FACTOR_KEY: '5e'.repeat(32),
 };
 
 /** README.md's "Configuration" table: each variable with the apps its "Used by" cell names. */

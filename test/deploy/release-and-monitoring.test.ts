@@ -321,6 +321,7 @@ describe('the PostgreSQL connection budget', () => {
       ...secret,
       ADMIN_TOKEN: 'x'.repeat(40),
       PAYIN_CALLBACK_SECRET: 'y'.repeat(40),
+      SECOND_FACTOR_KEY: '7a'.repeat(32),
     }).DATABASE_POOL_SIZE;
     const workerPool = loadConfig(workerConfigSchema, { ...env('worker'), ...secret }).DATABASE_POOL_SIZE;
     const surge = (name: string) => named(objects, 'Deployment', name).spec.strategy.rollingUpdate.maxSurge as number;

@@ -9,7 +9,7 @@ import { createProducerConnection, PAYOUT_QUEUE } from '@payout/queue';
 import { useApi } from '../support/api.js';
 import { testPrisma } from '../support/database.js';
 import { makeMerchant, type TestMerchant } from '../support/factories.js';
-import { personWithKey } from '../support/people.js';
+import { freshSecondFactorCode, personWithKey } from '../support/people.js';
 
 // `pnpm cli payout bulk` through the real door (docs/operations.md, "Bulk payouts from a file"): the CLI
 // sends the file to the admin listener with the person's own API key; the batch is a request that queues
@@ -54,12 +54,18 @@ async function cli(key: string | undefined, ...argv: string[]) {
   return { status, stdout: out.join('\n'), stderr: err.join('\n') };
 }
 
-/** An approval through the admin listener with a person's own key, as `pnpm cli approval approve` sends it. */
-async function approve(key: string, id: string) {
+/**
+ * An approval through the admin listener with a person's own key and a fresh code of theirs, as `pnpm cli
+ * approval approve` sends it.
+ */
+async function approve(person: { username: string; key: string }, id: string) {
   const res = await fetch(`${api.current.adminUrl}/admin/approvals/${id}/approve`, {
     method: 'POST',
-    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ note: 'checked against the merchant’s mail' }),
+    headers: { Authorization: `Bearer ${person.key}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      note: 'checked against the merchant’s mail',
+      code: await freshSecondFactorCode(person.username),
+    }),
   });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 }
@@ -124,10 +130,10 @@ describe('pnpm cli payout bulk', () => {
     expect(await queue.getJobCounts()).toEqual(jobsBefore);
 
     // The maker's own key cannot approve it (an operator may not approve at all; an approver not their own).
-    expect((await approve(operator.key, request.approvalId)).status).toBe(403);
+    expect((await approve(operator, request.approvalId)).status).toBe(403);
     expect(await worldOf(merchant)).toEqual({ payouts: 0, batches: 0, available: 100_000n, requests: 1 });
 
-    const approved = await approve(approver.key, request.approvalId);
+    const approved = await approve(approver, request.approvalId);
 
     expect(approved.status, JSON.stringify(approved.json)).toBe(200);
     const payouts = await db.payout.findMany({ where: { merchantId: merchant.merchant.id }, orderBy: { id: 'asc' } });
@@ -167,7 +173,7 @@ describe('pnpm cli payout bulk', () => {
     expect(asked.status, asked.stderr).toBe(EXIT_OK);
     const { approvalId } = JSON.parse(asked.stdout) as { approvalId: string };
 
-    const own = await approve(approver.key, approvalId);
+    const own = await approve(approver, approvalId);
 
     expect(own.status).toBe(403);
     expect(String(own.json.message)).toContain('a second person must approve it');

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { acceptPayouts, findWallet, listOperatorActions, type PrismaClient } from '@payout/db';
 import { createProducerConnection, PAYOUT_QUEUE } from '@payout/queue';
 import { useApi } from '../support/api.js';
+import { freshSecondFactorCode } from '../support/people.js';
 import { signedInPerson, type ConsolePerson } from '../support/console.js';
 import { testPrisma } from '../support/database.js';
 import { makeMerchant, type TestMerchant } from '../support/factories.js';
@@ -34,11 +35,16 @@ afterAll(async () => {
 });
 
 /** A JSON request to the admin listener as a signed-in console person (their cookie and CSRF header). */
-async function asPerson(person: ConsolePerson, path: string, body: unknown, csrf = person.csrf) {
+/**
+ * A JSON post from the person's console session; an approval carries a fresh code of their second factor, as
+ * they would type it.
+ */
+async function asPerson(person: ConsolePerson, path: string, body: object, csrf = person.csrf) {
+  const code = path.endsWith('/approve') ? { code: await freshSecondFactorCode(person.username) } : {};
   const res = await fetch(`${api.current.adminUrl}${path}`, {
     method: 'POST',
     headers: { Cookie: person.cookie, 'X-CSRF-Token': csrf, 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
+    body: JSON.stringify({ ...code, ...body }),
   });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 }

@@ -70,16 +70,16 @@ describe('the operations gauges', () => {
         for (const breaks of [7, 3]) {
           await tx.$executeRaw`
             INSERT INTO statement_runs (file_digest, file_name, operator, applied, value_dates, lines, counts, breaks,
-                                        started_at)
-            VALUES (repeat('a', 64), 'statement.csv', 'test', false, '2026-11-25', 10, '{}', ${breaks}, now())`;
+                                        started_at, effective_at)
+            VALUES (repeat('a', 64), 'statement.csv', 'test', false, '2026-11-25', 10, '{}', ${breaks}, now(), now())`;
         }
         // A run with three breaks: one set aside (not ours), one waiting for the bank, one undecided: two are open.
         const [run] = await tx.$queryRaw<{ id: bigint }[]>`
           INSERT INTO statement_runs (file_digest, file_name, operator, applied, value_dates, lines, counts, breaks,
-                                      break_list, started_at)
+                                      break_list, started_at, effective_at)
           VALUES (repeat('b', 64), 'statement.csv', 'test', true, '2026-11-25', 10, '{}', 3,
                   '[{"kind":"unmatched_bank_debit","reference":"R1"},{"kind":"unmatched_bank_debit","reference":"R2"},
-                    {"kind":"unmatched_bank_debit","reference":"R3"}]'::jsonb, now())
+                    {"kind":"unmatched_bank_debit","reference":"R3"}]'::jsonb, now(), now())
           RETURNING id`;
         for (const [position, decision] of [
           [1, 'not_ours'],
@@ -93,8 +93,8 @@ describe('the operations gauges', () => {
         for (const breaks of [7, 3]) {
           await tx.$executeRaw`
             INSERT INTO statement_runs (file_digest, file_name, operator, applied, value_dates, lines, counts, breaks,
-                                        started_at)
-            VALUES (repeat('a', 64), 'statement.csv', 'test', false, '2026-11-25', 10, '{}', ${breaks}, now())`;
+                                        started_at, effective_at)
+            VALUES (repeat('a', 64), 'statement.csv', 'test', false, '2026-11-25', 10, '{}', ${breaks}, now(), now())`;
         }
         await tx.$executeRaw`
           INSERT INTO webhook_endpoints (merchant_id, url, signing_secret, secret_prefix, disabled_at, disabled_reason)

@@ -6,7 +6,7 @@ import { reconcileStatement, reconcileStatementRun, type Person } from '@payout/
 import { useApi } from '../support/api.js';
 import { cliAs, statementApplied, statementPeople } from '../support/approvals.js';
 import { signedInPerson } from '../support/console.js';
-import { bearer, personWithKey } from '../support/people.js';
+import { bearer, personWithKey, TEST_SECOND_FACTOR } from '../support/people.js';
 import { testPool, testPrisma } from '../support/database.js';
 import { makeMerchant } from '../support/factories.js';
 import { cli, payoutAtTheRail } from '../webhooks/webhook-fixtures.js';
@@ -29,7 +29,7 @@ afterAll(async () => {
 
 const note = { reason: 'test: the worker settled it', actor: 'test' };
 const asha: Person = { username: 'asha', role: 'OPERATOR', via: 'cli' };
-const approvals = { ttlMs: 60_000, selfApproval: false };
+const approvals = { ttlMs: 60_000, selfApproval: false, secondFactor: TEST_SECOND_FACTOR };
 
 /** What applying could have stored: runs, break decisions, discrepancies, requests. */
 async function stored() {

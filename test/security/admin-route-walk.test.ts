@@ -22,8 +22,21 @@ let ackNo: string;
 let tokenId: number;
 let approvalId: string;
 
-/** Signing in (the console's form, choosing a first password, the CLI's sign-in) is the one door a stranger may post to. */
-const PUBLIC_POSTS = new Set(['/console/login', '/console/login/password', '/console/logout', '/admin/sign-in']);
+/**
+ * Signing in (the console's form, the CLI's sign-in) and a person's own enrollment (opening one, then, with its
+ * secret, its second factor and password) are the doors a stranger may post to.
+ */
+const PUBLIC_POSTS = new Set([
+  '/console/login',
+  '/console/logout',
+  '/console/enroll',
+  '/console/enroll/finish',
+  '/admin/sign-in',
+  '/admin/enrollments',
+  '/admin/enrollments/standing',
+  '/admin/enrollments/second-factor',
+  '/admin/enrollments/finish',
+]);
 
 /**
  * What every signed-in person may post, support too: their own keys and their own sign-out

@@ -14,7 +14,7 @@ let people = 0;
 async function person(): Promise<{ name: string; password: string }> {
   people += 1;
   const name = `cookie-${process.pid}-${people}`;
-  return { name, password: await addConsoleUser(name, 'support') };
+  return { name, password: (await addConsoleUser(name, 'support')).password };
 }
 
 function cookieNamed(response: Response, name: string): string | undefined {

@@ -19,7 +19,7 @@ let people = 0;
 async function person(): Promise<{ name: string; password: string }> {
   people += 1;
   const name = `flood-${process.pid}-${people}`;
-  return { name, password: await addConsoleUser(name, 'support') };
+  return { name, password: (await addConsoleUser(name, 'support')).password };
 }
 
 // Client addresses (TEST-NET-3), one per role; the file's own queue prefix keeps other files' counts apart.

@@ -14,7 +14,7 @@ import { adminOf, call, useApi } from '../support/api.js';
 import { testPrisma } from '../support/database.js';
 import { makeMerchant, type TestMerchant } from '../support/factories.js';
 import { signedInPerson } from '../support/console.js';
-import { bearer, personWithKey, type PersonWithKey } from '../support/people.js';
+import { bearer, freshSecondFactorCode, type PersonWithKey, personWithKey } from '../support/people.js';
 
 // People are authenticated where they act (docs/operations.md, "Security model"): on the admin API a person
 // is whoever their own personal credential proves — never a name typed on a command line. Without one, with
@@ -51,14 +51,19 @@ async function askForCredit(merchant: TestMerchant, amountPaise: bigint): Promis
 const available = async (merchant: TestMerchant) => (await findWallet(db, merchant.merchant.id))?.availablePaise ?? 0n;
 const stateOf = async (id: string) =>
   (await db.approvalRequest.findUniqueOrThrow({ where: { id: BigInt(id) }, select: { state: true } })).state;
-const approve = (id: string, headers: Record<string, string>) =>
-  call(adminOf(api.current), `/admin/approvals/${id}/approve`, { method: 'POST', headers, body: { note: 'seen' } });
+/** Approving with `headers` as the credential, and `code` as the approver's second factor (test/security/second-factor.test.ts). */
+const approve = (id: string, headers: Record<string, string>, code?: string) =>
+  call(adminOf(api.current), `/admin/approvals/${id}/approve`, {
+    method: 'POST',
+    headers,
+    body: { note: 'seen', ...(code !== undefined && { code }) },
+  });
 
 describe('personal credentials on the admin API', () => {
   it('when an approver presents their own key, then the approval runs without a CSRF token and the audit names them as cli', async () => {
     const merchant = await makeMerchant(db, { balance: '10.00' });
     const id = await askForCredit(merchant, 50000n);
-    const approved = await approve(id, bearer(approver));
+    const approved = await approve(id, bearer(approver), await freshSecondFactorCode(approver.username));
     expect(approved.status).toBe(200);
     expect(approved.json).toMatchObject({ approval: { state: 'EXECUTED', decidedBy: approver.username } });
     expect(await available(merchant)).toBe(51000n);
@@ -135,7 +140,11 @@ describe('personal credentials on the admin API', () => {
     const id = await askForCredit(merchant, 100n);
     expect((await approve(id, { Cookie: kiran.cookie })).status).toBe(403);
     expect(await stateOf(id)).toBe('REQUESTED');
-    const approved = await approve(id, { Cookie: kiran.cookie, 'X-CSRF-Token': kiran.csrf });
+    const approved = await approve(
+      id,
+      { Cookie: kiran.cookie, 'X-CSRF-Token': kiran.csrf },
+      await freshSecondFactorCode(kiran.username),
+    );
     expect(approved.status).toBe(200);
     expect(await available(merchant)).toBe(100n);
 

@@ -1,6 +1,8 @@
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createPrismaClient } from '@payout/db';
 import { createAdminClient, runCli, type RunOptions } from '@payout/cli';
-import { personWithKey } from './people.js';
+import { freshSecondFactorCode, ownerOfCredential, personWithKey } from './people.js';
 
 /**
  * Two console users of this test process — one who asks for money actions, one who approves them — each
@@ -40,7 +42,8 @@ export interface CliResult {
 /**
  * Runs the CLI in this process against this run's database, as the person whose credential is sent to
  * the admin listener at `adminUrl` (`credential` undefined: nobody is signed in). `options` adds settings
- * (the queue, statement limits) for the commands that need them.
+ * (the queue, statement limits) for the commands that need them. The person sits at a terminal: asked for a
+ * code of their second factor (approving), they type a fresh one; asked for anything else, the run fails.
  */
 export async function runCliAs(
   adminUrl: string,
@@ -56,11 +59,30 @@ export async function runCliAs(
       throw new Error('these commands do not use the queue');
     },
     openAdmin: () => createAdminClient({ url: adminUrl, ...(credential !== undefined && { credential }) }),
+    signIn: personAtTerminal(adminUrl, credential),
     ...options,
     stdout: (line) => out.push(line),
     stderr: (line) => err.push(line),
   });
   return { status, stdout: out.join('\n'), stderr: err.join('\n') };
+}
+
+/**
+ * The person a CLI run acts for, at a terminal: asked for a code of their second factor (approving), they
+ * type a fresh one of theirs; asked for anything else, the run fails.
+ */
+export function personAtTerminal(adminUrl: string, credential: string | undefined): RunOptions['signIn'] & object {
+  return {
+    adminUrl,
+    credentialFile: path.join(tmpdir(), `payout-cli-test-${process.pid}`, 'credential.json'),
+    readPassword: async (prompt) => {
+      const owner = credential === undefined ? undefined : await ownerOfCredential(credential);
+      if (!owner || !/code/i.test(prompt)) throw new Error(`the person at this test's terminal was asked: ${prompt}`);
+      return freshSecondFactorCode(owner);
+    },
+    readStdin: () => Promise.resolve(''),
+    terminal: true,
+  };
 }
 
 /** {@link CliAs} against the admin listener at `adminUrl`: a run that fails throws with what it said. */

@@ -1,36 +1,35 @@
-import { createConsoleUser } from '@payout/db';
-import { hashPassword, newPassword, type ConsoleRole } from '@payout/domain';
+import { currentCode, enrollDirectly, freshSecondFactorCode, type EnrolledPerson } from './people.js';
 import { testPrisma } from './database.js';
 
 export type ConsoleRoleName = 'support' | 'operator' | 'approver';
 
 /**
- * Adds a console user straight into this run's database (as the first approver of an empty installation is
- * made) and returns their random password. Adding a person through the CLI is a request another approver
- * decides (docs/operations.md, "Security model"), which a test's people would otherwise wait for.
+ * Adds an enrolled console user straight into this run's database — their own password and authenticator,
+ * as enrollment leaves them (docs/operations.md, "People and roles") — for tests whose subject is not
+ * enrollment itself.
  */
-export async function addConsoleUser(name: string, role: ConsoleRoleName): Promise<string> {
-  const password = newPassword();
+export async function addConsoleUser(name: string, role: ConsoleRoleName): Promise<EnrolledPerson> {
   const db = testPrisma();
   try {
-    await createConsoleUser(db, {
-      username: name,
-      role: role.toUpperCase() as ConsoleRole,
-      passwordHash: await hashPassword(password),
-    });
+    return await enrollDirectly(db, name, role);
   } finally {
     await db.$disconnect();
   }
-  return password;
 }
 
-/** Signs in as a browser would: loads the form (its CSRF cookie and field), then posts it. */
+/**
+ * Signs in as a browser would: loads the form (its CSRF cookie and field), then posts it with the password
+ * and a code of the person's second factor — `code` when given (`''` for none), else a fresh one of theirs, as
+ * they would type it (none when there is no such person).
+ */
 export async function signInToConsole(
   adminUrl: string,
   username: string,
   password: string,
   headers: Record<string, string> = {},
+  code?: string,
 ): Promise<Response> {
+  code ??= await freshSecondFactorCodeIfAny(username);
   const form = await fetch(`${adminUrl}/console/login`, { headers });
   const cookie = form.headers
     .getSetCookie()
@@ -40,14 +39,26 @@ export async function signInToConsole(
   return fetch(`${adminUrl}/console/login`, {
     method: 'POST',
     headers: { ...headers, Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ _csrf: csrf, username, password }).toString(),
+    body: new URLSearchParams({ _csrf: csrf, username, password, ...(code && { code }) }).toString(),
     redirect: 'manual',
   });
 }
 
-/** A new console user of `role`, signed in: the `console_session=…` pair to send as a Cookie header. */
+async function freshSecondFactorCodeIfAny(username: string): Promise<string | undefined> {
+  const db = testPrisma();
+  try {
+    const found = await db.consoleUser.findUnique({ where: { username }, select: { totpSealed: true } });
+    if (!found?.totpSealed) return undefined;
+  } finally {
+    await db.$disconnect();
+  }
+  return freshSecondFactorCode(username);
+}
+
+/** A new console user of `role`, signed in with their password and authenticator code: the session cookie pair. */
 export async function consoleSession(adminUrl: string, name: string, role: ConsoleRoleName): Promise<string> {
-  const signedIn = await signInToConsole(adminUrl, name, await addConsoleUser(name, role));
+  const person = await addConsoleUser(name, role);
+  const signedIn = await signInToConsole(adminUrl, name, person.password, {}, currentCode(person));
   const cookie = signedIn.headers.getSetCookie().find((c) => c.startsWith('console_session='));
   if (!cookie) throw new Error(`signing in as ${name} set no session cookie (status ${signedIn.status})`);
   return cookie.split(';')[0]!;
@@ -61,7 +72,11 @@ export interface ConsolePerson {
   /** The session's CSRF token, as every form of the console carries it. */
   csrf: string;
   page(path: string): Promise<{ status: number; html: string; location: string | null }>;
-  /** Posts a form with the session's CSRF token (unless `fields` sets `_csrf` itself). */
+  /**
+   * Posts a form with the session's CSRF token (unless `fields` sets `_csrf` itself). An approval's form is
+   * posted with a fresh code of the person's second factor in its `code` field, as they would type it, unless
+   * `fields` sets `code` itself.
+   */
   post(
     path: string,
     fields?: Record<string, string>,
@@ -86,10 +101,14 @@ export async function signedInPerson(adminUrl: string, role: ConsoleRoleName, na
     csrf,
     page,
     async post(path, fields = {}) {
+      const typed: Record<string, string> =
+        /\/approvals\/[^/]+\/approve$/.test(path) && !('code' in fields)
+          ? { code: await freshSecondFactorCode(username) }
+          : {};
       const res = await fetch(`${adminUrl}${path}`, {
         method: 'POST',
         headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ _csrf: csrf, ...fields }).toString(),
+        body: new URLSearchParams({ _csrf: csrf, ...typed, ...fields }).toString(),
         redirect: 'manual',
       });
       return { status: res.status, html: await res.text(), location: res.headers.get('location') };

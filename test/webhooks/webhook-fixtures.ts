@@ -19,6 +19,7 @@ import {
   type WebhookDestinationPolicy,
 } from '@payout/domain';
 import { createAdminClient, EXIT_OK, runCli } from '@payout/cli';
+import { personAtTerminal } from '../support/approvals.js';
 import { createProducerConnection, PAYOUT_QUEUE } from '@payout/queue';
 import { newTransactionId } from '../support/api.js';
 import type { TestMerchant } from '../support/factories.js';
@@ -136,6 +137,7 @@ async function runFixtureCli(
     },
     ...(admin && {
       openAdmin: () => createAdminClient({ url: admin.url, ...(credential !== undefined && { credential }) }),
+      signIn: personAtTerminal(admin.url, credential),
     }),
     stdout: (line) => out.push(line),
     stderr: (line) => err.push(line),

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
-import { webhookDestinationPolicy, type ApiConfig, type BankSettings } from '@payout/config';
+import { secondFactorOf, webhookDestinationPolicy, type ApiConfig, type BankSettings } from '@payout/config';
 import { createPrismaClient, type PrismaClient } from '@payout/db';
 import { Queue } from 'bullmq';
 import { createBankRails, type BankRails } from '@payout/rails';
@@ -206,7 +206,11 @@ function adminDependencies(config: ApiConfig, shared: SharedResources): AdminDep
     }),
     sessionTtlMs: config.CONSOLE_SESSION_TTL_MS,
     cliSignInTtlMs: config.ADMIN_CLI_SIGN_IN_TTL_MS,
-    approvals: { ttlMs: config.APPROVAL_TTL_MS, selfApproval: config.APPROVALS_ALLOW_SELF_APPROVAL },
+    approvals: {
+      ttlMs: config.APPROVAL_TTL_MS,
+      selfApproval: config.APPROVALS_ALLOW_SELF_APPROVAL,
+      secondFactor: secondFactorOf(config),
+    },
     statements: {
       maxBytes: config.STATEMENT_MAX_BYTES,
       production: config.NODE_ENV === 'production',

@@ -57,6 +57,7 @@ export class OperationsWatch {
     metrics.statementLastRunBreaks.set(reading.lastStatementBreaks);
     metrics.statementBreaksOpen.set(reading.openStatementBreaks);
     metrics.webhookEndpointsDisabled.set(reading.disabledWebhookEndpoints);
+    metrics.breakGlassActions.set(reading.breakGlassActions);
     metrics.webhookDeliveriesFailing.set({ state: 'retrying' }, reading.retryingWebhookDeliveries);
     metrics.webhookDeliveriesFailing.set({ state: 'held' }, reading.heldWebhookDeliveries);
     metrics.postgresConnectionsInUse.set(reading.postgresConnections.inUse);

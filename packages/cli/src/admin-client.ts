@@ -91,6 +91,34 @@ export function createAdminClient(options: AdminClientOptions): AdminClient {
   };
 }
 
+/**
+ * A POST to one of the admin listener's public doors (signing in, a person's own enrollment), made without a
+ * credential since it is how a person comes to have one: the parsed answer, or a {@link CommandFailure} with
+ * the server's message.
+ */
+export async function postPublic<T>(adminUrl: string, route: string, body: unknown): Promise<T> {
+  const base = adminUrl.replace(/\/+$/, '');
+  let response: Response;
+  try {
+    response = await fetch(`${base}${route}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(30_000),
+    });
+  } catch (error) {
+    throw new CommandFailure(
+      `the admin listener at ${base} did not answer (${(error as Error).message}); set ADMIN_URL`,
+    );
+  }
+  const parsed = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  if (!response.ok) {
+    const said = typeof parsed.message === 'string' ? parsed.message : `HTTP ${response.status}`;
+    throw new AdminRefusal(said, response.status, parsed);
+  }
+  return parsed as T;
+}
+
 /** What `pnpm cli login` keeps: the sign-in token, whose it is, where it works and until when. */
 export interface SavedCredential {
   adminUrl: string;
@@ -127,4 +155,36 @@ export async function saveCredential(file: string, credential: SavedCredential):
 
 export async function forgetCredential(file: string): Promise<void> {
   await rm(file, { force: true });
+}
+
+/**
+ * What `pnpm cli enroll` (and `setup`, `break-glass approver`) keeps while a person's enrollment waits for its
+ * approval: its secret, on this person's own machine only, in a file only they can read.
+ */
+export interface SavedEnrollment {
+  adminUrl: string;
+  username: string;
+  secret: string;
+  fingerprint: string;
+  expiresAt: string;
+}
+
+/** Beside the sign-in file: `enrollment-<username>.json`. */
+export function enrollmentFilePath(credentialFile: string, username: string): string {
+  return path.join(path.dirname(credentialFile), `enrollment-${username}.json`);
+}
+
+export async function readSavedEnrollment(file: string): Promise<SavedEnrollment | undefined> {
+  try {
+    const saved = JSON.parse(await readFile(file, 'utf8')) as SavedEnrollment;
+    return typeof saved.secret === 'string' && saved.secret ? saved : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function saveEnrollment(file: string, enrollment: SavedEnrollment): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  await writeFile(file, `${JSON.stringify(enrollment, null, 2)}\n`, { mode: 0o600 });
+  await chmod(file, 0o600);
 }

@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { PrismaClient } from '@payout/db';
 import type { WebhookDestinationPolicy } from '@payout/domain';
-import type { ApprovalSettings, StatementBank } from '@payout/use-cases';
+import type { SecondFactorSettings, StatementBank } from '@payout/use-cases';
 import type { AdminClient } from './admin-client.js';
 import type { Output } from './output.js';
 
@@ -15,6 +15,8 @@ export interface SignInSettings {
   readPassword: (prompt: string) => Promise<string>;
   /** Reads everything piped to stdin (`--password-stdin`). */
   readStdin: () => Promise<string>;
+  /** Whether a person is at a terminal to be asked (for a code, a password) rather than told to pass it. */
+  terminal: boolean;
 }
 
 /**
@@ -40,7 +42,8 @@ export interface CommandContext {
   progress?: { write: (line: string) => void; terminal: boolean };
   out: Output;
   /** How long a money command's request waits, and whether (development only) its maker may approve it. */
-  approvals: ApprovalSettings;
+  /** The second factor's sealing keys, for `console second-factor reseal`; unset when SECOND_FACTOR_KEY is. */
+  secondFactor?: SecondFactorSettings;
   /** Where `merchant webhook` may register a URL (from NODE_ENV and WEBHOOK_ALLOW_PRIVATE_ADDRESSES). */
   webhookDestinations: WebhookDestinationPolicy;
 }

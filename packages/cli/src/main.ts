@@ -1,6 +1,6 @@
 // `pnpm cli …`: operator commands against DATABASE_URL.
 import { Queue } from 'bullmq';
-import { cliConfigSchema, loadConfigOrExit, webhookDestinationPolicy } from '@payout/config';
+import { cliConfigSchema, loadConfigOrExit, secondFactorOf, webhookDestinationPolicy } from '@payout/config';
 import { createPrismaClient } from '@payout/db';
 import { createProducerConnection, PAYOUT_QUEUE } from '@payout/queue';
 import { createAdminClient, credentialFilePath, readSavedCredential } from './admin-client.js';
@@ -36,6 +36,7 @@ const status = await runCli(process.argv.slice(2), {
     credentialFile: credentialFilePath(config.PAYOUT_CLI_CREDENTIALS),
     readPassword: readHiddenLine,
     readStdin,
+    terminal: process.stdin.isTTY,
   },
   stuckAfterMs: config.RECONCILE_STUCK_AFTER_MS,
   statementMaxBytes: config.STATEMENT_MAX_BYTES,
@@ -43,7 +44,9 @@ const status = await runCli(process.argv.slice(2), {
   statementBanks: config.banks,
   stderrIsTerminal: process.stderr.isTTY,
   webhookDestinations: webhookDestinationPolicy(config),
-  approvals: { ttlMs: config.APPROVAL_TTL_MS, selfApproval: config.APPROVALS_ALLOW_SELF_APPROVAL },
+  ...(config.SECOND_FACTOR_KEY !== undefined && {
+    secondFactor: secondFactorOf({ ...config, SECOND_FACTOR_KEY: config.SECOND_FACTOR_KEY, SECOND_FACTOR_ISSUER: '' }),
+  }),
   openDb: () =>
     createPrismaClient({
       url: config.DATABASE_URL,

@@ -17,11 +17,11 @@ import { CommandFailure, UsageError } from './usage-error.js';
 import type { Queue } from 'bullmq';
 import type { PrismaClient } from '@payout/db';
 import type { WebhookDestinationPolicy } from '@payout/domain';
-import type { ApprovalSettings, StatementBank } from '@payout/use-cases';
+import type { SecondFactorSettings, StatementBank } from '@payout/use-cases';
 import { registerConsoleCommands } from './commands/console-commands.js';
 import { registerApprovalCommands } from './commands/approval-commands.js';
 import { registerLoginCommands } from './commands/login-commands.js';
-import { DEFAULT_APPROVAL_TTL_MS } from '@payout/domain';
+import { registerEnrollCommands } from './commands/enroll-commands.js';
 
 export interface RunOptions {
   /** Opens the database on first use, so --help and argument errors need none. */
@@ -44,7 +44,8 @@ export interface RunOptions {
   /** Where `merchant webhook` may register a URL; by default the production rules (https, public addresses). */
   webhookDestinations?: WebhookDestinationPolicy;
   /** Money commands' requests: their lifetime, and self-approval (development only). Default: a day, never. */
-  approvals?: ApprovalSettings;
+  /** The second factor's sealing keys (`console second-factor reseal`, which refuses without them). */
+  secondFactor?: SecondFactorSettings;
   stdout: (line: string) => void;
   stderr: (line: string) => void;
 }
@@ -55,13 +56,16 @@ export interface RunOptions {
  */
 const WHO_RUNS_WHAT = `
 Deployment commands (need DATABASE_URL; run where the database is, outside the four-eyes rule):
-  reconcile (and \`pnpm db:migrate\`), and the read-only reports: payout show, approval list|show,
+  reconcile (and \`pnpm db:migrate\`), the read-only reports: payout show, approval list|show,
   discrepancy list, webhook show|disabled, wallet show, token list, merchant show, recon statement
-  (without --apply)
+  (without --apply); setup (a new installation's first approver), break-glass approver (audited, pages),
+  console second-factor reseal
+
+Your own enrollment (a new person, or after a reset): enroll --name <you>
 
 Commands that act as a person (sent to the admin listener, ADMIN_URL, with your own credential: sign in
 once with \`pnpm cli login --name <you>\`, or set PAYOUT_ADMIN_KEY to a personal API key from /console/keys):
-  merchant create|suspend|activate|update|routing|webhook, bank list|pause|drain|resume, token rotate|revoke,
+  merchant create|suspend|activate|update|routing|webhook, bank list|pause|drain|resume, token reissue|revoke,
   wallet credit, payout resolve,
   discrepancy resolve, webhook replay|enable, approval approve|reject|cancel (and the other money commands)
 The audit log names you (cli:<username>); a money action waits for another approver, signed in as themselves.`;
@@ -95,7 +99,7 @@ export async function runCli(argv: string[], options: RunOptions): Promise<numbe
     progress: { write: options.stderr, terminal: options.stderrIsTerminal ?? false },
     webhookDestinations: options.webhookDestinations ?? { requireHttps: true, allowPrivateAddresses: false },
     out,
-    approvals: options.approvals ?? { ttlMs: DEFAULT_APPROVAL_TTL_MS, selfApproval: false },
+    ...(options.secondFactor && { secondFactor: options.secondFactor }),
   });
 
   const program = new Command('pnpm cli')
@@ -118,6 +122,7 @@ export async function runCli(argv: string[], options: RunOptions): Promise<numbe
   registerConsoleCommands(program, context);
   registerApprovalCommands(program, context);
   registerLoginCommands(program, context);
+  registerEnrollCommands(program, context);
   registerBankCommands(program, context);
   // Subcommands inherit neither exitOverride nor the output streams from their parent.
   const all = (c: Command): Command[] => [c, ...c.commands.flatMap(all)];

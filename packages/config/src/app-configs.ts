@@ -14,6 +14,9 @@ import {
   secret,
   approvalSettings,
   allowSelfApprovalOnlyInDevelopment,
+  refuseDevelopmentSecondFactorKeyOutsideDevelopment,
+  cliSecondFactorSettings,
+  secondFactorSettings,
 } from './settings.js';
 import { banksSetting, withBanks } from './banks.js';
 import { railSimBankSettings } from './rail-sim-banks.js';
@@ -155,6 +158,7 @@ export const apiConfigSchema = z
     /** Beneficiary validations one merchant may ask for per minute, across all API processes; beyond, 429. */
     VALIDATION_RATE_PER_MINUTE: positiveInt(300),
     ...approvalSettings,
+    ...secondFactorSettings,
     /** The admin listener applies statement runs people send it (`POST /admin/statements`). */
     ...statementSettings,
     /**
@@ -164,6 +168,7 @@ export const apiConfigSchema = z
     WEBHOOK_ALLOW_PRIVATE_ADDRESSES: flag(false),
   })
   .superRefine(refusePlaceholderSecretsOutsideDevelopment(['PAYIN_CALLBACK_SECRET', 'ADMIN_TOKEN']))
+  .superRefine(refuseDevelopmentSecondFactorKeyOutsideDevelopment)
   .superRefine(allowSelfApprovalOnlyInDevelopment)
   .superRefine(allowPrivateWebhookAddressesOnlyInTests)
   .transform(withBanks)
@@ -331,6 +336,8 @@ export const cliConfigSchema = z
     /** Tests and development only, as for the worker: `merchant webhook` accepts loopback and private addresses. */
     WEBHOOK_ALLOW_PRIVATE_ADDRESSES: flag(false),
     ...approvalSettings,
+    /** `console second-factor reseal` seals every seed again under SECOND_FACTOR_KEY. */
+    ...cliSecondFactorSettings,
     /** Commands that act as a person are sent here, with that person's credential (docs/operations.md, "Security model"). */
     ADMIN_URL: z.url().default('http://127.0.0.1:3002'),
     /** A personal API key made on the console (/console/keys); unset, the sign-in of `pnpm cli login` is used. */
@@ -340,6 +347,7 @@ export const cliConfigSchema = z
   })
   .superRefine(allowPrivateWebhookAddressesOnlyInTests)
   .superRefine(allowSelfApprovalOnlyInDevelopment)
+  .superRefine(refuseDevelopmentSecondFactorKeyOutsideDevelopment)
   .transform(withBanks)
   .transform(hashTagQueuePrefix);
 export type CliConfig = z.infer<typeof cliConfigSchema>;

@@ -1,5 +1,12 @@
 export { ConfigError, loadConfig, loadConfigOrExit } from './load-config.js';
-export { DEVELOPMENT_SECRET, isDevelopmentOrTest, nodeEnvSchema, webhookDestinationPolicy } from './settings.js';
+export {
+  DEVELOPMENT_SECOND_FACTOR_KEY,
+  DEVELOPMENT_SECRET,
+  isDevelopmentOrTest,
+  nodeEnvSchema,
+  secondFactorOf,
+  webhookDestinationPolicy,
+} from './settings.js';
 export {
   apiConfigSchema,
   cliConfigSchema,

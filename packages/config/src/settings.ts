@@ -120,6 +120,78 @@ export const approvalSettings = {
   APPROVALS_ALLOW_SELF_APPROVAL: flag(false),
 };
 
+/**
+ * The second factor (docs/operations.md, "Second factor"): TOTP seeds are sealed at rest under
+ * SECOND_FACTOR_KEY (64 hex digits: `openssl rand -hex 32`); while it is rotated, the keys it replaces stay in
+ * SECOND_FACTOR_PREVIOUS_KEYS (comma-separated) until `pnpm cli console second-factor reseal` has run.
+ * Development and tests get a fixed key, refused anywhere else.
+ */
+export const DEVELOPMENT_SECOND_FACTOR_KEY = 'e2eda0507be93b604771da578f736df15211af5ef1a7fd975d3fa9f0fc883dc3';
+const sealingKey = z
+  .string()
+  .trim()
+  .regex(/^[0-9a-fA-F]{64}$/, { error: 'must be 64 hex digits (openssl rand -hex 32)' });
+export const secondFactorSettings = {
+  SECOND_FACTOR_KEY: sealingKey.default(DEVELOPMENT_SECOND_FACTOR_KEY),
+  SECOND_FACTOR_PREVIOUS_KEYS: z
+    .string()
+    .default('')
+    .transform((text) =>
+      text
+        .split(',')
+        .map((k) => k.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(sealingKey)),
+  /** The name authenticator apps show beside a person's account. */
+  SECOND_FACTOR_ISSUER: z.string().trim().min(1).max(40).default('Payout gateway'),
+};
+
+/**
+ * The same for the CLI, where only `console second-factor reseal` reads them: unset, that command refuses, and
+ * every other command (a statement CronJob, say) needs no key at all.
+ */
+export const cliSecondFactorSettings = {
+  SECOND_FACTOR_KEY: sealingKey.optional(),
+  SECOND_FACTOR_PREVIOUS_KEYS: secondFactorSettings.SECOND_FACTOR_PREVIOUS_KEYS,
+};
+
+export function refuseDevelopmentSecondFactorKeyOutsideDevelopment(
+  config: { NODE_ENV: string; SECOND_FACTOR_KEY?: string | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  if (
+    !isDevelopmentOrTest(config.NODE_ENV) &&
+    config.SECOND_FACTOR_KEY?.toLowerCase() === DEVELOPMENT_SECOND_FACTOR_KEY
+  ) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['SECOND_FACTOR_KEY'],
+      message: `must be set to a real key (openssl rand -hex 32); the development key is only accepted with NODE_ENV=development or test; NODE_ENV is ${config.NODE_ENV}`,
+    });
+  }
+}
+
+/**
+ * The second-factor settings an app hands the use cases: the sealing keys as bytes, the issuer, and whether
+ * every sign-in asks for a code (production; elsewhere an approver's still does).
+ */
+export function secondFactorOf(config: {
+  NODE_ENV: string;
+  SECOND_FACTOR_KEY: string;
+  SECOND_FACTOR_PREVIOUS_KEYS: string[];
+  SECOND_FACTOR_ISSUER: string;
+}): { keys: { current: Buffer; previous: Buffer[] }; issuer: string; everySignIn: boolean } {
+  return {
+    keys: {
+      current: Buffer.from(config.SECOND_FACTOR_KEY, 'hex'),
+      previous: config.SECOND_FACTOR_PREVIOUS_KEYS.map((k) => Buffer.from(k, 'hex')),
+    },
+    issuer: config.SECOND_FACTOR_ISSUER,
+    everySignIn: config.NODE_ENV === 'production',
+  };
+}
+
 export function allowSelfApprovalOnlyInDevelopment(
   config: { NODE_ENV: string; APPROVALS_ALLOW_SELF_APPROVAL: boolean },
   ctx: z.RefinementCtx,

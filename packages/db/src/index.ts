@@ -38,6 +38,8 @@ export {
 export { findPayoutStory, findPayoutStoryByAckNo, type PayoutStory } from './repositories/payout-story.js';
 export * from './repositories/console-user-repository.js';
 export * from './repositories/personal-credential-repository.js';
+export * from './repositories/second-factor-repository.js';
+export * from './repositories/enrollment-repository.js';
 export * from './repositories/operator-action-repository.js';
 export * from './repositories/approval-repository.js';
 // The support console's reads, one module per page (docs/operations.md, "Support console").

@@ -18,8 +18,22 @@ export const APPROVAL_ACTIONS = [
   'user.password-reset',
   'bulk.submit',
   'merchant.ip-allowlist',
+  // A new merchant, with the digest of the token it made itself (docs/operations.md, "A merchant's token and
+  // webhook secret").
+  'merchant.create',
 ] as const;
 export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
+
+/** The requests that change who may act, rather than money: the only ones an installation in setup approves. */
+export const PEOPLE_ACTIONS = [
+  'user.add',
+  'user.role',
+  'user.password-reset',
+] as const satisfies readonly ApprovalAction[];
+
+export function isPeopleAction(action: string): action is (typeof PEOPLE_ACTIONS)[number] {
+  return (PEOPLE_ACTIONS as readonly string[]).includes(action);
+}
 
 /**
  * A request's life: REQUESTED, then exactly one of EXECUTED (approved and carried out), REJECTED (by a

@@ -36,3 +36,15 @@ export function mayAct(role: ConsoleRole): boolean {
 
 /** Console usernames: lower-case letters, digits, `.`, `_` and `-` (the database CHECKs the same). */
 export const CONSOLE_USERNAME_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+/**
+ * Four eyes need two approvers: an approval can never leave fewer than this many enabled (docs/operations.md,
+ * "A new installation"). While fewer have enrolled, an installation is in setup.
+ */
+export const MIN_APPROVERS = 2;
+
+/** Why taking an approver away (disabling them, another role) is refused, or undefined when it may go ahead. */
+export function removingApproverProblem(enabledApprovers: number): string | undefined {
+  if (enabledApprovers - 1 >= MIN_APPROVERS) return undefined;
+  return `it would leave ${enabledApprovers - 1} enabled approver${enabledApprovers - 1 === 1 ? '' : 's'}: four eyes need at least ${MIN_APPROVERS}; add another approver first`;
+}

@@ -89,17 +89,46 @@ export {
   type SettlementFailureReason,
 } from './manual-resolution.js';
 export {
+  chosenPasswordProblem,
+  DECOY_PASSWORD_HASH,
   hashPassword,
   MIN_CHOSEN_PASSWORD_LENGTH,
+  needsRehash,
   newPassword,
-  newPasswordProblem,
   verifyPassword,
 } from './passwords.js';
+export {
+  looksLikeRecoveryCode,
+  looksLikeTotpCode,
+  newRecoveryCodes,
+  newTotpSeed,
+  openSeed,
+  RECOVERY_CODE_COUNT,
+  recoveryCodeDigest,
+  sealedUnderOldKey,
+  sealingKeyId,
+  sealSeed,
+  totpCode,
+  totpStepAt,
+  totpStepProved,
+  totpUri,
+  type SealingKeys,
+} from './second-factor.js';
+export {
+  ENROLLMENT_SECRET_PATTERN,
+  ENROLLMENT_TTL_MS,
+  enrollmentDigest,
+  enrollmentFingerprint,
+  newEnrollmentSecret,
+  readFingerprint,
+} from './enrollment.js';
 export {
   CONSOLE_ROLES,
   CONSOLE_USERNAME_PATTERN,
   may,
   mayAct,
+  MIN_APPROVERS,
+  removingApproverProblem,
   type ConsolePermission,
   type ConsoleRole,
 } from './console-roles.js';
@@ -108,10 +137,23 @@ export {
   DEFAULT_APPROVAL_TTL_MS,
   approvalStateAt,
   decideOnApproval,
+  isPeopleAction,
+  PEOPLE_ACTIONS,
   type ApprovalAction,
   type ApprovalDecision,
   type ApprovalState,
 } from './approvals.js';
+export {
+  clientAllowanceKey,
+  formatNetwork,
+  inNetwork,
+  isPubliclyRoutable,
+  parseIpAddress,
+  readCidrText,
+  type CidrReading,
+  type IpAddress,
+  type IpNetwork,
+} from './ip-address.js';
 export {
   addressAllowed,
   MAX_ALLOWLIST_ENTRIES,

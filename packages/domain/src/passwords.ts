@@ -1,11 +1,12 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 /**
- * Console passwords, stored as scrypt hashes (memory-hard: each guess costs 32 MiB and tens of
- * milliseconds), in the self-describing form `scrypt$N$r$p$salt$hash` so the cost can be raised later
- * without invalidating stored hashes.
+ * Console passwords, stored as scrypt hashes in the self-describing form `scrypt$N$r$p$salt$hash`, at
+ * OWASP's current minimum for scrypt (N=2^17, r=8, p=1: 128 MiB and about half a second of a core per
+ * guess). A hash stored at a lower cost still verifies, and {@link needsRehash} tells the sign-in to store it
+ * again at this cost once the person has proved the password (docs/operations.md, "Security model").
  */
-const COST = { N: 2 ** 15, r: 8, p: 1 };
+const COST = { N: 2 ** 17, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 
 export async function hashPassword(password: string): Promise<string> {
@@ -14,36 +15,61 @@ export async function hashPassword(password: string): Promise<string> {
   return ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
+/**
+ * A hash of nothing anyone can type, at the current cost: checked against when a username is unknown (or
+ * has no password yet), so a wrong name takes as long as a wrong password.
+ */
+export const DECOY_PASSWORD_HASH = [
+  'scrypt',
+  COST.N,
+  COST.r,
+  COST.p,
+  'AAAAAAAAAAAAAAAAAAAAAA',
+  'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+].join('$');
+
 /** Whether `password` matches `stored`; false for anything that is not a hash this module wrote. */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const parsed = parseHash(stored);
+  if (!parsed) return false;
+  const key = await derive(password, parsed.salt, parsed.cost);
+  return timingSafeEqual(key, parsed.key);
+}
+
+/** Whether a stored hash was made at less than today's cost, so a sign-in that proved it stores it again. */
+export function needsRehash(stored: string): boolean {
+  const parsed = parseHash(stored);
+  if (!parsed) return false;
+  return parsed.cost.N < COST.N || parsed.cost.r < COST.r || parsed.cost.p < COST.p;
+}
+
+function parseHash(stored: string): { cost: { N: number; r: number; p: number }; salt: Buffer; key: Buffer } | null {
   const parts = stored.split('$');
-  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return null;
   const [N, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
-  if (![N, r, p].every((n) => Number.isSafeInteger(n) && n > 0)) return false;
-  const expected = Buffer.from(parts[5]!, 'base64url');
-  if (expected.length !== KEY_LENGTH) return false;
-  const key = await derive(password, Buffer.from(parts[4]!, 'base64url'), { N, r, p });
-  return timingSafeEqual(key, expected);
+  if (![N, r, p].every((n) => Number.isSafeInteger(n) && n > 0) || N > 2 ** 20) return null;
+  const key = Buffer.from(parts[5]!, 'base64url');
+  if (key.length !== KEY_LENGTH) return null;
+  return { cost: { N, r, p }, salt: Buffer.from(parts[4]!, 'base64url'), key };
 }
 
 /** The shortest password a person may choose for themselves. */
 export const MIN_CHOSEN_PASSWORD_LENGTH = 12;
 
 /**
- * Why a password a person chooses (replacing a one-time password) is refused, or undefined: long enough,
- * not too long to hash, typed the same twice, and not the one-time password someone else has seen.
+ * Why a password a person chooses for themselves (at enrollment) is refused, or undefined: long enough, not
+ * too long to hash, and typed the same twice.
  */
-export function newPasswordProblem(oneTime: string, chosen: string, repeated: string): string | undefined {
+export function chosenPasswordProblem(chosen: string, repeated: string): string | undefined {
   if (chosen.length < MIN_CHOSEN_PASSWORD_LENGTH) {
     return `Choose a password of at least ${MIN_CHOSEN_PASSWORD_LENGTH} characters.`;
   }
   if (chosen.length > 200) return 'Choose a password of at most 200 characters.';
-  if (chosen !== repeated) return 'The two new passwords differ.';
-  if (chosen === oneTime) return 'Choose a password other than the one-time password.';
+  if (chosen !== repeated) return 'The two passwords differ.';
   return undefined;
 }
 
-/** A generated password: 20 random characters, shown once to the person it is for. */
+/** A generated password: 20 random characters (tests and tools that need one nobody types). */
 export function newPassword(): string {
   return randomBytes(15).toString('base64url');
 }

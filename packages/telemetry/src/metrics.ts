@@ -22,6 +22,7 @@ export const METRIC_NAMES = {
   discrepanciesOpen: 'discrepancies_open',
   statementLastRunBreaks: 'statement_last_run_breaks',
   statementBreaksOpen: 'statement_breaks_open',
+  breakGlassActions: 'console_break_glass_actions_24h',
   payoutsOverdue: 'payouts_overdue_total',
   webhookEndpointsDisabled: 'webhook_endpoints_disabled',
   webhookDeliveriesFailing: 'webhook_deliveries_failing',
@@ -154,6 +155,8 @@ export interface OperationsMetrics {
   statementLastRunBreaks: Gauge;
   /** Breaks of every statement run still open: no decision yet, or waiting for the bank. */
   statementBreaksOpen: Gauge;
+  /** Approvers made with the database credential in the last 24 hours (docs/operations.md, "Break-glass"). */
+  breakGlassActions: Gauge;
   /**
    * Payouts that passed their mode's expected time still pending, counted once as the deadline passes: the
    * bad events of the payout-timeliness objective (docs/operations.md, "Service level objectives").
@@ -199,6 +202,10 @@ export function createOperationsMetrics(registry: Registry): OperationsMetrics {
     statementLastRunBreaks: gauge(
       METRIC_NAMES.statementLastRunBreaks,
       'Breaks (lines needing a person) of the last bank statement run; 0 before any run (read when scraped).',
+    ),
+    breakGlassActions: gauge(
+      METRIC_NAMES.breakGlassActions,
+      'Approvers made with the database credential (pnpm cli break-glass approver) in the last 24 hours (read when scraped).',
     ),
     statementBreaksOpen: gauge(
       METRIC_NAMES.statementBreaksOpen,

@@ -4,15 +4,17 @@
 export type { PayoutKey } from './payout-key.js';
 export { railOfPayout, type PayoutRails } from './payout-bank.js';
 export { actorOf, type Person } from './approvals/person.js';
-export type { ApprovalDeps, ApprovalSettings, HandOver, PlannedRequest } from './approvals/money-action.js';
+export type { ApprovalDeps, ApprovalSettings, PlannedRequest } from './approvals/money-action.js';
 export { approvalJson } from './approvals/approval-json.js';
 export {
   approveRequest,
   cancelRequest,
   rejectRequest,
   requestApproval,
+  requestPeopleChange,
   type DecideOutcome,
   type RequestApprovalOutcome,
+  type RequestPeopleChangeOutcome,
 } from './approvals/approval-flow.js';
 export {
   planManualResolution,
@@ -28,15 +30,30 @@ export { requeueInquiry, type RequeueInquiryOutcome } from './requeue-inquiry.js
 export { planWalletCredit, type PlanWalletCreditOutcome } from './credit-wallet.js';
 export { planTokenIssue, revokeToken, type PlanTokenIssueOutcome, type RevokeTokenOutcome } from './merchant-tokens.js';
 export {
-  createMerchantAction,
+  planMerchantCreate,
+  type PlanMerchantCreateInput,
+  type PlanMerchantCreateOutcome,
+} from './merchant-onboarding.js';
+export {
+  MERCHANT_TOKEN_DIGEST,
+  MERCHANT_TOKEN_PREFIX,
+  readMerchantMadeToken,
+  type MerchantMadeToken,
+} from './merchant-made-token.js';
+export {
+  rotateOwnWebhookSecret,
+  setWebhookUrlAction,
+  webhookAwaitsSecret,
+  type RotateOwnWebhookSecretOutcome,
+  type SetWebhookUrlOutcome,
+} from './merchant-webhook.js';
+export {
   MERCHANT_LIMIT_CEILING,
   setMerchantStatusAction,
   updateQueueSettingsAction,
-  type CreateMerchantOutcome,
   type SetMerchantStatusOutcome,
 } from './merchants/merchant-admin.js';
 export { merchantJson, webhookEndpointJson } from './merchants/merchant-json.js';
-export { registerWebhookAction, type RegisterWebhookOutcome } from './merchants/register-webhook.js';
 export { webhookDestinationProblem } from './merchants/webhook-destination.js';
 export {
   revokeOwnToken,
@@ -118,6 +135,31 @@ export {
   type DisableUserOutcome,
   type PlanPeopleChangeOutcome,
 } from './people-changes.js';
+export {
+  enrollmentStanding,
+  finishEnrollment,
+  offerSecondFactor,
+  openOwnEnrollment,
+  type BeginEnrollmentOutcome,
+  type EnrollmentStanding,
+  type FinishEnrollmentOutcome,
+  type OpenEnrollmentOutcome,
+} from './people/enrollment.js';
+export {
+  FAILURE_WINDOW_MS,
+  MAX_SECOND_FACTOR_FAILURES,
+  proveSecondFactor,
+  secondFactorRefusal,
+  signInNeedsSecondFactor,
+  type SecondFactorProof,
+  type SecondFactorSettings,
+} from './people/second-factor.js';
+export {
+  breakGlassApprover,
+  setUpFirstApprover,
+  type BreakGlassOutcome,
+  type FirstApproverOutcome,
+} from './people/setup.js';
 export {
   BANK_CONTROL_ACTIONS,
   bankJson,

@@ -3,14 +3,7 @@ import express, { type Request, type Response } from 'express';
 import { z } from 'zod';
 import { AppError, formatRupees, isMid } from '@payout/domain';
 import { findPayoutStory, listApprovalRequests, type PrismaClient } from '@payout/db';
-import {
-  approvalJson,
-  approveRequest,
-  cancelRequest,
-  rejectRequest,
-  type ApprovalDeps,
-  type DecideOutcome,
-} from '@payout/use-cases';
+import { approvalJson, approveRequest, cancelRequest, rejectRequest, type ApprovalDeps } from '@payout/use-cases';
 import { findPayoutJobs } from '@payout/queue';
 import { methodNotAllowed } from '../http/error-handler.js';
 import { sendJson } from '../http/send-json.js';
@@ -18,6 +11,7 @@ import { transactionIdField, validate } from '@payout/contract';
 import { presentsAdminToken, requireAdmin } from './admin-auth.js';
 import { apiPersonOf, consoleAuthorization, exactRouter } from './console/console-authorization.js';
 import { viewerOf, type Viewer } from './console/console-session.js';
+import { sendDecision } from './json/decision-answer.js';
 
 const storyQuery = z.object({
   mid: z.string({ error: 'mid is required' }).refine(isMid, { error: 'mid must be a well-formed MID' }),
@@ -26,6 +20,8 @@ const storyQuery = z.object({
 
 const decisionBody = z.strictObject({
   note: z.string().trim().min(1).max(400).optional(),
+  /** The approver's second factor: a current code from their authenticator, or a recovery code. */
+  code: z.string().trim().min(1).max(20).optional(),
 });
 
 const REQUEST_ID = /^[1-9][0-9]{0,18}$/;
@@ -83,8 +79,13 @@ export function adminJsonRoutes(deps: { db: PrismaClient; payoutQueue: Queue; ad
     const person = apiPersonOf(viewer);
     const id = String(req.params.id);
     if (!REQUEST_ID.test(id)) throw new AppError('NOT_FOUND', 'No such request.');
-    const { note } = validate(decisionBody, req.body ?? {});
-    const outcome = await take(deps, { id: BigInt(id), by: person, ...(note && { note }) });
+    const { note, code } = validate(decisionBody, req.body ?? {});
+    const outcome = await take(deps, {
+      id: BigInt(id),
+      by: person,
+      ...(note && { note }),
+      ...(code !== undefined && { secondFactorCode: code }),
+    });
     sendDecision(res, outcome);
   };
   const json = express.json({ limit: '4kb', strict: true });
@@ -102,26 +103,4 @@ export function adminJsonRoutes(deps: { db: PrismaClient; payoutQueue: Queue; ad
     .post(json, allowJson('request', decide(cancelRequest)))
     .all(methodNotAllowed);
   return router;
-}
-
-function sendDecision(res: Response, outcome: DecideOutcome): void {
-  switch (outcome.kind) {
-    case 'not-found':
-      throw new AppError('NOT_FOUND', 'No such request.');
-    case 'refused':
-      throw new AppError('FORBIDDEN', `Not allowed: ${outcome.why}.`);
-    case 'expired':
-      throw new AppError('CONFLICT', 'The request has expired; nothing changed.');
-    case 'failed':
-      throw new AppError('CONFLICT', `Refused on approval, nothing changed: ${outcome.why}.`);
-    default:
-      sendJson(res, 200, {
-        error: false,
-        status_code: 200,
-        status: 'OK',
-        approval: approvalJson(outcome.request),
-        // The secret an approval made (a merchant's token, a person's one-time password): this answer only.
-        ...(outcome.kind === 'executed' && outcome.handOver),
-      });
-  }
 }

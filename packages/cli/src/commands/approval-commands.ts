@@ -45,11 +45,21 @@ export function registerApprovalCommands(program: Command, context: () => Comman
     const note = ['--note <why>', 'why, for the audit log', nonEmptyArgument('note', 400)] as const;
     if (name === 'reject') command.requiredOption(...note);
     else command.option(...note);
-    command.action(async (opts: { id: bigint; note?: string }) => {
-      const { admin, out } = context();
+    if (name === 'approve') {
+      command.option(
+        '--code <code>',
+        'a current code from your authenticator app, or a recovery code (asked for at the terminal when omitted)',
+      );
+    }
+    command.action(async (opts: { id: bigint; note?: string; code?: string }) => {
+      const ctx = context();
+      const { admin, out } = ctx;
+      // Approving runs money: it takes the approver's second factor as well as their credential.
+      const code = name === 'approve' ? (opts.code ?? (await askForCode(ctx))) : undefined;
       // The admin listener decides who is deciding: the person whose credential this run holds.
       const answer = await admin().post<DecisionAnswer>(`/admin/approvals/${opts.id}/${name}`, {
         ...(opts.note && { note: opts.note }),
+        ...(code && { code }),
       });
       showDecision(out, answer, opts.id);
     });
@@ -58,6 +68,17 @@ export function registerApprovalCommands(program: Command, context: () => Comman
   decision('approve', 'approve a request made by someone else: it runs now, once, as you (signed in)');
   decision('reject', 'reject a request made by someone else: nothing runs');
   decision('cancel', 'withdraw your own open request');
+}
+
+/** The approver's code, asked for when a person is at the terminal; else the server says one is needed. */
+async function askForCode(ctx: CommandContext): Promise<string | undefined> {
+  let settings;
+  try {
+    settings = ctx.signIn();
+  } catch {
+    return undefined;
+  }
+  return settings.terminal ? settings.readPassword('Code from your authenticator app: ') : undefined;
 }
 
 /** A request as the admin listener answers it (`approvalJson`). */
@@ -73,11 +94,6 @@ export type ApprovalAnswer = Record<string, unknown> & {
 
 interface DecisionAnswer {
   approval: ApprovalAnswer;
-  /** An approved token request: the merchant's new token, shown once. */
-  token?: string;
-  /** An approved person or password reset: their one-time password, shown once. */
-  username?: string;
-  oneTimePassword?: string;
 }
 
 /**
@@ -100,17 +116,8 @@ export function showRequested(out: Output, answer: { approval: ApprovalAnswer })
 }
 
 function showDecision(out: Output, answer: DecisionAnswer, id: bigint): void {
-  const { approval: request, ...handOver } = answer;
-  // The secret an approval made is in this answer only: the approver hands it over now.
-  const given = handOver.token !== undefined || handOver.oneTimePassword !== undefined;
-  const note =
-    handOver.token !== undefined
-      ? 'give it to the merchant now: it is never shown again'
-      : 'give it to the person now: it is never shown again, and they choose their own at first sign-in';
-  show(out, { ...request, ...handOver }, [
-    { title: `Request ${id}: ${request.state.toLowerCase()}`, rows: [answerRow(request)] },
-    ...(given ? [{ rows: [{ ...handOver, note }] }] : []),
-  ]);
+  const request = answer.approval;
+  show(out, request, [{ title: `Request ${id}: ${request.state.toLowerCase()}`, rows: [answerRow(request)] }]);
 }
 
 function answerRow(r: ApprovalAnswer): Row {

@@ -1,59 +1,58 @@
 import type { Command } from 'commander';
-import { ConsoleUsernameTakenError, createFirstApprover } from '@payout/db';
-import { CONSOLE_ROLES, CONSOLE_USERNAME_PATTERN, hashPassword, newPassword, type ConsoleRole } from '@payout/domain';
+import { listSealedSeeds, storeResealedSeeds } from '@payout/db';
+import {
+  CONSOLE_ROLES,
+  CONSOLE_USERNAME_PATTERN,
+  openSeed,
+  sealedUnderOldKey,
+  sealSeed,
+  type ConsoleRole,
+} from '@payout/domain';
 import type { CommandContext } from '../context.js';
 import { show, showResult } from '../output.js';
 import { CommandFailure, UsageError } from '../usage-error.js';
 
 /**
- * The people who sign in to the console and act through the admin API (docs/operations.md, "Security
- * model"). Adding a person, changing a role and resetting a password are requests sent with your own
- * credential, which another approver approves (the one-time password is then shown to them, once);
- * disabling a person is an approver's alone. Only the first approver of an empty installation is made
- * directly in the database.
+ * The people who sign in to the console and act through the admin API (docs/operations.md, "People and
+ * roles"). Adding a person, changing a role and a reset are requests sent with your own credential, which
+ * another approver approves; the person added or reset has opened their own enrollment and read you its
+ * fingerprint, which the request names. Nobody is handed a password. Disabling a person is an approver's
+ * alone. In setup, an approver's change runs at once on their `--code`.
  */
 export function registerConsoleCommands(program: Command, context: () => CommandContext): void {
   const consoleCommand = program.command('console').description('the support console');
   const user = consoleCommand.command('user').description('people who sign in to the console and the admin API');
 
+  const codeOption = [
+    '--code <code>',
+    'your authenticator code: needed while the installation is in setup, where an approver changes people alone',
+  ] as const;
+  const fingerprintOption = [
+    '--fingerprint <XXXX-XXXX>',
+    'the fingerprint the person read you from their own enrollment (/console/enroll or pnpm cli enroll)',
+  ] as const;
+
   user
     .command('add')
-    .description(
-      'ask to add a person (another approver approves); on an empty installation, make its first approver directly',
-    )
+    .description('ask to add a person who has opened their own enrollment (another approver approves)')
     .requiredOption('--name <username>', 'sign-in name: lower-case letters, digits, . _ -', usernameArgument)
     .requiredOption(
       '--role <role>',
       "support (reads), operator (also acts and requests money actions) or approver (also approves others' requests)",
       roleArgument,
     )
-    .option('--why <reason>', 'why this person needs access (the approver reads it; required for a request)')
-    .action(async (opts: { name: string; role: ConsoleRole; why?: string }) => {
+    .requiredOption(...fingerprintOption)
+    .requiredOption('--why <reason>', 'why this person needs access (the approver reads it)')
+    .option(...codeOption)
+    .action(async (opts: { name: string; role: ConsoleRole; fingerprint: string; why: string; code?: string }) => {
       const ctx = context();
-      if (opts.role === 'APPROVER') {
-        const password = newPassword();
-        let first;
-        try {
-          first = await createFirstApprover(ctx.db(), {
-            username: opts.name,
-            passwordHash: await hashPassword(password),
-          });
-        } catch (error) {
-          if (error instanceof ConsoleUsernameTakenError) {
-            throw new CommandFailure(`console user ${opts.name} already exists`);
-          }
-          throw error;
-        }
-        if (first) {
-          showResult(ctx.out, { username: first.username, role: 'approver', password, first: true }, [
-            'The first approver of this installation. Keep the password to yourself: it is never shown again. Sign in at /console/login; from now on people are added by request.',
-          ]);
-          return;
-        }
-      }
-      const answer = await ctx
-        .admin()
-        .post('/admin/users', { username: opts.name, role: opts.role.toLowerCase(), why: whyOf(opts.why) });
+      const answer = await ctx.admin().post('/admin/users', {
+        username: opts.name,
+        role: opts.role.toLowerCase(),
+        fingerprint: opts.fingerprint,
+        why: whyOf(opts.why),
+        ...(opts.code && { code: opts.code }),
+      });
       showRequest(ctx, answer);
     });
 
@@ -63,24 +62,34 @@ export function registerConsoleCommands(program: Command, context: () => Command
     .requiredOption('--name <username>', 'sign-in name', usernameArgument)
     .requiredOption('--role <role>', 'support, operator or approver', roleArgument)
     .requiredOption('--why <reason>', 'why (the approver reads it)')
-    .action(async (opts: { name: string; role: ConsoleRole; why: string }) => {
+    .option(...codeOption)
+    .action(async (opts: { name: string; role: ConsoleRole; why: string; code?: string }) => {
       const ctx = context();
-      const answer = await ctx
-        .admin()
-        .post(`/admin/users/${opts.name}/role`, { role: opts.role.toLowerCase(), why: whyOf(opts.why) });
+      const answer = await ctx.admin().post(`/admin/users/${opts.name}/role`, {
+        role: opts.role.toLowerCase(),
+        why: whyOf(opts.why),
+        ...(opts.code && { code: opts.code }),
+      });
       showRequest(ctx, answer);
     });
 
   user
     .command('reset-password')
     .description(
-      'ask for a new one-time password (another approver approves and receives it); ends their sessions and keys',
+      'ask to reset a person who lost their password or authenticator and opened a new enrollment (another approver approves); ends their sessions and keys',
     )
     .requiredOption('--name <username>', 'sign-in name', usernameArgument)
+    .requiredOption(...fingerprintOption)
     .requiredOption('--why <reason>', 'why (the approver reads it)')
-    .action(async (opts: { name: string; why: string }) => {
+    .option(...codeOption)
+    .action(async (opts: { name: string; fingerprint: string; why: string; code?: string }) => {
       const ctx = context();
-      showRequest(ctx, await ctx.admin().post(`/admin/users/${opts.name}/password-reset`, { why: whyOf(opts.why) }));
+      const answer = await ctx.admin().post(`/admin/users/${opts.name}/password-reset`, {
+        fingerprint: opts.fingerprint,
+        why: whyOf(opts.why),
+        ...(opts.code && { code: opts.code }),
+      });
+      showRequest(ctx, answer);
     });
 
   user
@@ -97,16 +106,74 @@ export function registerConsoleCommands(program: Command, context: () => Command
         });
       showResult(ctx.out, answer.user);
     });
+
+  consoleCommand
+    .command('second-factor')
+    .description('second factors, with the database credential')
+    .command('reseal')
+    .description(
+      'seal every TOTP seed again under SECOND_FACTOR_KEY (after a key rotation; docs/operations.md, "Second factor")',
+    )
+    .action(async () => {
+      const ctx = context();
+      if (!ctx.secondFactor) {
+        throw new CommandFailure('set SECOND_FACTOR_KEY (and SECOND_FACTOR_PREVIOUS_KEYS) as the API has them');
+      }
+      const { keys } = ctx.secondFactor;
+      let resealed = 0;
+      const unopened: number[] = [];
+      for (const row of await listSealedSeeds(ctx.db())) {
+        const again = (sealed: string | null) => {
+          if (sealed === null || !sealedUnderOldKey(sealed, keys)) return sealed;
+          const seed = openSeed(sealed, keys);
+          if (seed === null) return undefined;
+          return sealSeed(seed, keys);
+        };
+        const totpSealed = again(row.totpSealed);
+        const totpPendingSealed = again(row.totpPendingSealed);
+        if (totpSealed === undefined || totpPendingSealed === undefined) {
+          unopened.push(row.id);
+          continue;
+        }
+        if (totpSealed === row.totpSealed && totpPendingSealed === row.totpPendingSealed) continue;
+        await storeResealedSeeds(ctx.db(), row.id, { totpSealed, totpPendingSealed });
+        resealed += 1;
+      }
+      showResult(ctx.out, { resealed, unopened: unopened.length }, [
+        unopened.length === 0
+          ? 'Every seed is sealed under SECOND_FACTOR_KEY: the previous keys may be removed.'
+          : `${unopened.length} seed(s) are under no configured key: keep SECOND_FACTOR_PREVIOUS_KEYS until they are, or reset those people.`,
+      ]);
+    });
 }
 
 interface RequestAnswer {
   approval?: { id: string; action: string; state: string; summary?: string; preview?: { summary?: string } };
 }
 
-/** A people change the admin API stored as a request: its id, and who must act next. */
+/**
+ * A people change the admin API stored as a request: its id, and who must act next — or, in setup, the
+ * change an approver made alone.
+ */
 function showRequest({ out }: CommandContext, answer: RequestAnswer): void {
   const approval = answer.approval;
   if (!approval) throw new CommandFailure('the admin listener answered without the request');
+  if (approval.state === 'EXECUTED') {
+    show(out, { approvalId: approval.id, ...approval }, [
+      {
+        title: `Done at once (setup: no second approver has enrolled yet; the audit log keeps it)`,
+        rows: [
+          {
+            id: approval.id,
+            action: approval.action,
+            state: approval.state,
+            summary: approval.preview?.summary ?? approval.action,
+          },
+        ],
+      },
+    ]);
+    return;
+  }
   show(out, { approvalId: approval.id, ...approval }, [
     {
       title: `Request ${approval.id} made: nothing happens until another approver approves it`,

@@ -1,6 +1,12 @@
 import type { Command } from 'commander';
 import { CONSOLE_USERNAME_PATTERN } from '@payout/domain';
-import { createAdminClient, forgetCredential, readSavedCredential, saveCredential } from '../admin-client.js';
+import {
+  createAdminClient,
+  forgetCredential,
+  postPublic,
+  readSavedCredential,
+  saveCredential,
+} from '../admin-client.js';
 import type { CommandContext } from '../context.js';
 import { showResult } from '../output.js';
 import { CommandFailure, UsageError } from '../usage-error.js';
@@ -28,7 +34,8 @@ export function registerLoginCommands(program: Command, context: () => CommandCo
       return text;
     })
     .option('--password-stdin', 'read the password from stdin (a pipe) instead of the terminal')
-    .action(async (opts: { name: string; passwordStdin?: boolean }) => {
+    .option('--code <code>', 'a current code from your authenticator app (asked for at the terminal when omitted)')
+    .action(async (opts: { name: string; passwordStdin?: boolean; code?: string }) => {
       const ctx = context();
       const settings = ctx.signIn();
       // A pipe ends with the line break `echo` adds: it is no part of the password.
@@ -36,7 +43,10 @@ export function registerLoginCommands(program: Command, context: () => CommandCo
         ? (await settings.readStdin()).replace(/\r?\n$/, '')
         : await settings.readPassword(`Password for ${opts.name}: `);
       if (!password) throw new CommandFailure('no password given; nothing changed');
-      const answer = await signInAt(settings.adminUrl, opts.name, password);
+      const code =
+        opts.code ??
+        (settings.terminal ? await settings.readPassword('Code from your authenticator app: ') : undefined);
+      const answer = await signInAt(settings.adminUrl, opts.name, password, code);
       await saveCredential(settings.credentialFile, {
         adminUrl: settings.adminUrl,
         token: answer.token,
@@ -95,24 +105,14 @@ export function registerLoginCommands(program: Command, context: () => CommandCo
 }
 
 /** POST /admin/sign-in: the one call made without a credential, since it is how one is obtained. */
-async function signInAt(adminUrl: string, username: string, password: string): Promise<SignInAnswer> {
-  const base = adminUrl.replace(/\/+$/, '');
-  let response: Response;
+async function signInAt(adminUrl: string, username: string, password: string, code?: string): Promise<SignInAnswer> {
   try {
-    response = await fetch(`${base}/admin/sign-in`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-      body: JSON.stringify({ username, password }),
-      signal: AbortSignal.timeout(30_000),
+    return await postPublic<SignInAnswer>(adminUrl, '/admin/sign-in', {
+      username,
+      password,
+      ...(code && { code }),
     });
   } catch (error) {
-    throw new CommandFailure(
-      `the admin listener at ${base} did not answer (${(error as Error).message}); set ADMIN_URL`,
-    );
+    throw new CommandFailure(`not signed in: ${(error as Error).message}`);
   }
-  const body = (await response.json().catch(() => ({}))) as Partial<SignInAnswer> & { message?: string };
-  if (!response.ok || typeof body.token !== 'string') {
-    throw new CommandFailure(`not signed in: ${body.message ?? `HTTP ${response.status}`}`);
-  }
-  return body as SignInAnswer;
 }

@@ -15,19 +15,55 @@ export interface ConsoleUserView {
   username: string;
   role: ConsoleRole;
   disabledAt: Date | null;
-  /** Their password was made for them: until they choose their own they may only do that (docs/operations.md, "Security model"). */
-  mustChangePassword: boolean;
+  /**
+   * They have set their own password (and second factor): an account added or reset waits for its person to
+   * enroll, and until then nothing signs in as it (docs/operations.md, "People and roles").
+   */
+  enrolled: boolean;
+  /** They have a TOTP second factor. */
+  secondFactor: boolean;
 }
 
-const VIEW = { id: true, username: true, role: true, disabledAt: true, mustChangePassword: true } as const;
+/** The columns a {@link ConsoleUserView} is made of (the hash and seed are read only to say whether they exist). */
+export const CONSOLE_USER_COLUMNS = {
+  id: true,
+  username: true,
+  role: true,
+  disabledAt: true,
+  passwordHash: true,
+  totpSealed: true,
+} as const;
 
-/** Adds a console user with an already hashed password. */
+type UserRow = Prisma.ConsoleUserGetPayload<{ select: typeof CONSOLE_USER_COLUMNS }>;
+
+/** A person as everything outside sign-in sees them: never a hash or a seed. */
+export function consoleUserView(row: UserRow): ConsoleUserView {
+  return {
+    id: row.id,
+    username: row.username,
+    role: row.role,
+    disabledAt: row.disabledAt,
+    enrolled: row.passwordHash !== null,
+    secondFactor: row.totpSealed !== null,
+  };
+}
+
+/**
+ * Adds a console user: enrolled (a hashed password, and a sealed seed when they have a second factor) or
+ * awaiting the enrollment whose digest an approval bound to them.
+ */
 export async function createConsoleUser(
   db: PrismaClientOrTransaction,
-  input: { username: string; role: ConsoleRole; passwordHash: string; mustChangePassword?: boolean },
+  input: {
+    username: string;
+    role: ConsoleRole;
+    passwordHash?: string;
+    totpSealed?: string;
+    enrollmentDigest?: string;
+  },
 ): Promise<ConsoleUserView> {
   try {
-    return await db.consoleUser.create({ data: input, select: VIEW });
+    return consoleUserView(await db.consoleUser.create({ data: input, select: CONSOLE_USER_COLUMNS }));
   } catch (error) {
     if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
       throw new ConsoleUsernameTakenError(input.username);
@@ -36,17 +72,27 @@ export async function createConsoleUser(
   }
 }
 
-/** The user and their password hash, for signing in; null when there is no such user. */
-export function findConsoleUserForSignIn(
+/** The user with their password hash and second factor, for signing in; null when there is no such user. */
+export async function findConsoleUserForSignIn(
   db: PrismaClientOrTransaction,
   username: string,
-): Promise<(ConsoleUserView & { passwordHash: string }) | null> {
-  return db.consoleUser.findUnique({ where: { username }, select: { ...VIEW, passwordHash: true } });
+): Promise<(ConsoleUserView & { passwordHash: string | null }) | null> {
+  const row = await db.consoleUser.findUnique({ where: { username }, select: CONSOLE_USER_COLUMNS });
+  return row && { ...consoleUserView(row), passwordHash: row.passwordHash };
 }
 
 /** The user named `username`, without their password hash; null when there is none. */
-export function findConsoleUser(db: PrismaClientOrTransaction, username: string): Promise<ConsoleUserView | null> {
-  return db.consoleUser.findUnique({ where: { username }, select: VIEW });
+export async function findConsoleUser(
+  db: PrismaClientOrTransaction,
+  username: string,
+): Promise<ConsoleUserView | null> {
+  const row = await db.consoleUser.findUnique({ where: { username }, select: CONSOLE_USER_COLUMNS });
+  return row && consoleUserView(row);
+}
+
+/** Stores a password hash again (at today's cost, after a sign-in proved the password). */
+export async function storePasswordHash(db: PrismaClientOrTransaction, userId: number, passwordHash: string) {
+  await db.consoleUser.updateMany({ where: { id: userId, passwordHash: { not: null } }, data: { passwordHash } });
 }
 
 /**
@@ -54,7 +100,7 @@ export function findConsoleUser(db: PrismaClientOrTransaction, username: string)
  * null when there is no such user.
  */
 export async function disableConsoleUser(
-  db: Prisma.TransactionClient | PrismaClientOrTransaction,
+  db: PrismaClientOrTransaction,
   username: string,
 ): Promise<ConsoleUserView | null> {
   const [row] = await db.$queryRaw<{ id: number }[]>`
@@ -70,22 +116,24 @@ export async function disableConsoleUser(
 }
 
 /**
- * Sets a new password hash, enables the user again, and ends every session and revokes every personal
- * credential of theirs. `mustChange`: the password was made for them, so they must choose their own first.
+ * Leaves a person awaiting re-enrollment through the enrollment whose digest is given: their password,
+ * second factor and recovery codes are gone, every session ends and every credential is revoked. A disabled
+ * person stays disabled (docs/operations.md, "People and roles"). Null when there is no such user.
  */
-export async function resetConsolePassword(
+export async function awaitReenrollment(
   db: PrismaClientOrTransaction,
   username: string,
-  passwordHash: string,
-  mustChange = false,
+  enrollmentDigest: string,
 ): Promise<ConsoleUserView | null> {
   const [row] = await db.$queryRaw<{ id: number }[]>`
     WITH u AS (
       UPDATE console_users
-         SET password_hash = ${passwordHash}, password_changed_at = now(), disabled_at = NULL,
-             must_change_password = ${mustChange}, updated_at = now()
+         SET password_hash = NULL, totp_sealed = NULL, totp_pending_sealed = NULL, totp_last_step = NULL,
+             second_factor_failures = 0, second_factor_failed_at = NULL,
+             enrollment_digest = ${enrollmentDigest}, updated_at = now()
        WHERE username = ${username} RETURNING id
     ), ended AS (DELETE FROM console_sessions s USING u WHERE s.user_id = u.id),
+    codes AS (DELETE FROM console_recovery_codes r USING u WHERE r.user_id = u.id),
     revoked AS (
       UPDATE personal_credentials c SET revoked_at = now() FROM u WHERE c.user_id = u.id AND c.revoked_at IS NULL
     )
@@ -94,31 +142,13 @@ export async function resetConsolePassword(
 }
 
 /** The user a statement above changed (and whose sessions it ended), or null when it found no such user. */
-function viewOfChanged(
+async function viewOfChanged(
   db: PrismaClientOrTransaction,
   row: { id: number } | undefined,
 ): Promise<ConsoleUserView | null> {
-  return row ? db.consoleUser.findUnique({ where: { id: row.id }, select: VIEW }) : Promise.resolve(null);
-}
-
-/**
- * A person's own new password, chosen at first sign-in after one was made for them: clears the demand to
- * change it and ends any session (there should be none). Null when there is no such enabled user.
- */
-export async function changeOwnConsolePassword(
-  db: PrismaClientOrTransaction,
-  userId: number,
-  passwordHash: string,
-): Promise<ConsoleUserView | null> {
-  const [row] = await db.$queryRaw<{ id: number }[]>`
-    WITH u AS (
-      UPDATE console_users
-         SET password_hash = ${passwordHash}, password_changed_at = now(), must_change_password = false,
-             updated_at = now()
-       WHERE id = ${userId} AND disabled_at IS NULL RETURNING id
-    ), ended AS (DELETE FROM console_sessions s USING u WHERE s.user_id = u.id)
-    SELECT id FROM u`;
-  return viewOfChanged(db, row);
+  if (!row) return null;
+  const found = await db.consoleUser.findUnique({ where: { id: row.id }, select: CONSOLE_USER_COLUMNS });
+  return found && consoleUserView(found);
 }
 
 /** Changes a user's role; null when there is no such user. Sessions and credentials read the role afresh. */
@@ -131,25 +161,63 @@ export async function setConsoleRole(
   return count === 0 ? null : findConsoleUser(db, username);
 }
 
+/** How many enabled approvers there are (enrolled or not): who may still approve once enrolled. */
+export function countEnabledApprovers(db: PrismaClientOrTransaction): Promise<number> {
+  return db.consoleUser.count({ where: { role: 'APPROVER', disabledAt: null } });
+}
+
+/** How many enabled approvers have enrolled, so can sign in and approve today. */
+export function countEnrolledApprovers(db: PrismaClientOrTransaction): Promise<number> {
+  return db.consoleUser.count({ where: { role: 'APPROVER', disabledAt: null, passwordHash: { not: null } } });
+}
+
 /**
- * The first approver of an empty installation, made directly (docs/operations.md, "Security model"): only
- * while no enabled approver exists, checked under a lock so two at once make one. Null when there is one
- * already — from then on a person is added by a request another approver approves.
+ * Takes the lock every change to who the approvers are takes (disabling one, another role, a new one
+ * enrolled, setup, break-glass), so two at once cannot each leave "one more" approver than there is.
+ */
+export async function lockApproverChanges(db: Prisma.TransactionClient): Promise<void> {
+  await db.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('console_users.approvers'))`;
+}
+
+/** The installation's setup standing: never set up, in setup (fewer than two approvers have enrolled), or done. */
+export type SetupStanding = 'never' | 'in-setup' | 'done';
+
+export async function setupStanding(db: PrismaClientOrTransaction): Promise<SetupStanding> {
+  const row = await db.consoleSetup.findUnique({ where: { id: true }, select: { completedAt: true } });
+  if (!row) return 'never';
+  return row.completedAt ? 'done' : 'in-setup';
+}
+
+/**
+ * The first approver of a database that has never had a person (`pnpm cli setup`), awaiting the enrollment
+ * whose digest is given; null when the installation was set up before or has people already. Under a lock,
+ * so two at once make one.
  */
 export async function createFirstApprover(
   db: PrismaClient,
-  input: { username: string; passwordHash: string },
+  input: { username: string; enrollmentDigest: string },
 ): Promise<ConsoleUserView | null> {
   return db.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('console_users.first_approver'))`;
-    if ((await countActiveApprovers(tx)) > 0) return null;
-    return createConsoleUser(tx, { username: input.username, role: 'APPROVER', passwordHash: input.passwordHash });
+    await lockApproverChanges(tx);
+    const [setUp, people] = await Promise.all([tx.consoleSetup.count(), tx.consoleUser.count()]);
+    if (setUp > 0 || people > 0) return null;
+    await tx.consoleSetup.create({ data: { firstApprover: input.username } });
+    return createConsoleUser(tx, {
+      username: input.username,
+      role: 'APPROVER',
+      enrollmentDigest: input.enrollmentDigest,
+    });
   });
 }
 
-/** How many enabled approvers there are: none means an empty installation, whose first approver is made directly. */
-export function countActiveApprovers(db: PrismaClientOrTransaction): Promise<number> {
-  return db.consoleUser.count({ where: { role: 'APPROVER', disabledAt: null } });
+/** Ends setup once a second approver has enrolled; a no-op outside setup. */
+export async function completeSetupIfReady(db: Prisma.TransactionClient): Promise<boolean> {
+  if ((await countEnrolledApprovers(db)) < 2) return false;
+  const { count } = await db.consoleSetup.updateMany({
+    where: { completedAt: null },
+    data: { completedAt: new Date() },
+  });
+  return count > 0;
 }
 
 /** A signed-in session: who, with which role, and the CSRF token its forms carry. */
@@ -178,19 +246,19 @@ export async function createConsoleSession(
   });
 }
 
-/** The live session of `sessionId`: unexpired, and its user not disabled. */
+/** The live session of `sessionId`: unexpired, its user enrolled and not disabled. */
 export async function findConsoleSession(
   db: PrismaClientOrTransaction,
   sessionId: string,
 ): Promise<ConsoleSessionView | null> {
   const session = await db.consoleSession.findUnique({
     where: { idHash: sessionHash(sessionId) },
-    select: { csrfToken: true, expiresAt: true, user: { select: VIEW } },
+    select: { csrfToken: true, expiresAt: true, user: { select: CONSOLE_USER_COLUMNS } },
   });
-  if (!session || session.expiresAt <= new Date() || session.user.disabledAt || session.user.mustChangePassword) {
-    return null;
-  }
-  return session;
+  if (!session || session.expiresAt <= new Date()) return null;
+  const user = consoleUserView(session.user);
+  if (user.disabledAt || !user.enrolled) return null;
+  return { user, csrfToken: session.csrfToken, expiresAt: session.expiresAt };
 }
 
 export async function deleteConsoleSession(db: PrismaClientOrTransaction, sessionId: string): Promise<void> {

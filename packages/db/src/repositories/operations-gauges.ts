@@ -28,6 +28,8 @@ export interface OperationsReading {
   /** Breaks of every statement run still open: no decision, or waiting for the bank (as the breaks page lists them). */
   openStatementBreaks: number;
   disabledWebhookEndpoints: number;
+  /** Approvers made with the database credential in the last 24 hours (docs/operations.md, "Break-glass"). */
+  breakGlassActions: number;
   /** Pending webhook deliveries that have failed at least once, waiting for their next attempt. */
   retryingWebhookDeliveries: number;
   /** Webhook deliveries held while their merchant's endpoint is disabled. */
@@ -60,6 +62,7 @@ interface BacklogRow {
   last_statement_breaks: number | null;
   open_statement_breaks: number;
   disabled_webhook_endpoints: number;
+  break_glass_actions: number;
   retrying_webhook_deliveries: number;
   held_webhook_deliveries: number;
   connections_in_use: number;
@@ -99,15 +102,20 @@ export async function readOperationsGauges(
      GROUP BY 1, 2`;
   const [backlog] = await db.$queryRaw<BacklogRow[]>`
     SELECT (SELECT count(*)::int FROM discrepancies WHERE status = 'OPEN') AS open_discrepancies,
-           (SELECT breaks FROM statement_runs ORDER BY id DESC LIMIT 1) AS last_statement_breaks,
+           (SELECT breaks FROM statement_runs WHERE effective_at IS NOT NULL ORDER BY id DESC LIMIT 1)
+             AS last_statement_breaks,
            (SELECT count(*)::int
               FROM statement_runs r
              CROSS JOIN LATERAL jsonb_array_elements(r.break_list) WITH ORDINALITY AS b(item, n)
               LEFT JOIN statement_break_decisions d
                      ON d.run_id = r.id AND d.position = b.n
                     AND d.break_kind = b.item->>'kind' AND d.reference = left(b.item->>'reference', 255)
-             WHERE r.breaks > 0 AND (d.decision IS NULL OR d.decision = 'needs_bank')) AS open_statement_breaks,
+             WHERE r.breaks > 0 AND r.effective_at IS NOT NULL
+               AND (d.decision IS NULL OR d.decision = 'needs_bank')) AS open_statement_breaks,
            (SELECT count(*)::int FROM webhook_endpoints WHERE disabled_at IS NOT NULL) AS disabled_webhook_endpoints,
+           (SELECT count(*)::int FROM operator_actions
+             WHERE created_at > now() - interval '24 hours'
+               AND action = 'break-glass.approver') AS break_glass_actions,
            (SELECT count(*)::int FROM webhook_deliveries
              WHERE status = 'PENDING' AND attempts > 0) AS retrying_webhook_deliveries,
            (SELECT count(*)::int FROM webhook_deliveries WHERE status = 'HELD') AS held_webhook_deliveries,
@@ -128,6 +136,7 @@ export async function readOperationsGauges(
     lastStatementBreaks: backlog?.last_statement_breaks ?? 0,
     openStatementBreaks: backlog?.open_statement_breaks ?? 0,
     disabledWebhookEndpoints: backlog?.disabled_webhook_endpoints ?? 0,
+    breakGlassActions: backlog?.break_glass_actions ?? 0,
     retryingWebhookDeliveries: backlog?.retrying_webhook_deliveries ?? 0,
     heldWebhookDeliveries: backlog?.held_webhook_deliveries ?? 0,
     postgresConnections: { inUse: backlog?.connections_in_use ?? 0, max: backlog?.max_connections ?? 0 },

@@ -48,8 +48,22 @@ export type OperatorActionName =
   | 'user.role'
   | 'user.password-reset'
   | 'user.disable'
-  /** A person chose their own password after one was made for them. */
-  | 'user.password-change'
+  /** A person opened an enrollment for themselves, and finished it: their own password and second factor. */
+  | 'user.enrollment-open'
+  | 'user.enroll'
+  /** A sign-in proved a password hashed at an older cost: it is stored again at today's. */
+  | 'user.password-rehash'
+  /** A wrong or replayed second-factor code. */
+  | 'second-factor.refused'
+  /**
+   * The installation's first approver (`pnpm cli setup`), a person changed by an approver alone while the
+   * installation is in setup, setup done, and an approver made with the database credential when none is left
+   * (docs/operations.md, "A new installation" and "Break-glass").
+   */
+  | 'setup.first-approver'
+  | 'setup.people-change'
+  | 'setup.complete'
+  | 'break-glass.approver'
   /** A person made or revoked one of their own API keys, signed in or out of the CLI. */
   | 'credential.create'
   | 'credential.revoke'

@@ -8,7 +8,7 @@ import {
   type PersonalCredentialKind,
 } from '@payout/domain';
 import type { PrismaClientOrTransaction } from '../client.js';
-import type { ConsoleUserView } from './console-user-repository.js';
+import { CONSOLE_USER_COLUMNS, consoleUserView, type ConsoleUserView } from './console-user-repository.js';
 
 /**
  * Personal credentials (docs/operations.md, "Security model"): the bearer secrets a person acts with on the
@@ -55,23 +55,21 @@ const VIEW = {
   lastUsedAt: true,
   revokedAt: true,
 } as const;
-const USER = { id: true, username: true, role: true, disabledAt: true, mustChangePassword: true } as const;
 
 /**
  * Issues `username` a credential of `kind` that lives `ttlMs` (the kind's default when omitted; bounds in
  * packages/domain/src/personal-credentials.ts). Refused for an unknown or disabled user, and for one who has
- * not yet chosen their own password.
+ * not yet enrolled.
  */
 export async function issuePersonalCredential(
   db: PrismaClientOrTransaction,
   input: { username: string; kind: PersonalCredentialKind; label: string; ttlMs?: number },
 ): Promise<IssuedPersonalCredential> {
-  const user = await db.consoleUser.findUnique({ where: { username: input.username }, select: USER });
+  const row = await db.consoleUser.findUnique({ where: { username: input.username }, select: CONSOLE_USER_COLUMNS });
+  const user = row && consoleUserView(row);
   if (!user || user.disabledAt) throw new PersonalCredentialRefusedError(`no enabled console user ${input.username}`);
-  if (user.mustChangePassword) {
-    throw new PersonalCredentialRefusedError(
-      `${input.username} must first choose their own password at /console/login`,
-    );
+  if (!user.enrolled) {
+    throw new PersonalCredentialRefusedError(`${input.username} has not enrolled yet (/console/enroll)`);
   }
   const now = new Date();
   const expiry = credentialExpiry(input.kind, input.ttlMs, now);
@@ -110,19 +108,20 @@ export async function authenticatePersonalCredential(
       digest: true,
       expiresAt: true,
       revokedAt: true,
-      user: { select: USER },
+      user: { select: CONSOLE_USER_COLUMNS },
     },
   });
   const digest = hashToken(token);
   const found = candidates.find((c) => digestMatchesAny(digest, [c.digest]));
   if (!found || found.revokedAt || found.expiresAt <= new Date()) return null;
-  if (found.user.disabledAt || found.user.mustChangePassword) return null;
+  const user = consoleUserView(found.user);
+  if (user.disabledAt || !user.enrolled) return null;
   // At most one write a minute per credential: "last used" is for its owner's list, not an access log.
   await db.$executeRaw`
     UPDATE personal_credentials SET last_used_at = now()
      WHERE id = ${found.id} AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`;
   return {
-    user: found.user,
+    user,
     credential: { id: found.id, kind: found.kind, prefix: found.prefix, expiresAt: found.expiresAt },
   };
 }

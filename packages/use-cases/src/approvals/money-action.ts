@@ -2,6 +2,7 @@ import type { ApprovalRequestView, PrismaClient, Transaction } from '@payout/db'
 import type { ApprovalAction } from '@payout/domain';
 import type { PayoutProducer } from '@payout/queue';
 import type { PayoutRails } from '../payout-bank.js';
+import type { SecondFactorSettings } from '../people/second-factor.js';
 import type { Person } from './person.js';
 
 /** What every approval door hands the use cases. */
@@ -22,6 +23,8 @@ export interface ApprovalSettings {
   ttlMs: number;
   /** Development only (config refuses it elsewhere): a maker may approve their own request. */
   selfApproval: boolean;
+  /** Approving asks for the approver's second factor (docs/operations.md, "Second factor"). */
+  secondFactor: SecondFactorSettings;
 }
 
 /** A money action, checked and described, ready to be stored as a request. */
@@ -44,19 +47,11 @@ export interface ExecutionContext {
   producer?: PayoutProducer;
 }
 
-/**
- * A secret an approved request made, shown once to the approver and never stored: a merchant's new token,
- * or a person's one-time password (which they must change at first sign-in).
- */
-export type HandOver = { token: string } | { username: string; oneTimePassword: string };
-
 export type Execution =
   | {
       kind: 'executed';
-      /** Stored on the request: what running it did. */
+      /** Stored on the request and shown to both people: what running it did. Never a secret of anyone's. */
       outcome: Record<string, unknown>;
-      /** Shown once to the approver and never stored. */
-      handOver?: HandOver;
       /**
        * Runs once the approver's transaction has committed, never inside it (queuing the jobs of the payouts
        * it accepted: a job must not reach the worker before its payout is visible). Its failure changes

@@ -6,6 +6,7 @@ import {
   deleteConsoleSession,
   deleteExpiredConsoleSessions,
   findConsoleSession,
+  setupStanding,
   type ConsoleUserView,
   type PrismaClient,
 } from '@payout/db';
@@ -23,12 +24,16 @@ export interface Viewer {
   via: 'console' | 'cli';
   /** The bearer credential a `cli` viewer presented (signing out revokes it). */
   credential?: { id: number; kind: 'API_KEY' | 'SIGN_IN'; prefix: string; expiresAt: Date };
+  /** The installation is in setup (docs/operations.md, "A new installation"): every console page says so. */
+  inSetup?: boolean;
 }
 
 /** The session cookie's name over plain http; over TLS it is `__Host-console_session` (see {@link cookieName}). */
 const SESSION_COOKIE = 'console_session';
 /** The sign-in form's CSRF token, before there is a session (double-submit: cookie and form field must match). */
 const SIGN_IN_COOKIE = 'console_signin';
+/** The secret of the enrollment this browser opened (docs/operations.md, "People and roles"). */
+const ENROLLMENT_COOKIE = 'console_enroll';
 /** Every console form carries its CSRF token in this field. */
 export const CSRF_FIELD = '_csrf';
 
@@ -58,7 +63,10 @@ export function consoleSession(db: PrismaClient): RequestHandler {
     const sessionId = readCookie(req, SESSION_COOKIE);
     if (sessionId) {
       const session = await findConsoleSession(db, sessionId);
-      if (session) locals.viewer = { user: session.user, csrfToken: session.csrfToken, via: 'console' };
+      if (session) {
+        const inSetup = (await setupStanding(db)) === 'in-setup';
+        locals.viewer = { user: session.user, csrfToken: session.csrfToken, via: 'console', inSetup };
+      }
     }
     next();
   };
@@ -106,6 +114,20 @@ export async function endSession(db: PrismaClient, req: Request, res: Response):
   const sessionId = readCookie(req, SESSION_COOKIE);
   if (sessionId) await deleteConsoleSession(db, sessionId);
   clearCookie(req, res, SESSION_COOKIE);
+}
+
+/** The enrollment secret this browser keeps, if any. */
+export function enrollmentSecretOf(req: Request): string | undefined {
+  return readCookie(req, ENROLLMENT_COOKIE);
+}
+
+/** Keeps an enrollment's secret in this browser only: HttpOnly, as long as the enrollment lasts. */
+export function keepEnrollmentSecret(req: Request, res: Response, secret: string, ttlMs: number): void {
+  setCookie(req, res, ENROLLMENT_COOKIE, secret, ttlMs);
+}
+
+export function forgetEnrollmentSecret(req: Request, res: Response): void {
+  clearCookie(req, res, ENROLLMENT_COOKIE);
 }
 
 /** The sign-in form's CSRF token: the one already in the browser's cookie, or a new one set now. */

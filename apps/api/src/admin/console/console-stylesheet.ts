@@ -39,6 +39,9 @@ button.link { background: none; border: 0; color: var(--accent); text-decoration
 .error { color: var(--bad); font-weight: 600; }
 .message { font-size: 1.05rem; }
 .secret { font-size: 1.1rem; word-break: break-all; background: var(--bg); padding: .25rem .5rem; }
+.fingerprint { font-size: 2rem; letter-spacing: .15em; font-family: ui-monospace, monospace; }
+.codes { columns: 2; font-family: ui-monospace, monospace; font-size: 1.1rem; }
+.setup-banner { margin: 0; padding: .6rem 1rem; background: #fff4d6; border-bottom: 2px solid #b97d00; color: #4a3200; }
 .facts { display: grid; grid-template-columns: max-content 1fr; gap: .3rem 1rem; margin: 0; }
 .facts dt { color: var(--muted); }
 .facts dd { margin: 0; word-break: break-word; }

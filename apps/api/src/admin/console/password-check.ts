@@ -1,11 +1,20 @@
 import type { Request } from 'express';
-import { findConsoleUserForSignIn, type ConsoleUserView, type PrismaClient } from '@payout/db';
-import { verifyPassword } from '@payout/domain';
+import {
+  findConsoleUserForSignIn,
+  recordOperatorAction,
+  storePasswordHash,
+  type ConsoleUserView,
+  type PrismaClient,
+} from '@payout/db';
+import { DECOY_PASSWORD_HASH, hashPassword, needsRehash, verifyPassword } from '@payout/domain';
+import {
+  proveSecondFactor,
+  secondFactorRefusal,
+  signInNeedsSecondFactor,
+  type SecondFactorSettings,
+} from '@payout/use-cases';
 import { clientKey } from '../../auth/auth-failure-limit.js';
 import type { SignInLimiter } from './sign-in-limiter.js';
-
-// Checked against when the username is unknown, so a wrong username takes as long as a wrong password.
-const DECOY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
 export type PasswordCheck =
   /** Too many failures for this name from this address, or from this address at all. */
@@ -15,11 +24,18 @@ export type PasswordCheck =
   | { kind: 'wrong' }
   | { kind: 'right'; user: ConsoleUserView };
 
+export type SignInCheck =
+  | Exclude<PasswordCheck, { kind: 'right' }>
+  /** The password was right; the second factor was missing, wrong, or waits after too many wrong codes. */
+  | { kind: 'second-factor'; why: string; waitSeconds?: number }
+  | { kind: 'right'; user: ConsoleUserView };
+
 /**
  * A person's password checked as every door that takes one checks it (the console's sign-in, the CLI's
- * POST /admin/sign-in, a first password change): through the sign-in limiter per name and address
- * (docs/operations.md, "Support console"), one scrypt hash within the process's cap, a decoy hash for an
- * unknown name, and a disabled person refused like a wrong password.
+ * POST /admin/sign-in): through the sign-in limiter per name and address (docs/operations.md, "Support
+ * console"), one scrypt hash within the process's cap, a decoy hash for an unknown name or one that has not
+ * enrolled, and a disabled person refused like a wrong password. A hash stored at an older cost is stored
+ * again at today's once the password has proved right.
  */
 export async function checkPassword(
   deps: { db: PrismaClient; signIn: SignInLimiter },
@@ -34,18 +50,56 @@ export async function checkPassword(
   // is an immediate refusal rather than a queue of hashes competing with the merchant API for its CPU.
   const checking = deps.signIn.withHashingSlot(async () => {
     const found = await findConsoleUserForSignIn(deps.db, username);
-    return { found, matches: await verifyPassword(password, found?.passwordHash ?? DECOY_HASH) };
+    return { found, matches: await verifyPassword(password, found?.passwordHash ?? DECOY_PASSWORD_HASH) };
   });
   if (!checking) {
     req.log.warn('sign-in refused: password checks at their limit');
     return { kind: 'busy' };
   }
   const { found, matches } = await checking;
-  if (!found || !matches || found.disabledAt) {
+  if (!found?.passwordHash || !matches || found.disabledAt) {
     await deps.signIn.failed(username, address);
     return { kind: 'wrong' };
   }
   await deps.signIn.succeeded(username, address);
-  const { passwordHash: _hash, ...user } = found;
+  const { passwordHash, ...user } = found;
+  if (needsRehash(passwordHash)) await storeAtTodaysCost(deps.db, user, password);
   return { kind: 'right', user };
+}
+
+async function storeAtTodaysCost(db: PrismaClient, user: ConsoleUserView, password: string): Promise<void> {
+  await storePasswordHash(db, user.id, await hashPassword(password));
+  await recordOperatorAction(db, {
+    actor: `console:${user.username}`,
+    action: 'user.password-rehash',
+    reason: 'signed in with a password hashed at an older cost',
+    detail: { username: user.username },
+  });
+}
+
+/**
+ * Signing in: the password ({@link checkPassword}), then the second factor — always for someone who has one
+ * and for every approver, and for everyone in production (docs/operations.md, "Second factor").
+ */
+export async function checkSignIn(
+  deps: { db: PrismaClient; signIn: SignInLimiter; secondFactor: SecondFactorSettings },
+  req: Request,
+  input: { username: string; password: string; code: string | undefined; actor: string },
+): Promise<SignInCheck> {
+  const checked = await checkPassword(deps, req, input.username, input.password);
+  if (checked.kind !== 'right') return checked;
+  const { user } = checked;
+  if (!user.secondFactor && !signInNeedsSecondFactor(deps.secondFactor, user.role)) return checked;
+  const proof = await proveSecondFactor(deps, {
+    username: user.username,
+    code: input.code,
+    actor: input.actor,
+    purpose: 'signing in',
+  });
+  if (proof.kind === 'proved') return checked;
+  return {
+    kind: 'second-factor',
+    why: secondFactorRefusal(proof),
+    ...(proof.kind === 'locked' && { waitSeconds: proof.waitSeconds }),
+  };
 }

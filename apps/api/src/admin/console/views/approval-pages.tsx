@@ -126,6 +126,20 @@ function DecisionForm(props: {
       <Csrf viewer={props.viewer} />
       <label for={id}>Note (written to the audit log)</label>
       <input id={id} name="note" maxLength={400} required={props.decision === 'reject'} />
+      {props.decision === 'approve' && (
+        <>
+          <label for="approve-code">Code from your authenticator app (or a recovery code)</label>
+          <input
+            id="approve-code"
+            name="code"
+            required
+            autocomplete="one-time-code"
+            inputMode="numeric"
+            maxLength={20}
+            spellcheck={false}
+          />
+        </>
+      )}
       <div class="row">
         <button type="submit">{props.label}</button>
       </div>

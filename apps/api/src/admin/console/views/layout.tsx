@@ -61,6 +61,13 @@ export function Page(props: { title: string; viewer?: Viewer | undefined; childr
             </form>
           )}
         </header>
+        {viewer?.inSetup && (
+          <p class="setup-banner" role="status">
+            This installation is in setup: fewer than two approvers have enrolled. Approvers add people alone (each
+            change is in the audit log as setup), and no money request can be approved until a second approver has
+            enrolled.
+          </p>
+        )}
         <main id="main" tabIndex={-1}>
           <h1>{props.title}</h1>
           {props.children}
