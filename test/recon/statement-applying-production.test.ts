@@ -14,6 +14,8 @@ const production = (settings: Record<string, string>) => ({
   NODE_ENV: 'production',
   ADMIN_TOKEN: randomBytes(24).toString('hex'),
   PAYIN_CALLBACK_SECRET: randomBytes(24).toString('hex'),
+  // Production refuses the development key that seals approvers' second factors.
+  SECOND_FACTOR_KEY: randomBytes(32).toString('hex'),
   // The tests' environment lets webhooks reach loopback addresses; production refuses that.
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'false',
   ...settings,

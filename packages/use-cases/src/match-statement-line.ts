@@ -213,13 +213,26 @@ function effectOf(type: string, state: PayoutState): Effect {
   return { kind: 'refused', why: `the payout is ${state}: money of it cannot come back` };
 }
 
-/** The break, if it exists and has no final decision (a `needs_bank` is still open). */
+/**
+ * The break, if it exists, its run is in effect, and it has no final decision (a `needs_bank` is still open).
+ * A run waiting for a second person's approval has no breaks to decide yet; one that was not approved never
+ * has (docs/reconciliation.md, "When a run takes effect").
+ */
 async function openBreak(
   db: PrismaClientOrTransaction,
   key: StatementBreakKey,
 ): Promise<StatementBreakRow | BreakRefusal> {
   const found = await findStatementBreak(db, key.runId, key.position, { lock: true });
   if (!found) return { kind: 'no-break' };
+  if (!found.run.inEffect) {
+    return {
+      kind: 'refused',
+      why:
+        found.run.waitingFor === null
+          ? `statement run ${found.run.id} was not approved: its breaks never counted`
+          : `statement run ${found.run.id} waits for approval ${found.run.waitingFor}: its breaks are decided once it is approved`,
+    };
+  }
   if (found.decision && FINAL_BREAK_DECISIONS.includes(found.decision.decision)) {
     return { kind: 'already-decided', decision: found.decision };
   }

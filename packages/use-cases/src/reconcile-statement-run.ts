@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { DEFAULT_BANK_NAME } from '@payout/config';
 import {
+  holdStatementRunForApproval,
   lastStatementSequence,
   recordStatementIdentity,
+  statementRunsWaiting,
   type ApprovalRequestView,
   type PrismaClient,
 } from '@payout/db';
@@ -33,10 +35,12 @@ import {
 } from './statement-reconciliation.js';
 
 /**
- * Statement reconciliation as a person applies it (docs/reconciliation.md, "Planning and applying"): the
- * files accepted whole, matched against the books, the run stored with its breaks and discrepancies, and its
- * settlements and reversals planned as one `statement.apply` request another approver approves. The admin
- * listener's `POST /admin/statements` is its door; `recon statement --apply` posts there.
+ * Statement reconciliation as a person applies it (docs/reconciliation.md, "Planning and applying", "When a
+ * run takes effect"): the files accepted whole, matched against the books, and the run stored. When it asks a
+ * second person for anything — a settlement, a reversal, closing an earlier break of missing money — all it
+ * found waits for one `statement.apply` request another approver approves: its breaks, statement number and
+ * discrepancies count, and the earlier breaks close, only then. Otherwise it takes effect as it is stored.
+ * The admin listener's `POST /admin/statements` is its door; `recon statement --apply` posts there.
  */
 
 /** How statements are held to the bank's word where this runs. */
@@ -74,7 +78,10 @@ export type ReconcileStatementRunOutcome =
       kind: 'reconciled';
       report: StatementRunReport;
       file: StatementFileJson;
-      /** The request for a second person; none when the statement settles and reverses nothing. */
+      /**
+       * The request for a second person, which the run's effects wait for; none when the run asks nothing
+       * of one (it settles, reverses and closes nothing) and so took effect as it was stored.
+       */
       approval?: ApprovalRequestView;
       fileName: string;
     }
@@ -105,15 +112,23 @@ export async function reconcileStatementRun(
   if (read.kind !== 'read') return read;
 
   const fileName = statementRunName(input.files);
-  const report = await storeStatementRun(deps.db, read.matched, {
-    fileDigest: read.fileDigest,
-    fileName,
-    actor: actorOf(input.by),
-    valueDates: read.valueDates,
-    recordDiscrepancies: true,
-  });
+  const report = await storeStatementRun(
+    deps.db,
+    read.matched,
+    {
+      fileDigest: read.fileDigest,
+      fileName,
+      actor: actorOf(input.by),
+      valueDates: read.valueDates,
+      recordDiscrepancies: true,
+    },
+    'four-eyes',
+  );
   if (read.identity) await recordStatementIdentity(deps.db, report.runId, read.identity);
-  const plan = await planStatementApplication({ db: deps.db }, { report, fileName });
+  const plan = await planStatementApplication(
+    { db: deps.db },
+    { report, fileName, discrepancies: read.matched.discrepancies },
+  );
   let approval: ApprovalRequestView | undefined;
   if (plan.kind === 'planned') {
     const requested = await requestApproval(deps, {
@@ -121,8 +136,10 @@ export async function reconcileStatementRun(
       maker: input.by,
       reason: `statement ${fileName}, run ${report.runId}`,
     });
+    // A run whose request was never made waits for nothing: what it found never counts.
     if (requested.kind === 'not-allowed') return requested;
     approval = requested.request;
+    await holdStatementRunForApproval(deps.db, report.runId, approval.id);
   }
   return { kind: 'reconciled', report, file: read.file, fileName, ...(approval && { approval }) };
 }
@@ -178,6 +195,8 @@ export async function readStatementSources(
   const digests: string[] = [];
   const sources = input.sources.map((source, index) => digesting(source, (digest) => (digests[index] = digest)));
   let bank = chosen.bank;
+  // The account whose statement numbers were checked, once the file told it.
+  let checkedAccount: string | undefined;
   const setAside: SetAside[] = [];
   const matched = await matchInDatabase(
     db,
@@ -201,7 +220,10 @@ export async function readStatementSources(
             bank = found.bank;
             return { ok: true, account: found.bank.settlementAccount };
           },
-          lastSequence: (account) => lastStatementSequence(db, account),
+          lastSequence: (account) => {
+            checkedAccount = account;
+            return lastStatementSequence(db, account);
+          },
         },
         { line: (line) => sink.line(line), setAside: (item) => setAside.push(item), drain: () => sink.drain() },
       );
@@ -211,7 +233,8 @@ export async function readStatementSources(
       return read;
     },
   );
-  if (!matched.ok) return { kind: 'refused-file', why: matched.reason };
+  if (!matched.ok)
+    return { kind: 'refused-file', why: await withWaitingStatements(db, checkedAccount, matched.reason) };
   const account = oneAccountOf(matched.statements);
   const numbers = matched.statements.map((s) => s.sequence).filter((n): n is number => n !== null);
   return {
@@ -257,6 +280,21 @@ function chooseBank(
     };
   }
   return { kind: 'chosen', bank };
+}
+
+/**
+ * A file refused for a gap in its account's statement numbers, when the missing numbers were read by runs
+ * still waiting for a second person: their numbers count once approved (docs/reconciliation.md, "When a run
+ * takes effect"), so the refusal says which to decide first.
+ */
+async function withWaitingStatements(db: PrismaClient, account: string | undefined, reason: string): Promise<string> {
+  if (account === undefined || !/missing statements? /.test(reason)) return reason;
+  const waiting = (await statementRunsWaiting(db, account)).filter((r) => r.sequence !== null);
+  if (waiting.length === 0) return reason;
+  const runs = waiting.map((r) => `statement ${r.sequence} (run ${r.runId}) waits for approval ${r.approvalRequestId}`);
+  const why = `${runs.join(', ')}: a statement counts once its run is approved`;
+  const end = '; nothing applied';
+  return reason.endsWith(end) ? `${reason.slice(0, -end.length)}; ${why}${end}` : `${reason}; ${why}`;
 }
 
 /** With several banks and none named: the bank whose settlement account the statement is for. */

@@ -1,9 +1,12 @@
 import {
+  checkBreaksStillOpen,
+  closeBreaksBookedLater,
   lockPayoutStates,
   lockStatementRun,
   markStatementRunApplied,
   reversePayout,
   settleSuccess,
+  type BreakClosure,
   type StoredStatementAction,
   type Transaction,
 } from '@payout/db';
@@ -15,7 +18,7 @@ import {
   type ReconBreak,
   type ReconCounts,
 } from '@payout/recon';
-import { provenance } from './statement-reconciliation.js';
+import { provenance, recordStatementDiscrepancies } from './statement-reconciliation.js';
 
 export interface StatementApplyRequest {
   runId: bigint;
@@ -23,21 +26,37 @@ export interface StatementApplyRequest {
   actions: readonly PlannedStatementAction[];
   /** Who carries them out: "operator:<name>", or whoever approved them. */
   actor: string;
+  /** The approval the run takes effect on: its closures of earlier breaks name it. */
+  approval?: { id: bigint; maker: string; approver: string };
 }
 
 export type StatementApplyOutcome =
-  /** Every action was carried out; the run now records what it left unresolved. */
-  | { kind: 'applied'; settled: number; reversed: number; counts: ReconCounts; breaks: ReconBreak[] }
+  /** Every action was carried out and the run took effect; it now records what it left unresolved. */
+  | {
+      kind: 'applied';
+      settled: number;
+      reversed: number;
+      /** Earlier breaks closed as booked the next day, and discrepancies recorded, as the run took effect now. */
+      closed: number;
+      discrepancies: number;
+      counts: ReconCounts;
+      breaks: ReconBreak[];
+    }
   /** Some payouts are no longer in the state they were planned from: nothing was carried out. */
-  | { kind: 'moved'; payouts: { ackNo: string; expected: PayoutState; now: PayoutState | null }[] };
+  | { kind: 'moved'; payouts: { ackNo: string; expected: PayoutState; now: PayoutState | null }[] }
+  /** Some earlier breaks the run closes are no longer open as it found them: nothing was carried out. */
+  | { kind: 'breaks-moved'; breaks: { closure: BreakClosure; why: string }[] };
 
 /**
- * Carries out a run's planned settlements and reversals, all or none, inside the caller's transaction
- * (docs/reconciliation.md, "Planning and applying"). Each payout is locked and must still be in the state
- * it was planned from: if one has moved since the statement was matched (the worker settled it, another
- * run reversed it), nothing is applied and the answer names them, so an approval can be refused with that
- * reason. Otherwise every action goes through the ordinary guarded statements, payments before returns,
- * each event naming the run and the line it came from, and the run is marked applied with what it left.
+ * Carries out an approved run, all or none, inside the caller's transaction (docs/reconciliation.md,
+ * "Planning and applying", "When a run takes effect"). Each payout is locked and must still be in the state
+ * it was planned from; each earlier break the run answers must still be open as the run found it (its run
+ * standing, the break there, no final decision on it). If one has moved since the statement was matched (the
+ * worker settled a payout, another run reversed it, a person decided a break), nothing is done and the answer
+ * names them, so an approval can be refused with that reason. Otherwise every action goes through the
+ * ordinary guarded statements, payments before returns, each event naming the run and the line it came from;
+ * a run that was waiting takes effect — its discrepancies recorded, the earlier breaks closed as booked the
+ * next day — and the run is marked applied with what it left.
  */
 export async function applyStatementActions(
   tx: Transaction,
@@ -58,6 +77,11 @@ export async function applyStatementActions(
     throw new Error(`statement run ${request.runId} planned no such action for ${linePlace(unplanned)}`);
   }
 
+  // Everything is checked before anything is written: the earlier runs (locked before the payouts, as a
+  // person's decision on a break locks its run before its payout), then the payouts.
+  const waiting = !run.inEffect;
+  const breaks = waiting ? await checkBreaksStillOpen(tx, run.breakClosures) : { kind: 'open' as const, closures: [] };
+  if (breaks.kind === 'not-open') return { kind: 'breaks-moved', breaks: breaks.breaks };
   const actions = inApplyingOrder(request.actions);
   const moved = await payoutsMovedSincePlanned(tx, actions);
   if (moved.length > 0) return { kind: 'moved', payouts: moved };
@@ -74,13 +98,16 @@ export async function applyStatementActions(
     if (action.kind === 'settle-success') settled++;
     else reversed++;
   }
+  const closed = await closeBreaksBookedLater(tx, request.runId, breaks.closures, request.approval);
+  const discrepancies = waiting ? run.foundDiscrepancies : [];
+  await recordStatementDiscrepancies(tx, request.runId, discrepancies);
 
   // A break is its line's, in its file: line 7 of one day's file is not line 7 of the next day's.
   const appliedLines = new Set(actions.map(linePlace));
-  const breaks = run.breakList.filter((b) => b.bank === null || !appliedLines.has(linePlace(b.bank)));
+  const left = run.breakList.filter((b) => b.bank === null || !appliedLines.has(linePlace(b.bank)));
   const counts = { ...run.counts, applied: settled + reversed };
-  await markStatementRunApplied(tx, request.runId, { by: request.actor, counts, breaks });
-  return { kind: 'applied', settled, reversed, counts, breaks };
+  await markStatementRunApplied(tx, request.runId, { by: request.actor, counts, breaks: left });
+  return { kind: 'applied', settled, reversed, closed, discrepancies: discrepancies.length, counts, breaks: left };
 }
 
 /** Locks the planned payouts (in id order, as every statement locking several does) and compares their states. */

@@ -199,6 +199,7 @@ class MatchFold {
       this.bookedLater.push({
         ackNo: payout.ackNo,
         lineNumber: line.lineNumber,
+        ...(line.file !== undefined && { file: line.file }),
         breakKind: line.type === 'DEBIT' ? 'success_here_missing_at_bank' : 'reversed_here_missing_at_bank',
       });
     }

@@ -4,7 +4,7 @@ import type pg from 'pg';
 import copyStreams from 'pg-copy-streams';
 import type { PayoutState } from '@payout/domain';
 import type { BookPayout, MatchableLine } from '@payout/recon';
-import { BANK_TIME_ZONE } from './statement-runs.js';
+import { BANK_TIME_ZONE, RUN_STANDS } from './statement-runs.js';
 
 // A statement run matched where the data lives (docs/reconciliation.md, "Memory"): the run's lines are
 // copied into a temporary table of one connection's transaction, the books of the statement's dates are
@@ -378,13 +378,14 @@ const BOOK_SQL = `
     ) reversed ON true
    WHERE $3::text IS NULL OR p.bank = $3::text`;
 
-// The payouts of the books an earlier run called missing at the bank: a movement this run finds of one
-// decides that break (the next-day rule, resolveBreaksBookedNextDay).
+// The payouts of the books an earlier run called missing at the bank — a run in effect, or one still waiting
+// for its approval, whose breaks may yet count; never one that was not approved: a movement this run finds of
+// one answers that break (the next-day rule, findBreaksBookedLater), which closes when this run takes effect.
 const EARLIER_BREAKS_SQL = `
   CREATE TEMPORARY TABLE statement_earlier_breaks ON COMMIT DROP AS
   SELECT DISTINCT b.item->>'reference' AS ack_no
     FROM statement_runs r CROSS JOIN LATERAL jsonb_array_elements(r.break_list) AS b(item)
-   WHERE r.breaks > 0
+   WHERE r.breaks > 0 AND ${RUN_STANDS('r')}
      AND b.item->>'kind' IN ('success_here_missing_at_bank', 'reversed_here_missing_at_bank')
      AND b.item->>'reference' IN (SELECT ack_no FROM statement_book)`;
 

@@ -1,4 +1,4 @@
-import { listStatementBreaks } from '@payout/db';
+import { listStatementBreaks, listWaitingStatementRuns } from '@payout/db';
 import { candidatesOf } from '@payout/use-cases';
 import { statementBreakActions } from './actions/statement-break-actions.js';
 import { exactRouter } from './console-authorization.js';
@@ -11,9 +11,9 @@ import { StatementBreaksPage } from './views/statement-breaks-page.js';
 const STATEMENT_BREAKS_PAGE_SIZE = 50;
 
 /**
- * The breaks statement runs left for a person (docs/reconciliation.md, "The breaks page"): the open ones
- * (`?decided=1` with the decided ones too), each bank line beside the payouts it may be, and the actions on
- * them.
+ * The breaks statement runs in effect left for a person (docs/reconciliation.md, "The breaks page"): the open
+ * ones (`?decided=1` with the decided ones too), each bank line beside the payouts it may be, and the actions
+ * on them; and the runs whose breaks wait for a second person's approval ("When a run takes effect").
  */
 export function statementBreakRoutes(deps: ConsoleDependencies, allow: Allow) {
   const router = exactRouter();
@@ -27,6 +27,7 @@ export function statementBreakRoutes(deps: ConsoleDependencies, allow: Allow) {
         pageSize: STATEMENT_BREAKS_PAGE_SIZE,
         includeDecided,
       });
+      const waiting = await listWaitingStatementRuns(deps.db);
       // One small query per open break with a bank line: a page holds at most 50.
       const withCandidates = [];
       for (const row of rows) withCandidates.push({ ...row, candidates: await candidatesOf(deps.db, row.item) });
@@ -36,6 +37,7 @@ export function statementBreakRoutes(deps: ConsoleDependencies, allow: Allow) {
         <StatementBreaksPage
           viewer={viewer}
           rows={withCandidates}
+          waiting={waiting}
           pageNumber={pageNumber}
           pageSize={STATEMENT_BREAKS_PAGE_SIZE}
           hasNextPage={hasNextPage}

@@ -40,8 +40,9 @@ const statementBody = z.strictObject({
 /**
  * `POST /admin/statements` (docs/reconciliation.md, "Planning and applying"; docs/api.md): a person applies
  * a statement run with their own credential — the files' text in the body, a range of days already resolved
- * to its files by the caller. The files are accepted whole, matched, the run stored, and its settlements and
- * reversals become one request another approver approves. Answers the run as `recon statement --apply
+ * to its files by the caller. The files are accepted whole, matched and the run stored; when it settles,
+ * reverses or closes anything, all it found waits for one request another approver approves
+ * (docs/reconciliation.md, "When a run takes effect"). Answers the run as `recon statement --apply
  * --json` prints it; a file that cannot be applied is 422, an installation that may not apply statements
  * (no settlement account in production) 409, and nothing is stored either way.
  */

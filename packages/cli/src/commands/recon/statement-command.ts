@@ -53,10 +53,11 @@ export function registerStatementCommand(recon: Command, context: () => CommandC
     )
     .option(
       '--apply',
-      'store the run and its breaks, record the discrepancies it finds, and ask for what is unambiguous (a pending ' +
-        'payout the bank paid, a return of a paid payout) to be applied: a request another approver approves with ' +
-        '`pnpm cli approval approve`; sent to the admin listener with your own credential (`pnpm cli login`). ' +
-        'Without it nothing is stored',
+      'store the run; when it settles a pending payout the bank paid, reverses a paid payout the bank returned, or ' +
+        'closes an earlier break of money missing at the bank that it shows booked the next day, all it found — its ' +
+        'breaks, statement number and discrepancies too — counts only once another approver approves the request ' +
+        '(`pnpm cli approval approve`); otherwise it counts at once. Sent to the admin listener with your own ' +
+        'credential (`pnpm cli login`). Without it nothing is stored',
     )
     .action((opts: StatementCommandOptions) => reconcileStatementFiles(context(), opts));
 }
@@ -134,8 +135,9 @@ function progressTeller(context: CommandContext, opts: StatementCommandOptions) 
 
 /**
  * `--apply` acts as a person: the files go to the admin listener (`POST /admin/statements`) with the
- * person's own credential, which stores the run and asks for its settlements and reversals to be approved.
- * A file the server refuses is bad input (exit 2), as it is read here.
+ * person's own credential, which stores the run and, when it settles, reverses or closes anything, asks a
+ * second person to approve it before any of it counts. A file the server refuses is bad input (exit 2), as
+ * it is read here.
  */
 async function applyThroughAdmin(
   context: CommandContext,

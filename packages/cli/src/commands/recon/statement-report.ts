@@ -17,6 +17,10 @@ export interface StatementRunJson {
   counts: Record<string, number>;
   breaks: ReconBreak[];
   plannedActions: { lineNumber: number; file?: number }[];
+  /** Whether what the run found took effect as it was stored (false while it waits for its approval). */
+  inEffect: boolean;
+  /** The earlier runs' breaks its lines answer (the next-day rule), closed when it takes effect. */
+  closesEarlierBreaks: { runId: string; kind: string; reference: string; lineNumber: number; file?: number }[];
   earlierRuns: { id: string; at: string; applied: boolean; operator: string }[];
   statements: Row[];
   setAside: Row[];
@@ -50,10 +54,24 @@ export function reportSections(name: string, run: StatementRunJson): Section[] {
       title: run.breaks.length ? `\nBreaks: ${run.breaks.length}` : '\nNo breaks: the bank and our books agree',
       rows: run.breaks.map(breakRow),
     },
+    ...(run.closesEarlierBreaks.length
+      ? [
+          {
+            title: `\nEarlier breaks the bank booked the next day, closed ${run.runId === null ? 'by a run of this statement once it takes effect' : run.inEffect ? 'by this run' : 'once this run is approved'}: ${run.closesEarlierBreaks.length}`,
+            rows: run.closesEarlierBreaks.map((c) => ({
+              run: c.runId,
+              kind: c.kind,
+              reference: c.reference,
+              ...(c.file !== undefined && { file: c.file }),
+              line: c.lineNumber,
+            })),
+          },
+        ]
+      : []),
     ...(approval
       ? [
           {
-            title: `\nRequest ${approval.id}: ${approval.preview.summary ?? 'apply the statement'}; nothing is applied until another approver approves it`,
+            title: `\nRequest ${approval.id}: ${approval.preview.summary ?? 'apply the statement'}; nothing of this run counts until another approver approves it — its breaks, its statement number, its discrepancies, the earlier breaks it closes`,
             rows: [{ approve: `pnpm cli approval approve --id ${approval.id}` }],
           },
         ]

@@ -1,5 +1,5 @@
 import { may } from '@payout/domain';
-import type { LineCandidate, StatementBreakRow } from '@payout/db';
+import type { LineCandidate, StatementBreakRow, WaitingStatementRun } from '@payout/db';
 import { breakSaysMoneyIsMissing } from '@payout/use-cases';
 import type { Viewer } from '../console-session.js';
 import { ist, rupees } from './format.js';
@@ -11,6 +11,8 @@ export type BreakWithCandidates = StatementBreakRow & { candidates: LineCandidat
 export interface StatementBreaksPageProps {
   viewer: Viewer;
   rows: BreakWithCandidates[];
+  /** Runs whose breaks wait for a second person's approval: listed once it is given. */
+  waiting: WaitingStatementRun[];
   pageNumber: number;
   pageSize: number;
   hasNextPage: boolean;
@@ -39,12 +41,15 @@ export function StatementBreaksPage(props: StatementBreaksPageProps) {
       title="Statement breaks"
       viewer={props.viewer}
       intro={
-        <p>
-          What statement runs (<code>pnpm cli recon statement</code>) left for a person, newest run first: the bank and
-          our books disagree, or the statement says what cannot be, and nothing was applied (docs/reconciliation.md).
-          Match a line to a payout, or say it is not ours, or that the bank was asked. Page {pageNumber},{' '}
-          {props.pageSize} breaks a page.
-        </p>
+        <>
+          <p>
+            What statement runs (<code>pnpm cli recon statement</code>) left for a person, newest run first: the bank
+            and our books disagree, or the statement says what cannot be, and nothing was applied
+            (docs/reconciliation.md). Match a line to a payout, or say it is not ours, or that the bank was asked. Page{' '}
+            {pageNumber}, {props.pageSize} breaks a page.
+          </p>
+          {props.waiting.length > 0 && <WaitingRuns runs={props.waiting} />}
+        </>
       }
       filters={
         <form method="get" class="filters">
@@ -72,6 +77,32 @@ export function StatementBreaksPage(props: StatementBreaksPageProps) {
         </nav>
       }
     />
+  );
+}
+
+/**
+ * The runs waiting for a second person: nothing they found counts until their request is approved — their
+ * breaks are not listed, and the earlier breaks they answer stay open (docs/reconciliation.md, "When a run
+ * takes effect").
+ */
+function WaitingRuns({ runs }: { runs: WaitingStatementRun[] }) {
+  return (
+    <section aria-labelledby="waiting-runs">
+      <h2 id="waiting-runs">Runs waiting for a second person</h2>
+      <p>
+        What these runs found counts once their request is approved: their breaks are listed here, and the earlier
+        breaks they answer closed, only then.
+      </p>
+      <ul>
+        {runs.map((run) => (
+          <li>
+            run {String(run.id)}, {run.fileName} ({run.operator}, {ist(run.startedAt)}): {run.breaks} break(s)
+            {run.closes > 0 && `, closes ${run.closes} earlier break(s)`} —{' '}
+            <a href={`/console/approvals/${run.approvalRequestId}`}>approval {String(run.approvalRequestId)}</a>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
