@@ -1,6 +1,8 @@
 // The demo merchant `pnpm start` prepares in development, so a newcomer is one copy-paste away from a first
 // payout: a merchant with a funded wallet and a fresh token. Development only: the launcher never calls this
-// with NODE_ENV=production.
+// with NODE_ENV=production. Here the developer is the merchant, so the token is made on this machine, as a
+// merchant's `payout-token` makes one, and only its digest is registered, straight in the database: no
+// person's answer ever carries it (docs/operations.md, "A merchant's token and webhook secret").
 import {
   addToken,
   createMerchant,

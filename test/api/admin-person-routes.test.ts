@@ -112,7 +112,7 @@ describe('the admin JSON API for people', () => {
     for (const [path, body] of [
       ['/admin/merchants/NOSUCH404/suspend', { why: 'x' }],
       ['/admin/merchants/NOSUCH404/credits', { amount: '1.00', reference: 'R', why: 'x' }],
-      ['/admin/merchants/NOSUCH404/tokens', { why: 'x' }],
+      ['/admin/merchants/NOSUCH404/tokens', { why: 'x', tokenDigest: 'a'.repeat(64), tokenPrefix: 'pgt_abcdef' }],
       ['/admin/merchants/NOSUCH404/tokens/1/revoke', { why: 'x' }],
     ] as const) {
       expect((await post(path, body)).status).toBe(404);

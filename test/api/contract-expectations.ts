@@ -27,7 +27,12 @@ export const CONTRACT_MESSAGES = {
   tokenLimit: (prefixes: string) =>
     `You already hold two active tokens (${prefixes}). Revoke the one you no longer use (POST /api/token/revoke), then rotate again.`,
   tokenNotFound: 'None of your active tokens has this prefix.',
-  tokenRevokesItself: 'A token cannot revoke itself. Authenticate with your other token to revoke this one.',
+  tokenRevokesOlder:
+    'A token cannot revoke an older token. Send this request with the token you are revoking: a token may revoke itself while you hold another.',
+  lastToken:
+    'This is your only active token: revoking it would lock you out. Rotate first (POST /api/token/rotate), then revoke it with itself.',
+  webhookNotRegistered:
+    'No webhook URL is registered for you yet. Ask us to register it, then fetch your signing secret.',
 } as const;
 
 /** Any message the contract does not spell out: still a string, and not blank. */

@@ -8,8 +8,9 @@ import { documentedBodyErrors, type JsonObject } from '../docs/openapi-checks.js
 import { CONTRACT_MESSAGES, errorBody, expectValidationError, unauthorizedBody } from './contract-expectations.js';
 
 // Contract of POST /api/token/rotate and POST /api/token/revoke: docs/api.md, "Token rotation". A merchant
-// rotates its own token with one it holds; both work until it revokes the old one with the other; it holds
-// at most two. Every answer fits the published OpenAPI document.
+// rotates its own token with one it holds; both work until the old one revokes itself; it holds at most two,
+// and a token never revokes an older one (test/security/merchant-credentials-revocation.test.ts). Every
+// answer fits the published OpenAPI document.
 
 const prisma = testPrisma();
 const api = useApi();
@@ -54,8 +55,9 @@ describe('POST /api/token/rotate', () => {
     expect((await call(api.current, WALLET, { merchant })).status).toBe(200);
     expect((await call(api.current, WALLET, { merchant: renewed })).status).toBe(200);
 
+    // The old token retires itself once the clients use the new one.
     const revoked = await call(api.current, REVOKE, {
-      merchant: renewed,
+      merchant,
       body: { TokenPrefix: tokenDisplayPrefix(merchant.token) },
     });
 
@@ -138,9 +140,8 @@ describe('POST /api/token/rotate', () => {
 });
 
 describe('POST /api/token/revoke', () => {
-  it('when a token names itself, then 409 and it keeps working', async () => {
+  it('when the only token names itself, then 409 and it keeps working', async () => {
     const merchant = await makeMerchant(prisma);
-    await issueToken(prisma, merchant.merchant.id);
 
     const res = await call(api.current, REVOKE, {
       merchant,
@@ -149,9 +150,24 @@ describe('POST /api/token/revoke', () => {
 
     expect(res.status).toBe(409);
     expectDocumented(REVOKE, res);
-    expect(res.json).toEqual(errorBody(409, 'CONFLICT', CONTRACT_MESSAGES.tokenRevokesItself));
-    expect(await activeTokens(merchant.merchant.id)).toBe(2);
+    expect(res.json).toEqual(errorBody(409, 'CONFLICT', CONTRACT_MESSAGES.lastToken));
+    expect(await activeTokens(merchant.merchant.id)).toBe(1);
     expect((await call(api.current, WALLET, { merchant })).status).not.toBe(401);
+  });
+
+  it('when a newer token names an older one, then 409 and both keep working', async () => {
+    const merchant = await makeMerchant(prisma);
+    const newer = { mid: merchant.mid, token: await issueToken(prisma, merchant.merchant.id) };
+
+    const res = await call(api.current, REVOKE, {
+      merchant: newer,
+      body: { TokenPrefix: tokenDisplayPrefix(merchant.token) },
+    });
+
+    expect(res.status).toBe(409);
+    expectDocumented(REVOKE, res);
+    expect(res.json).toEqual(errorBody(409, 'CONFLICT', CONTRACT_MESSAGES.tokenRevokesOlder));
+    expect(await activeTokens(merchant.merchant.id)).toBe(2);
   });
 
   it("when the prefix names no active token of the merchant's (another merchant's, or one already revoked), then 404", async () => {

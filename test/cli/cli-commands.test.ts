@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findWallet, ledgerBalances, type PrismaClient } from '@payout/db';
 import { hashToken } from '@payout/domain';
+import { newMerchantToken, type MerchantToken } from '@payout/client';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE } from '@payout/cli';
 import { useApi } from '../support/api.js';
 import { fourEyes, runCliAs, type CliResult } from '../support/approvals.js';
@@ -40,25 +41,37 @@ async function askedAndApproved(...argv: string[]): Promise<{ asked: CliResult; 
   return { asked, approved };
 }
 
+/** The flags of `merchant create` and `token reissue` for a token the merchant made itself. */
+const madeToken = (made: MerchantToken) => ['--token-digest', made.sha256, '--token-prefix', made.prefix];
+
+/** A merchant onboarded as operators do: asked for by the maker with its own token's digest, approved by the approver. */
 async function createMerchant(name = 'Acme'): Promise<{ mid: string; token: string }> {
-  const result = await cli('merchant', 'create', '--name', name, '--json');
-  expect(result.status).toBe(EXIT_OK);
-  return JSON.parse(result.stdout) as { mid: string; token: string };
+  const made = await newMerchantToken();
+  const { asked, approved } = await askedAndApproved('merchant', 'create', '--name', name, ...madeToken(made));
+  expect(approved.status, approved.stderr).toBe(EXIT_OK);
+  return { mid: (JSON.parse(asked.stdout) as { preview: { mid: string } }).preview.mid, token: made.token };
 }
 
 describe('pnpm cli', () => {
-  it('when a merchant is created with --json, then it prints the MID and a token that is stored only hashed, and the audit log names its creator', async () => {
-    const created = await createMerchant();
-    expect(created.mid).toMatch(/^M[0-9]{12}$/);
-    expect(created.token).toMatch(/^pgt_/);
-    const stored = await prisma.merchantToken.findMany({ where: { merchant: { mid: created.mid } } });
-    expect(stored.map((t) => t.tokenHash)).toEqual([hashToken(created.token)]);
-    expect(JSON.stringify(stored)).not.toContain(created.token);
+  it('when a merchant is asked for with --json and approved, then its MID is drawn, its own token is stored only hashed, and the audit log names both people', async () => {
+    const made = await newMerchantToken();
+    const { asked, approved } = await askedAndApproved('merchant', 'create', '--name', 'Acme', ...madeToken(made));
+    const request = JSON.parse(asked.stdout) as { action: string; preview: { mid: string } };
+    expect(request.action).toBe('merchant.create');
+    const { mid } = request.preview;
+    expect(mid).toMatch(/^M[0-9]{12}$/);
+    expect(JSON.parse(approved.stdout)).toMatchObject({ state: 'EXECUTED', decidedBy: approver, outcome: { mid } });
+    const stored = await prisma.merchantToken.findMany({ where: { merchant: { mid } } });
+    expect(stored.map((t) => t.tokenHash)).toEqual([hashToken(made.token)]);
     const entry = await prisma.operatorAction.findFirstOrThrow({
-      where: { action: 'merchant.create', merchant: { mid: created.mid } },
+      where: { action: 'merchant.create', merchant: { mid } },
     });
-    expect(entry.actor).toBe(`cli:${maker}`);
-    expect(JSON.stringify([entry.reason, entry.detail])).not.toContain(created.token);
+    expect(entry.actor).toBe(`cli:${approver}`);
+    expect(entry.detail).toMatchObject({ requestedBy: maker, approvedBy: approver, tokenPrefix: made.prefix });
+    const records = JSON.stringify([asked, approved, entry], (_k, v: unknown) =>
+      typeof v === 'bigint' ? String(v) : v,
+    );
+    expect(records).not.toContain(made.token);
   });
 
   it('when a credit is asked for twice with one reference, then the approved one credits once and the ledger shows it', async () => {
@@ -120,27 +133,29 @@ describe('pnpm cli', () => {
     expect((await findWallet(prisma, merchant.id))?.availablePaise).toBe(1000n);
   });
 
-  it('when a token is asked for and approved, then both work until the old one is revoked', async () => {
+  it('when a lost token is replaced, then only the merchant-made one is active, and staff may still revoke a token alone', async () => {
     const { mid, token } = await createMerchant();
-    const { approved } = await askedAndApproved('token', 'rotate', '--mid', mid);
-    const fresh = JSON.parse(approved.stdout) as { outcome: { tokenId: number }; token: string };
+    const made = await newMerchantToken();
+    const { approved } = await askedAndApproved('token', 'reissue', '--mid', mid, ...madeToken(made));
+    const fresh = JSON.parse(approved.stdout) as { outcome: { tokenId: number; revoked: string[] } };
+    expect(fresh.outcome.revoked).toEqual([token.slice(0, 10)]);
     const active = async () =>
-      (await prisma.merchantToken.findMany({ where: { merchant: { mid }, revokedAt: null } }))
-        .map((t) => t.tokenHash)
-        .sort();
-    expect(await active()).toEqual([hashToken(token), hashToken(fresh.token)].sort());
+      (await prisma.merchantToken.findMany({ where: { merchant: { mid }, revokedAt: null } })).map((t) => t.tokenHash);
+    expect(await active()).toEqual([hashToken(made.token)]);
+    expect(approved.stdout).not.toContain(made.token);
 
     const list = JSON.parse((await cli('token', 'list', '--mid', mid, '--json')).stdout) as {
-      tokens: { id: number; prefix: string }[];
+      tokens: { id: number; prefix: string; revokedAt: string | null }[];
     };
-    const old = list.tokens.find((t) => t.id !== fresh.outcome.tokenId)!;
-    const revoked = await cli('token', 'revoke', '--mid', mid, '--id', String(old.id), '--json');
-    expect(revoked.status).toBe(EXIT_OK);
-    expect(JSON.parse(revoked.stdout)).toMatchObject({ mid, id: old.id, prefix: old.prefix });
-    expect(await active()).toEqual([hashToken(fresh.token)]);
+    expect(list.tokens.map((t) => [t.prefix, t.revokedAt === null])).toEqual([
+      [token.slice(0, 10), false],
+      [made.prefix, true],
+    ]);
+    const old = list.tokens[0]!;
     expect((await cli('token', 'revoke', '--mid', mid, '--id', String(old.id))).status).toBe(EXIT_FAILED);
-    const byPrefix = await cli('token', 'revoke', '--mid', mid, '--prefix', fresh.token.slice(0, 10));
+    const byPrefix = await cli('token', 'revoke', '--mid', mid, '--prefix', made.prefix, '--json');
     expect(byPrefix.status).toBe(EXIT_OK);
+    expect(JSON.parse(byPrefix.stdout)).toMatchObject({ mid, id: fresh.outcome.tokenId, prefix: made.prefix });
     expect(await active()).toEqual([]);
   });
 
@@ -185,21 +200,24 @@ describe('pnpm cli', () => {
 
   it('when an explicit MID is taken, then create fails without a second merchant', async () => {
     const { mid } = await createMerchant();
-    const again = await cli('merchant', 'create', '--name', 'Other', '--mid', mid);
+    const made = await newMerchantToken();
+    const again = await cli('merchant', 'create', '--name', 'Other', '--mid', mid, ...madeToken(made));
     expect(again.status).toBe(EXIT_FAILED);
     expect(again.stderr).toMatch(/already taken/);
     expect(await prisma.merchant.count({ where: { mid } })).toBe(1);
   });
 
   it('when the table form is asked for, then it prints readable columns', async () => {
-    const result = await cli('merchant', 'create', '--name', 'Table Co');
-    expect(result.stdout).toMatch(/^mid\s+name\s+status/m);
-    expect(result.stdout).toMatch(/Table Co/);
+    const result = await cli('merchant', 'create', '--name', 'Table Co', ...madeToken(await newMerchantToken()));
+    expect(result.stdout).toMatch(/^id\s+action\s+state/m);
+    expect(result.stdout).toMatch(/merchant\.create\s+REQUESTED/);
   });
 
   it.each([
     [['merchant', 'create']],
     [['merchant', 'create', '--name', 'x', '--mid', 'bad mid']],
+    [['merchant', 'create', '--name', 'x', '--token-digest', 'abc', '--token-prefix', 'pgt_abcdef']],
+    [['token', 'reissue', '--mid', 'M1', '--token-digest', 'a'.repeat(64)]],
     [['wallet', 'credit', '--mid', 'M1', '--amount', '10.001', '--reference', 'r']],
     [['wallet', 'credit', '--mid', 'M1', '--amount', '-5', '--reference', 'r']],
     [['wallet', 'credit', '--mid', 'M1', '--amount', '5']],

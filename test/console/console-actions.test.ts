@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newMerchantToken } from '@payout/client';
 import { findWallet, listOperatorActions, transitionPayout, type PrismaClient } from '@payout/db';
 import { payoutJobs } from '@payout/queue';
 import { call } from '../support/api.js';
@@ -119,30 +120,39 @@ describe('console actions', () => {
     expect(story).toContain('merchant lost it');
   });
 
-  it('when an operator asks for a token and an approver approves, then the new one works, is shown once to the approver, revoking needs no approval, and the audit log holds neither token', async () => {
+  it('when an operator asks to register a merchant-made token and an approver approves, then it works, the others are revoked, revoking needs no approval, and no page or record holds a token', async () => {
     const merchant = await makeMerchant(db, { balance: '10.00' });
-    const requested = await act(`/console/merchants/${merchant.mid}/tokens/rotate`, { why: 'merchant rotating keys' });
+    const made = await newMerchantToken();
+    const requested = await act(`/console/merchants/${merchant.mid}/tokens/rotate`, {
+      why: 'merchant lost its keys',
+      tokenPrefix: made.prefix,
+      tokenDigest: made.sha256,
+    });
     expect(requested.status).toBe(303);
     expect(await db.merchantToken.count({ where: { merchantId: merchant.merchant.id } })).toBe(1);
     const issued = await approve(requested.location!);
-    expect(issued.status).toBe(201);
-    const token = /<code class="secret">(pgt_[A-Za-z0-9_-]+)<\/code>/.exec(issued.html)![1]!;
+    expect(issued.status).toBe(303);
+    expect(issued.html).not.toContain(made.token);
     const wallet = '/api/checkMainWallet?PayoutType=Main_Wallet_Balance';
-    expect((await call(stack.current.api, wallet, { merchant: { mid: merchant.mid, token } })).status).toBe(200);
-    expect((await page(`/console/merchants/${merchant.mid}`)).html).not.toContain(token);
-    expect((await page(requested.location!)).html).not.toContain(token);
+    expect((await call(stack.current.api, wallet, { merchant: { mid: merchant.mid, token: made.token } })).status).toBe(
+      200,
+    );
+    expect((await page(`/console/merchants/${merchant.mid}`)).html).not.toContain(made.token);
+    expect((await page(requested.location!)).html).not.toContain(made.token);
 
-    const [old] = await db.merchantToken.findMany({
+    const [old, fresh] = await db.merchantToken.findMany({
       where: { merchantId: merchant.merchant.id },
       orderBy: { id: 'asc' },
     });
-    const revoked = await act(`/console/merchants/${merchant.mid}/tokens/${old!.id}/revoke`, { why: 'old key' });
+    expect(old!.revokedAt).not.toBeNull();
+    const revoked = await act(`/console/merchants/${merchant.mid}/tokens/${fresh!.id}/revoke`, { why: 'leaked again' });
     expect(revoked.status).toBe(303);
-    expect((await db.merchantToken.findUniqueOrThrow({ where: { id: old!.id } })).revokedAt).not.toBeNull();
+    expect((await db.merchantToken.findUniqueOrThrow({ where: { id: fresh!.id } })).revokedAt).not.toBeNull();
     const audit = await listOperatorActions(db, { merchantId: merchant.merchant.id, limit: 10 });
     expect(audit.map((a) => a.action)).toEqual([
       'token.revoke',
       'approval.approve',
+      'token.revoke',
       'token.rotate',
       'approval.request',
     ]);
@@ -150,7 +160,8 @@ describe('console actions', () => {
       [audit, await db.approvalRequest.findMany({ where: { merchantId: merchant.merchant.id } })],
       (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v),
     );
-    expect(everything).not.toContain(token);
+    expect(everything).not.toContain(made.token);
+    expect(everything).not.toContain(merchant.token);
   });
 
   it('when pages are asked for with bad or unknown keys, then they say so with the right status', async () => {

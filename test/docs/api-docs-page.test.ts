@@ -27,6 +27,7 @@ const MERCHANT_OPERATIONS = [
   'POST /api/validate/upi',
   'POST /api/token/rotate',
   'POST /api/token/revoke',
+  'POST /api/webhook/secret',
   'GET /api/downtimes',
 ].sort();
 // The two webhooks the gateway sends (docs/webhooks.md), which Swagger UI renders beside the operations.

@@ -47,6 +47,7 @@ const OPERATIONS = {
   '/api/validate/upi': ['post'],
   '/api/token/rotate': ['post'],
   '/api/token/revoke': ['post'],
+  '/api/webhook/secret': ['post'],
   '/api/downtimes': ['get'],
 };
 

@@ -2,7 +2,8 @@ import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import { REDACTED_PATHS } from '@payout/telemetry';
-import { askedAndApproved, cliJsonAs, fourEyes } from '../support/approvals.js';
+import { newMerchantToken } from '@payout/client';
+import { askedAndApproved, cliJsonAs } from '../support/approvals.js';
 
 /**
  * A logger configured as the apps configure theirs (createLogger in @payout/telemetry: the same redact
@@ -22,23 +23,44 @@ export function memoryLogger(app: string): { logger: Logger; lines: string[] } {
 
 export interface IssuedMerchant {
   mid: string;
-  /** Both active tokens, as the operator handed them to the merchant. */
+  /** Both active tokens, as the merchant holds them: the one it made, and the one it rotated to. */
   tokens: [string, string];
 }
 
 /**
- * A merchant issued the way operators issue them: created, funded and given a second token with the CLI
- * through the admin listener at `adminUrl`, each as a person with their own key — the credit and the token
- * each asked for by one person and approved by another.
+ * A merchant onboarded the way it is in production (docs/operations.md, "A merchant's token and webhook
+ * secret"): it makes its token itself; one person asks for the merchant with the token's digest and another
+ * approves, then another funds its wallet the same way, each through the CLI with their own key at the
+ * admin listener; the merchant then rotates to a second token through its own API at `api.url`.
  */
-export async function issueMerchant(adminUrl: string, name: string, balance: string): Promise<IssuedMerchant> {
-  const cli = cliJsonAs(adminUrl);
-  const { makerKey } = await fourEyes();
-  const created = await cli(makerKey, 'merchant', 'create', '--name', name);
-  const mid = String(created.mid);
+export async function issueMerchant(
+  api: { url: string; adminUrl: string },
+  name: string,
+  balance: string,
+): Promise<IssuedMerchant> {
+  const cli = cliJsonAs(api.adminUrl);
+  const made = await newMerchantToken();
+  const created = await askedAndApproved(
+    cli,
+    'merchant',
+    'create',
+    '--name',
+    name,
+    '--token-digest',
+    made.sha256,
+    '--token-prefix',
+    made.prefix,
+  );
+  const { mid } = created.outcome as { mid: string };
   await askedAndApproved(cli, 'wallet', 'credit', '--mid', mid, '--amount', balance, '--reference', `opening-${mid}`);
-  const rotated = await askedAndApproved(cli, 'token', 'rotate', '--mid', mid);
-  return { mid, tokens: [String(created.token), String(rotated.token)] };
+  const rotated = await fetch(`${api.url}/api/token/rotate`, {
+    method: 'POST',
+    headers: { MID: mid, Token: made.token, 'Content-Type': 'application/json' },
+    body: '{}',
+  });
+  if (rotated.status !== 200) throw new Error(`rotating ${mid}'s token answered ${rotated.status}`);
+  const { token } = (await rotated.json()) as { token: string };
+  return { mid, tokens: [made.token, token] };
 }
 
 /** Every value stored in Redis under a key prefix, as text, with its key: hashes, lists, sets, streams, strings. */

@@ -37,8 +37,8 @@ beforeAll(async () => {
   worker = await startWorker(workerConfig({ RAIL_BASE_URL: rail.url, LOG_LEVEL: 'trace' }), {
     logger: workerLog.logger,
   });
-  acme = await issueMerchant(api.adminUrl, 'Acme', '10000.00');
-  globex = await issueMerchant(api.adminUrl, 'Globex', '10000.00');
+  acme = await issueMerchant(api, 'Acme', '10000.00');
+  globex = await issueMerchant(api, 'Globex', '10000.00');
 });
 
 afterAll(async () => {
@@ -165,7 +165,7 @@ describe('token secrecy', () => {
     expect(everything).not.toContain(UPI);
   });
 
-  it('when tokens are issued and rotated by the operator CLI, then the database holds only their SHA-256 digests and a short display prefix', async () => {
+  it('when tokens are made by the merchant and rotated through its API, then the database holds only their SHA-256 digests and a short display prefix', async () => {
     const { rows } = await pool.query<{ mid: string; token_hash: string; token_prefix: string }>(
       `SELECT m.mid, t.token_hash, t.token_prefix FROM merchant_tokens t JOIN merchants m ON m.id = t.merchant_id
         WHERE m.mid = ANY($1) ORDER BY t.id`,

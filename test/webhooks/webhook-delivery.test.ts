@@ -17,7 +17,7 @@ import { startWebhookWorker, type RunningWebhookWorker } from '../../apps/worker
 import { testPrisma } from '../support/database.js';
 import { eventually } from '../support/eventually.js';
 import { makeMerchant } from '../support/factories.js';
-import { newTransactionId } from '../support/api.js';
+import { call, newTransactionId } from '../support/api.js';
 import { workerConfig } from '../support/stack.js';
 import { documentedVerifier, type VerifyWebhook } from './documented-verifier.js';
 import { refusingUrl, WebhookReceiver } from './webhook-receiver.js';
@@ -172,7 +172,8 @@ describe('payout webhooks', () => {
       (ds) => (ds[0]?.attempts.length ?? 0) >= 2,
       { what: 'two refused attempts' },
     );
-    await cliJson('merchant', 'webhook', '--mid', merchant.mid, '--url', endpoint.url, '--keep-secret');
+    // Moving the URL keeps the merchant's secret.
+    await cliJson('merchant', 'webhook', '--mid', merchant.mid, '--url', endpoint.url);
     const [delivery] = await finished(payout.id);
     expect(delivery!.status).toBe('DELIVERED');
     const refused = delivery!.attempts.slice(0, -1);
@@ -292,11 +293,15 @@ describe('payout webhooks', () => {
   it('when the secret is rotated, then deliveries carry a signature for each secret and either verifies', async () => {
     const endpoint = await receiver();
     const merchant = await makeMerchant(db, { balance: '1000.00' });
-    const registered = await cliJson('merchant', 'webhook', '--mid', merchant.mid, '--url', endpoint.url);
-    const rotated = await cliJson('merchant', 'webhook', '--mid', merchant.mid, '--url', endpoint.url);
-    const [oldSecret, newSecret] = [registered.secret as string, rotated.secret as string];
+    await cliJson('merchant', 'webhook', '--mid', merchant.mid, '--url', endpoint.url);
+    // The merchant fetches a secret, then rotates it, through its own API (docs/webhooks.md, "The signing secret").
+    const fetchSecret = () => call(api.current, '/api/webhook/secret', { merchant, body: {} });
+    const registered = await fetchSecret();
+    const rotated = await fetchSecret();
+    const [oldSecret, newSecret] = [String(registered.json.secret), String(rotated.json.secret)];
     expect(newSecret).not.toBe(oldSecret);
-    expect(rotated.previousSecretValidUntil).not.toBeNull();
+    expect(registered.json.previous_valid_until).toBeNull();
+    expect(rotated.json.previous_valid_until).not.toBeNull();
 
     const payout = await payoutAtTheRail(db, merchant);
     const settlement = await settle(db, payout, 'SUCCESS');
@@ -328,31 +333,31 @@ describe('payout webhooks', () => {
 });
 
 describe('merchant webhook (CLI)', () => {
-  it('when a URL is registered, then a fresh secret is printed once and stored to sign, shown afterwards only by its prefix', async () => {
+  it('when a URL is registered, then no secret is printed or stored until the merchant fetches its own, and moving the URL keeps it', async () => {
     const merchant = await makeMerchant(db);
     const result = await cli('merchant', 'webhook', '--mid', merchant.mid, '--url', 'https://acme.example/hooks');
     expect(result.status).toBe(EXIT_OK);
-    const secret = /whsec_[A-Za-z0-9_-]{43}/.exec(result.stdout)?.[0];
-    expect(secret).toBeDefined();
-    const stored = await db.webhookEndpoint.findUniqueOrThrow({ where: { merchantId: merchant.merchant.id } });
-    expect(stored).toMatchObject({ url: 'https://acme.example/hooks', signingSecret: secret, previousSecret: null });
-    expect(stored.secretPrefix).toBe(secret!.slice(0, 12));
+    expect(result.stdout).not.toMatch(/whsec_/);
+    expect(result.stdout).toMatch(/POST \/api\/webhook\/secret/);
+    const waiting = await db.webhookEndpoint.findUniqueOrThrow({ where: { merchantId: merchant.merchant.id } });
+    expect(waiting).toMatchObject({ url: 'https://acme.example/hooks', signingSecret: null, secretPrefix: null });
+    expect(waiting.disabledAt).not.toBeNull();
 
-    const moved = await cliJson(
-      'merchant',
-      'webhook',
-      '--mid',
-      merchant.mid,
-      '--url',
-      'https://acme.example/v2',
-      '--keep-secret',
-    );
+    const fetched = await call(api.current, '/api/webhook/secret', { merchant, body: {} });
+    const secret = String(fetched.json.secret);
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    const stored = await db.webhookEndpoint.findUniqueOrThrow({ where: { merchantId: merchant.merchant.id } });
+    expect(stored).toMatchObject({ signingSecret: secret, previousSecret: null, disabledAt: null });
+    expect(stored.secretPrefix).toBe(secret.slice(0, 12));
+
+    const moved = await cliJson('merchant', 'webhook', '--mid', merchant.mid, '--url', 'https://acme.example/v2');
     expect(moved).toEqual({
       mid: merchant.mid,
       url: 'https://acme.example/v2',
-      secretPrefix: secret!.slice(0, 12),
+      secretPrefix: secret.slice(0, 12),
       previousSecretValidUntil: null,
       disabledAt: null,
+      awaitingSecret: false,
     });
     expect(JSON.stringify(moved)).not.toContain(secret);
   });

@@ -8,8 +8,9 @@ import { startWebhookEndpoint } from './webhook-endpoint.js';
 //   PAYOUT_BASE_URL=http://127.0.0.1:3000 PAYOUT_MID=ACME01 PAYOUT_TOKEN=… PAYOUT_WEBHOOK_SECRET=whsec_… \
 //   WEBHOOK_PORT=8080 pnpm --filter @payout/example-merchant-integration start
 //
-// Register http://<this host>:8080/hooks/payouts as the merchant's webhook URL first
-// (`pnpm cli merchant webhook --mid ACME01 --url …` prints the secret). Each step prints one JSON line.
+// Have http://<this host>:8080/hooks/payouts registered as the merchant's webhook URL first
+// (`pnpm cli merchant webhook --mid ACME01 --url …`), then fetch your signing secret yourself
+// (`POST /api/webhook/secret`, or the SDK's rotateWebhookSecret()). Each step prints one JSON line.
 // Exit status 0: the payout reached its final result and a verified webhook said the same.
 
 const env = process.env;

@@ -12,5 +12,6 @@ export {
 } from './webhooks.js';
 export { parseJsonLossless, JsonParseError, type JsonObject, type JsonValue } from './lossless-json.js';
 export { paiseFromRupees, rupeesFromPaise } from './money.js';
+export { newMerchantToken, tokenDigest, type MerchantToken } from './merchant-token.js';
 export type * from './types.js';
 export type { components, operations, paths } from './generated/openapi.js';

@@ -25,6 +25,7 @@ import type {
   PayoutStatusOutcome,
   RevokeTokenOutcome,
   RotateTokenOutcome,
+  WebhookSecretOutcome,
   UpiValidation,
   ValidationOutcome,
 } from './types.js';
@@ -219,8 +220,26 @@ export function revokeTokenOutcome(answer: ApiAnswer, what: string): RevokeToken
     return { kind: 'revoked', prefix: body.prefix, ...answeredBy(answer) };
   }
   if (status === 404) return notFound(answer);
-  if (status === 409) return { kind: 'own_token', message: text(body.message), ...answeredBy(answer) };
+  if (status === 409) return { kind: 'refused', message: text(body.message), ...answeredBy(answer) };
   return invalidOrUnexpected(answer, what);
+}
+
+/** The answer of POST /api/webhook/secret. */
+export function webhookSecretOutcome(answer: ApiAnswer, what: string): WebhookSecretOutcome {
+  const { status, body } = answer;
+  rejectCredentials(answer, what);
+  if (status === 200 && typeof body.secret === 'string' && typeof body.prefix === 'string') {
+    const previous = body.previous_valid_until;
+    return {
+      kind: 'issued',
+      secret: body.secret,
+      prefix: body.prefix,
+      previousValidUntil: typeof previous === 'string' ? previous : null,
+      ...answeredBy(answer),
+    };
+  }
+  if (status === 404) return notFound(answer);
+  return unexpected(answer, what);
 }
 
 /** An item of a batch as if it were an answer of its own: its status is its `status_code`. */

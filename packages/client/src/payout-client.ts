@@ -9,6 +9,7 @@ import {
   revokeTokenOutcome,
   rotateTokenOutcome,
   validationOutcome,
+  webhookSecretOutcome,
 } from './outcomes.js';
 import { backoffMs, DEFAULT_RETRY, send, sleep, type RetryPolicy, type Transport } from './transport.js';
 import type {
@@ -27,6 +28,7 @@ import type {
   PayoutStatusOutcome,
   RevokeTokenOutcome,
   RotateTokenOutcome,
+  WebhookSecretOutcome,
   UpiPayoutRequest,
   UpiPayoutResult,
   UpiValidation,
@@ -222,7 +224,8 @@ export class PayoutClient {
   /**
    * A new token for your MID (POST /api/token/rotate), answered this once: keep it at once. This client
    * goes on sending the token it was made with, which keeps working until you revoke it: make a client
-   * with the new token, switch your systems over, then revoke the old one from it with `revokeToken`.
+   * with the new token, switch your systems over, then revoke the old one with itself: `revokeToken` on this
+   * client, naming its own prefix.
    * `at_limit` when you already hold two active tokens; it names both prefixes. A rotation whose answer
    * was lost (a time-out, then a retry) ends `at_limit` too: the prefix that is not your token's first
    * 10 characters is the token you never received; revoke it, then rotate again.
@@ -238,9 +241,10 @@ export class PayoutClient {
   }
 
   /**
-   * Revokes one of your tokens by its prefix (POST /api/token/revoke), from a client holding your other
-   * token: a token never revokes itself (`own_token`). Safe to retry: a second revocation of the same
-   * token is `not_found`.
+   * Revokes one of your tokens by its prefix (POST /api/token/revoke): this client's own token, while you
+   * hold another, or a token newer than it. A token never revokes an older one, and never your last
+   * (`refused`): a token rotated from a leaked one cannot take your original away. Safe to retry: a second
+   * revocation of the same token is `not_found` (or, for this client's own, a refused credential).
    */
   async revokeToken(prefix: string, options: CallOptions = {}): Promise<RevokeTokenOutcome> {
     const answer = await send(this.transport, {
@@ -250,6 +254,23 @@ export class PayoutClient {
       signal: options.signal,
     });
     return revokeTokenOutcome(answer, 'token revocation');
+  }
+
+  /**
+   * A new signing secret for your webhooks (POST /api/webhook/secret), answered this once and to you only:
+   * nobody at the gateway sees it. The secret it replaces still signs every delivery beside it until
+   * `previousValidUntil` (24 hours), so deploy the new one within that. Deliveries to a URL registered for
+   * you wait for your first secret, and are sent once you have it. Safe to retry: a retry after a lost
+   * answer issues another secret, and the lost one merely signs beside it for its 24 hours.
+   */
+  async rotateWebhookSecret(options: CallOptions = {}): Promise<WebhookSecretOutcome> {
+    const answer = await send(this.transport, {
+      method: 'POST',
+      path: '/api/webhook/secret',
+      body: '{}',
+      signal: options.signal,
+    });
+    return webhookSecretOutcome(answer, 'webhook secret');
   }
 
   // Both validations: a POST that moves no money.

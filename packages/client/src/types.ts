@@ -189,11 +189,21 @@ export type RotateTokenOutcome =
   | (Answered & { kind: 'at_limit'; message: string; activePrefixes: string[] });
 
 /**
- * A revocation: `revoked`; `not_found` (no active token of yours has that prefix); `own_token` (the prefix
- * names the token this client sends: revoke it from a client holding your other token); or `invalid`.
+ * A revocation: `revoked`; `not_found` (no active token of yours has that prefix); `refused`, with the
+ * reason in `message` (the prefix names a token older than this client's, which only that token itself may
+ * revoke, or this client's own token while you hold no other); or `invalid`.
  */
 export type RevokeTokenOutcome =
   | (Answered & { kind: 'revoked'; prefix: string })
   | NotFound
-  | (Answered & { kind: 'own_token'; message: string })
+  | (Answered & { kind: 'refused'; message: string })
   | Invalid;
+
+// ----- your webhook signing secret (docs/webhooks.md, "The signing secret")
+
+/**
+ * A new signing secret: `issued` with the secret, shown this once, its prefix, and until when the secret it
+ * replaced still signs beside it (null for your first); `not_found` when no webhook URL is registered yet.
+ */
+export type WebhookSecretOutcome =
+  (Answered & { kind: 'issued'; secret: string; prefix: string; previousValidUntil: string | null }) | NotFound;

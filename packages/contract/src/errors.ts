@@ -44,7 +44,6 @@ const REQUESTS = {
 };
 const TOKENS = {
   tokenNotFound: 'None of your active tokens has this prefix.',
-  tokenRevokesItself: 'A token cannot revoke itself. Authenticate with your other token to revoke this one.',
 };
 const FAULTS = {
   unavailable: 'The service is temporarily unavailable. Please retry with the same TransactionID.',
@@ -228,13 +227,6 @@ export const tokenNotFoundSchema = errorSchema(
   'NOT FOUND',
   z.literal(MESSAGES.tokenNotFound),
   'No active token of yours has this prefix. Nothing changed.',
-);
-export const tokenRevokesItselfSchema = errorSchema(
-  'TokenRevokesItself',
-  409,
-  'CONFLICT',
-  z.literal(MESSAGES.tokenRevokesItself),
-  'The prefix names the token this request was sent with. Nothing changed.',
 );
 
 export const payloadTooLargeSchema = errorSchema(

@@ -1,4 +1,10 @@
-import { addOwnToken, findActiveTokensByPrefix, revokeToken as revokeStoredToken, type PrismaClient } from '@payout/db';
+import {
+  addOwnToken,
+  lockActiveTokens,
+  revokeToken as revokeStoredToken,
+  type MerchantToken,
+  type PrismaClient,
+} from '@payout/db';
 import { hashToken, MAX_ACTIVE_MERCHANT_TOKENS, newApiToken, tokenDisplayPrefix } from '@payout/domain';
 import { audit } from './audit.js';
 
@@ -49,23 +55,30 @@ export type RevokeOwnTokenOutcome =
   | { kind: 'revoked'; prefix: string }
   /** No active token of the merchant has that prefix. */
   | { kind: 'no-token' }
-  /** The prefix names the very token the request is authenticated by. */
-  | { kind: 'own-token' };
+  /** The prefix names a token older than the one the request is authenticated by. */
+  | { kind: 'older-token' }
+  /** The prefix names the request's own token, and the merchant holds no other: it would be locked out. */
+  | { kind: 'last-token' }
+  /** The request's token was revoked while the request waited for the lock: it proves nothing any more. */
+  | { kind: 'caller-revoked' };
 
 /**
- * Revokes the merchant's active token with this display prefix. The request must be authenticated by
- * another token: a merchant revoking the token in its hand would lock itself out, and a stolen token must
- * not be able to revoke the merchant's other one unnoticed while keeping itself.
+ * Revokes the merchant's active token with this display prefix, by the rule that keeps a merchant from being
+ * locked out by a token it leaked (docs/api.md, "Token rotation"): a token revokes itself, while the merchant
+ * holds another, or a token newer than itself — never an older one. So the merchant's oldest token can be
+ * retired only by itself, and a token rotated from a leaked one cannot take the merchant's original away.
+ * Under the lock every change of the merchant's tokens takes, the rule leaves at least one token whatever
+ * runs beside it: two tokens revoking each other, or themselves, at once.
  */
 export async function revokeOwnToken(
   deps: { db: PrismaClient },
   input: TokenHolder & { prefix: string; callerDigest: string },
 ): Promise<RevokeOwnTokenOutcome> {
   return deps.db.$transaction(async (tx) => {
-    const named = await findActiveTokensByPrefix(tx, input.merchantId, input.prefix);
-    if (named.length === 0) return { kind: 'no-token' } as const;
-    if (named.some((t) => t.tokenHash === input.callerDigest)) return { kind: 'own-token' } as const;
-    for (const token of named) {
+    const active = (await lockActiveTokens(tx, input.merchantId)) ?? [];
+    const verdict = revocationVerdict(active, input.callerDigest, input.prefix);
+    if (verdict.kind !== 'allowed') return verdict;
+    for (const token of verdict.named) {
       const revoked = await revokeStoredToken(tx, input.merchantId, token.id);
       if (!revoked) continue;
       await audit(tx, byMerchant(input.mid, 'revoked through the merchant API'), 'token.revoke', {
@@ -75,4 +88,19 @@ export async function revokeOwnToken(
     }
     return { kind: 'revoked', prefix: input.prefix } as const;
   });
+}
+
+type RevocationVerdict =
+  Exclude<RevokeOwnTokenOutcome, { kind: 'revoked' }> | { kind: 'allowed'; named: MerchantToken[] };
+
+/** Whether the caller's token may revoke the tokens `prefix` names, among the merchant's active ones (oldest first). */
+function revocationVerdict(active: readonly MerchantToken[], callerDigest: string, prefix: string): RevocationVerdict {
+  const caller = active.find((t) => t.tokenHash === callerDigest);
+  if (!caller) return { kind: 'caller-revoked' };
+  const named = active.filter((t) => t.tokenPrefix === prefix);
+  if (named.length === 0) return { kind: 'no-token' };
+  // Ids rise with age: a token made later has a larger one.
+  if (named.some((t) => t.id < caller.id)) return { kind: 'older-token' };
+  if (active.every((t) => named.includes(t))) return { kind: 'last-token' };
+  return { kind: 'allowed', named };
 }

@@ -41,10 +41,12 @@ const OVERVIEW = `
 The payout gateway's merchant API: pay out from your main wallet to bank accounts (IMPS) and UPI addresses,
 and look up payouts, pay-ins and your balance.
 
-**Authentication.** Every operation needs the headers \`MID\` and \`Token\` issued to you. A missing or wrong
-pair is 401, and so is a right pair sent from an address outside your IP allow-list, if you have one; a
-malformed MID (or a suspended merchant) is 400 "Please Input Valid MID". Nothing else of the request is read
-before authentication. Rotate your token yourself with \`POST /api/token/rotate\`.
+**Authentication.** Every operation needs the headers \`MID\` and \`Token\`: a token you made yourself (the
+SDK's \`payout-token\`), whose digest we registered, or one this API answered you. A missing or wrong pair is
+401, and so is a right pair sent from an address outside your IP allow-list, if you have one; a malformed MID
+(or a suspended merchant) is 400 "Please Input Valid MID". Nothing else of the request is read before
+authentication. Rotate your token yourself with \`POST /api/token/rotate\`, and fetch your webhook signing
+secret with \`POST /api/webhook/secret\`: nobody at the gateway ever sees either.
 
 **Every answer** is a JSON object with \`error\` (boolean), \`status_code\` (equal to the HTTP status) and
 \`status\` (text), and carries an \`X-Request-Id\` header: quote it to support.
@@ -453,6 +455,7 @@ export function buildOpenApiDocument(version: string, serverUrl = '/'): OpenApiD
       { name: 'Bulk payouts', description: 'Many payouts in one request, each an ordinary payout.' },
       { name: 'Beneficiary validation', description: 'Check a beneficiary exists before paying it.' },
       { name: 'Tokens', description: 'Rotate and revoke your own tokens.' },
+      { name: 'Webhook signing secret', description: 'Fetch or rotate the secret your webhooks are signed with.' },
       { name: 'Bank downtimes', description: 'Sponsor banks down or degraded now, per payment mode.' },
     ],
   });

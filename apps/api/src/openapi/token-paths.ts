@@ -2,17 +2,21 @@ import type { OpenAPIRegistry, ResponseConfig } from '@asteasolutions/zod-to-ope
 import { z } from 'zod';
 import {
   badBodySchema,
+  lastTokenSchema,
   revokeTokenRequestSchema,
   rotateTokenRequestSchema,
   tokenLimitSchema,
   tokenNotFoundSchema,
   tokenRevokedSchema,
-  tokenRevokesItselfSchema,
+  tokenRevokesOlderSchema,
   tokenRotatedSchema,
+  webhookNotRegisteredSchema,
+  webhookSecretIssuedSchema,
+  webhookSecretRequestSchema,
 } from '@payout/contract';
 
-// The merchant's own token operations (docs/api.md, "Token rotation"), their bodies from the wire contract.
-// Registered by openapi-document.ts with its shared outcomes.
+// The merchant's own credential operations (docs/api.md, "Token rotation" and "Webhook signing secret"),
+// their bodies from the wire contract. Registered by openapi-document.ts with its shared outcomes.
 
 interface SharedOutcomes {
   response: (description: string, schema: z.ZodType, extra?: Partial<ResponseConfig>) => ResponseConfig;
@@ -38,8 +42,8 @@ export function registerTokenPaths(registry: OpenAPIRegistry, shared: SharedOutc
     summary: 'Get a new token, keeping the current one until you revoke it',
     description:
       'Authenticated by a token you hold. Answers a new token once (only its digest is kept). Both tokens work ' +
-      'until you revoke the old one with POST /api/token/revoke, sent with the new one. You hold at most two ' +
-      'active tokens: at two, this is 409 and no token is made.',
+      'until you revoke the old one with POST /api/token/revoke, sent with the old one itself. You hold at most ' +
+      'two active tokens: at two, this is 409 and no token is made.',
     security,
     request: { body: { required: true, content: { 'application/json': { schema: rotateTokenRequestSchema } } } },
     responses: {
@@ -57,8 +61,9 @@ export function registerTokenPaths(registry: OpenAPIRegistry, shared: SharedOutc
     tags: ['Tokens'],
     summary: 'Revoke one of your tokens by its prefix',
     description:
-      'Must be sent with another of your tokens, never the one it revokes. The token stops working at once on ' +
-      'the server that answers, and everywhere within a few seconds.',
+      'A token revokes itself, while you hold another, or a token newer than itself; never an older one, so a ' +
+      'token rotated from a leaked one cannot take your original away. The token stops working at once on the ' +
+      'server that answers, and everywhere within a few seconds.',
     security,
     request: { body: { required: true, content: { 'application/json': { schema: revokeTokenRequestSchema } } } },
     responses: {
@@ -66,11 +71,33 @@ export function registerTokenPaths(registry: OpenAPIRegistry, shared: SharedOutc
       400: refusedBeforeReading,
       404: response('No active token of yours has this prefix. Nothing changed.', tokenNotFoundSchema),
       409: response(
-        'The prefix names the token this request was sent with. Nothing changed.',
-        tokenRevokesItselfSchema,
+        'The prefix names a token older than the one this request was sent with, or this very token while you ' +
+          'hold no other. Nothing changed.',
+        z.union([tokenRevokesOlderSchema, lastTokenSchema]),
       ),
       ...postOnly,
       422: validation('TokenPrefix missing or not a token prefix'),
+      ...common,
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/webhook/secret',
+    operationId: 'rotateWebhookSecret',
+    tags: ['Webhook signing secret'],
+    summary: 'Get a new signing secret for your webhooks',
+    description:
+      'Authenticated by a token you hold. Answers a new signing secret once, to you only: nobody at the gateway ' +
+      'sees it. The secret it replaces keeps signing deliveries, as a second signature, for 24 hours. A webhook ' +
+      'URL our staff registered for you holds its deliveries until you fetch your first secret; they are sent ' +
+      'once you have, none lost.',
+    security,
+    request: { body: { required: true, content: { 'application/json': { schema: webhookSecretRequestSchema } } } },
+    responses: {
+      200: response('The new signing secret, shown this once.', webhookSecretIssuedSchema),
+      400: refusedBeforeReading,
+      404: response('No webhook URL is registered for you yet. Nothing changed.', webhookNotRegisteredSchema),
+      ...postOnly,
       ...common,
     },
   });

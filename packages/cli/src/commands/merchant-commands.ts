@@ -6,12 +6,16 @@ import type { CommandContext } from '../context.js';
 import { merchantByMid } from '../merchant-by-mid.js';
 import { showResult, type Row } from '../output.js';
 import { UsageError } from '../usage-error.js';
+import { showRequested, type ApprovalAnswer } from './approval-commands.js';
+import { merchantMadeTokenOptions } from './token-commands.js';
 import { registerMerchantAllowlistCommand } from './merchant-allowlist-command.js';
 
 export function registerMerchantCommands(program: Command, context: () => CommandContext): void {
   const merchant = program
     .command('merchant')
-    .description('create, suspend, activate and change merchants (as you, signed in); show one (a deployment command)');
+    .description(
+      'ask for a new merchant, suspend, activate and change merchants (as you, signed in); show one (a deployment command)',
+    );
   registerCreateCommand(merchant, context);
   registerStatusCommands(merchant, context);
   registerUpdateCommand(merchant, context);
@@ -29,30 +33,45 @@ interface CreateOptions {
   mid?: string;
   impsLimit?: Paise;
   upiLimit?: Paise;
+  tokenDigest: string;
+  tokenPrefix: string;
+  note?: string;
 }
 
+/**
+ * `merchant create`: asks for a new merchant with the token it made itself — its prefix and digest, as the
+ * merchant's `payout-token` printed them (docs/operations.md, "A merchant's token and webhook secret").
+ * Another approver approves; nobody at the gateway ever holds the token.
+ */
 function registerCreateCommand(merchant: Command, context: () => CommandContext): void {
-  merchant
-    .command('create')
-    .description('create a merchant and print its MID and first API token (shown once, stored hashed)')
-    .requiredOption('--name <name>', 'merchant name', nonEmptyArgument('name', 200))
-    .option('--mid <mid>', 'MID to use (default: generated)', midArgument)
-    .option('--imps-limit <amount>', 'largest IMPS payout in rupees (default 500000.00)', amountArgument)
-    .option('--upi-limit <amount>', 'largest UPI payout in rupees (default 100000.00)', amountArgument)
-    .action(async (opts: CreateOptions) => {
-      const { admin, out } = context();
-      checkLimit('--imps-limit', opts.impsLimit, MERCHANT_LIMIT_CEILING.imps);
-      checkLimit('--upi-limit', opts.upiLimit, MERCHANT_LIMIT_CEILING.upi);
-      const answer = await admin().post<{ merchant: Row; token: string }>('/admin/merchants', {
-        name: opts.name,
-        ...(opts.mid !== undefined && { mid: opts.mid }),
-        ...(opts.impsLimit !== undefined && { impsLimit: formatRupees(opts.impsLimit) }),
-        ...(opts.upiLimit !== undefined && { upiLimit: formatRupees(opts.upiLimit) }),
-      });
-      showResult(out, { ...answer.merchant, token: answer.token }, [
-        'Give the token to the merchant now: it is stored hashed and cannot be shown again.',
-      ]);
+  noted(
+    merchantMadeTokenOptions(
+      merchant
+        .command('create')
+        .description(
+          'ask for a new merchant with the token it made itself (payout-token: its prefix and digest); another approver approves',
+        )
+        .requiredOption('--name <name>', 'merchant name', nonEmptyArgument('name', 200))
+        .option('--mid <mid>', 'MID to use (default: generated, shown in the request)', midArgument)
+        .option('--imps-limit <amount>', 'largest IMPS payout in rupees (default 500000.00)', amountArgument)
+        .option('--upi-limit <amount>', 'largest UPI payout in rupees (default 100000.00)', amountArgument),
+    ),
+    'why, for the approver and the audit log',
+  ).action(async (opts: CreateOptions) => {
+    const { admin, out } = context();
+    checkLimit('--imps-limit', opts.impsLimit, MERCHANT_LIMIT_CEILING.imps);
+    checkLimit('--upi-limit', opts.upiLimit, MERCHANT_LIMIT_CEILING.upi);
+    const answer = await admin().post<{ approval: ApprovalAnswer }>('/admin/merchants', {
+      name: opts.name,
+      ...(opts.mid !== undefined && { mid: opts.mid }),
+      ...(opts.impsLimit !== undefined && { impsLimit: formatRupees(opts.impsLimit) }),
+      ...(opts.upiLimit !== undefined && { upiLimit: formatRupees(opts.upiLimit) }),
+      tokenDigest: opts.tokenDigest,
+      tokenPrefix: opts.tokenPrefix,
+      ...(opts.note !== undefined && { why: opts.note }),
     });
+    showRequested(out, answer);
+  });
 }
 
 /** `merchant suspend` and `merchant activate`. */

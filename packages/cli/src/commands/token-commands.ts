@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { listTokens, type MerchantToken } from '@payout/db';
+import { MERCHANT_TOKEN_DIGEST, MERCHANT_TOKEN_PREFIX } from '@payout/use-cases';
 import { merchantCommand, noted, positiveIntegerArgument } from '../arguments.js';
 import { showRequested, type ApprovalAnswer } from './approval-commands.js';
 import type { CommandContext } from '../context.js';
@@ -8,20 +9,28 @@ import { show, showResult, type Row } from '../output.js';
 import { UsageError } from '../usage-error.js';
 
 export function registerTokenCommands(program: Command, context: () => CommandContext): void {
-  const token = program.command('token').description("rotate, revoke and list a merchant's API tokens");
+  const token = program
+    .command('token')
+    .description("a lost token's replacement, revoking and listing a merchant's API tokens");
 
   noted(
-    merchantCommand(
-      token,
-      'rotate',
-      'request an additional token (the old ones keep working until revoked); another approver approves it',
+    merchantMadeTokenOptions(
+      merchantCommand(
+        token,
+        'reissue',
+        'ask to register a token the merchant made itself (payout-token) and revoke all its others; another approver approves',
+      ).alias('rotate'),
     ),
     'why, for the approver and the audit log',
-  ).action(async (opts: { mid: string; note?: string }) => {
+  ).action(async (opts: { mid: string; tokenDigest: string; tokenPrefix: string; note?: string }) => {
     const { admin, out } = context();
     const answer = await admin().post<{ approval: ApprovalAnswer }>(
       `/admin/merchants/${encodeURIComponent(opts.mid)}/tokens`,
-      { why: opts.note ?? 'token requested from the CLI' },
+      {
+        why: opts.note ?? 'lost token replaced from the CLI',
+        tokenDigest: opts.tokenDigest,
+        tokenPrefix: opts.tokenPrefix,
+      },
     );
     showRequested(out, answer);
   });
@@ -59,6 +68,43 @@ function tokenView(t: MerchantToken) {
     createdAt: t.createdAt.toISOString(),
     revokedAt: t.revokedAt?.toISOString() ?? null,
   };
+}
+
+/**
+ * `--token-digest` and `--token-prefix`: what a merchant's `payout-token` printed of the token it made and
+ * keeps (docs/client.md, "Making a token"). Neither works as a credential.
+ */
+export function merchantMadeTokenOptions(command: Command): Command {
+  return command
+    .requiredOption(
+      '--token-digest <sha256>',
+      "the SHA-256 the merchant's payout-token printed (64 hex digits)",
+      tokenDigestArgument,
+    )
+    .requiredOption(
+      '--token-prefix <prefix>',
+      "the prefix the merchant's payout-token printed (pgt_ and six characters)",
+      madeTokenPrefixArgument,
+    );
+}
+
+// A refusal never repeats what was typed: pasted by mistake, it could be the token itself.
+function tokenDigestArgument(text: string): string {
+  if (!MERCHANT_TOKEN_DIGEST.test(text.trim())) {
+    throw new UsageError(
+      `--token-digest must be the token's SHA-256, 64 hex digits (got ${text.trim().length} characters): never the token itself`,
+    );
+  }
+  return text.trim().toLowerCase();
+}
+
+function madeTokenPrefixArgument(text: string): string {
+  if (!MERCHANT_TOKEN_PREFIX.test(text.trim())) {
+    throw new UsageError(
+      `--token-prefix must be pgt_ and six more characters (got ${text.trim().length}): never the whole token`,
+    );
+  }
+  return text.trim();
 }
 
 function tokenPrefixArgument(text: string): string {

@@ -213,7 +213,7 @@ export interface paths {
     put?: never;
     /**
      * Get a new token, keeping the current one until you revoke it
-     * @description Authenticated by a token you hold. Answers a new token once (only its digest is kept). Both tokens work until you revoke the old one with POST /api/token/revoke, sent with the new one. You hold at most two active tokens: at two, this is 409 and no token is made.
+     * @description Authenticated by a token you hold. Answers a new token once (only its digest is kept). Both tokens work until you revoke the old one with POST /api/token/revoke, sent with the old one itself. You hold at most two active tokens: at two, this is 409 and no token is made.
      */
     post: operations['rotateToken'];
     delete?: never;
@@ -233,9 +233,29 @@ export interface paths {
     put?: never;
     /**
      * Revoke one of your tokens by its prefix
-     * @description Must be sent with another of your tokens, never the one it revokes. The token stops working at once on the server that answers, and everywhere within a few seconds.
+     * @description A token revokes itself, while you hold another, or a token newer than itself; never an older one, so a token rotated from a leaked one cannot take your original away. The token stops working at once on the server that answers, and everywhere within a few seconds.
      */
     post: operations['revokeToken'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/webhook/secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Get a new signing secret for your webhooks
+     * @description Authenticated by a token you hold. Answers a new signing secret once, to you only: nobody at the gateway sees it. The secret it replaces keeps signing deliveries, as a second signature, for 24 hours. A webhook URL our staff registered for you holds its deliveries until you fetch your first secret; they are sent once you have, none lost.
+     */
+    post: operations['rotateWebhookSecret'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1288,7 +1308,7 @@ export interface components {
       /** @enum {string} */
       status: 'Success';
       /**
-       * @description Your new token. It is shown this once and stored only as a digest: keep it now. The token you sent keeps working until you revoke it.
+       * @description Your new token. It is shown this once and stored only as a digest: keep it now. The token you sent keeps working until you revoke it (with itself, once your clients use the new one).
        * @example pgt_Xk3q9Z0bYw8sN1rT5uVv2cD4eF6gH7iJ8kL9mN0pQ1r
        */
       token: string;
@@ -1340,8 +1360,8 @@ export interface components {
       /** @enum {string} */
       message: 'None of your active tokens has this prefix.';
     };
-    /** @description The prefix names the token this request was sent with. Nothing changed. */
-    TokenRevokesItself: {
+    /** @description The prefix names a token older than the one this request was sent with. Nothing changed. */
+    TokenRevokesOlder: {
       /** @enum {boolean} */
       error: true;
       /** @enum {number} */
@@ -1349,16 +1369,67 @@ export interface components {
       /** @enum {string} */
       status: 'CONFLICT';
       /** @enum {string} */
-      message: 'A token cannot revoke itself. Authenticate with your other token to revoke this one.';
+      message: 'A token cannot revoke an older token. Send this request with the token you are revoking: a token may revoke itself while you hold another.';
+    };
+    /** @description The prefix names the token this request was sent with, and you hold no other. Nothing changed. */
+    LastToken: {
+      /** @enum {boolean} */
+      error: true;
+      /** @enum {number} */
+      status_code: 409;
+      /** @enum {string} */
+      status: 'CONFLICT';
+      /** @enum {string} */
+      message: 'This is your only active token: revoking it would lock you out. Rotate first (POST /api/token/rotate), then revoke it with itself.';
     };
     /** @description The token to revoke, by its prefix. */
     TokenRevocationRequest: {
       /**
-       * @description The prefix of the token to revoke, as rotation answered it.
+       * @description The prefix of the token to revoke: the token this request is sent with (while you hold another), or a newer one, never an older one.
        * @example pgt_Xk3q9Z
        */
       TokenPrefix: string;
     };
+    /** @description The new signing secret, once. */
+    WebhookSecretIssued: {
+      /** @enum {boolean} */
+      error: false;
+      /** @enum {number} */
+      status_code: 200;
+      /** @enum {string} */
+      status: 'Success';
+      /**
+       * @description Your new webhook signing secret. It is shown this once, to you only: nobody at the gateway sees it. Verify every delivery with it (X-Webhook-Signature).
+       * @example whsec_Q3vX9a2bYw8sN1rT5uVv2cD4eF6gH7iJ8kL9mN0pQ1r
+       */
+      secret: string;
+      /**
+       * @description The secret's first 12 characters: how our staff and logs name it.
+       * @example whsec_Q3vX9a
+       */
+      prefix: string;
+      /**
+       * Format: date-time
+       * @description Until when deliveries also carry a signature with the secret this one replaced (24 hours), so you can deploy the new one without refusing a delivery; null for your first secret.
+       * @example 2026-12-07T10:15:00.000Z
+       */
+      previous_valid_until: string | null;
+      /** @enum {string} */
+      message: 'New signing secret issued. Deliveries are signed with it from now on.';
+    };
+    /** @description No webhook URL is registered for you yet. Nothing changed. */
+    WebhookNotRegistered: {
+      /** @enum {boolean} */
+      error: true;
+      /** @enum {number} */
+      status_code: 404;
+      /** @enum {string} */
+      status: 'NOT FOUND';
+      /** @enum {string} */
+      message: 'No webhook URL is registered for you yet. Ask us to register it, then fetch your signing secret.';
+    };
+    /** @description No members: the token you send in the headers is the proof. */
+    WebhookSecretRequest: Record<string, never>;
   };
   responses: never;
   parameters: never;
@@ -2569,14 +2640,14 @@ export interface operations {
           'application/json': components['schemas']['TokenNotFound'];
         };
       };
-      /** @description The prefix names the token this request was sent with. Nothing changed. */
+      /** @description The prefix names a token older than the one this request was sent with, or this very token while you hold no other. Nothing changed. */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['TokenRevokesItself'];
+          'application/json': components['schemas']['TokenRevokesOlder'] | components['schemas']['LastToken'];
         };
       };
       /** @description Body over 16 KiB. */
@@ -2607,6 +2678,113 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit for this MID reached. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequests'];
+        };
+      };
+      /** @description Something unexpected; retrying later with the same TransactionID is safe. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InternalServerError'];
+        };
+      };
+      /** @description PostgreSQL is unreachable; retry with the same TransactionID. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailable'];
+        };
+      };
+    };
+  };
+  rotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookSecretRequest'];
+      };
+    };
+    responses: {
+      /** @description The new signing secret, shown this once. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookSecretIssued'];
+        };
+      };
+      /** @description Malformed MID (or merchant suspended), or the body is not a JSON object. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvalidMid'] | components['schemas']['BadRequestBody'];
+        };
+      };
+      /** @description Credentials missing, unknown or wrong. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Unauthorized'];
+        };
+      };
+      /** @description No webhook URL is registered for you yet. Nothing changed. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookNotRegistered'];
+        };
+      };
+      /** @description Body over 16 KiB. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PayloadTooLarge'];
+        };
+      };
+      /** @description Content-Type is not application/json. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaType'];
         };
       };
       /** @description Rate limit for this MID reached. */

@@ -54,6 +54,29 @@ export async function setMerchantStatus(
   return count ? findMerchantByMid(db, mid) : null;
 }
 
+/**
+ * Whether a token with this digest was ever registered, for any merchant (revoked ones included): a digest
+ * names one token, so a merchant making a token registers a new one each time.
+ */
+export async function tokenDigestTaken(db: PrismaClientOrTransaction, tokenHash: string): Promise<boolean> {
+  return (await db.merchantToken.count({ where: { tokenHash } })) > 0;
+}
+
+/**
+ * Locks the merchant's row and reads its active tokens, oldest first; null when the merchant is gone. Every
+ * change to a merchant's set of tokens takes this lock first, so two changes at once see each other's
+ * result: two tokens revoking each other, or a rotation beside a revocation, can never leave the merchant
+ * with a token count that no single change allows (docs/api.md, "Token rotation").
+ */
+export async function lockActiveTokens(
+  tx: Prisma.TransactionClient,
+  merchantId: number,
+): Promise<MerchantToken[] | null> {
+  const locked = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM merchants WHERE id = ${merchantId} FOR UPDATE`;
+  if (locked.length === 0) return null;
+  return tx.merchantToken.findMany({ where: { merchantId, revokedAt: null }, orderBy: { id: 'asc' } });
+}
+
 /** Adds a token to a merchant; its other tokens keep working until revoked. */
 export function addToken(
   db: PrismaClientOrTransaction,
@@ -92,26 +115,9 @@ export async function addOwnToken(
   token: { hash: string; prefix: string },
   maxActive: number,
 ): Promise<{ added: MerchantToken } | { activePrefixes: string[] }> {
-  await tx.$queryRaw`SELECT id FROM merchants WHERE id = ${merchantId} FOR UPDATE`;
-  const active = await tx.merchantToken.findMany({
-    where: { merchantId, revokedAt: null },
-    select: { tokenPrefix: true },
-    orderBy: { id: 'asc' },
-  });
+  const active = (await lockActiveTokens(tx, merchantId)) ?? [];
   if (active.length >= maxActive) return { activePrefixes: active.map((t) => t.tokenPrefix) };
   return { added: await addToken(tx, merchantId, token.hash, token.prefix) };
-}
-
-/** A merchant's active tokens whose display prefix is `prefix` (one, but for a one-in-billions collision). */
-export function findActiveTokensByPrefix(
-  db: PrismaClientOrTransaction,
-  merchantId: number,
-  prefix: string,
-): Promise<MerchantToken[]> {
-  return db.merchantToken.findMany({
-    where: { merchantId, tokenPrefix: prefix, revokedAt: null },
-    orderBy: { id: 'asc' },
-  });
 }
 
 /** Replaces a merchant's IP allow-list; returns the list it had, or null when the merchant is gone. */

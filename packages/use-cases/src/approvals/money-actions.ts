@@ -1,6 +1,7 @@
 import type { ApprovalAction } from '@payout/domain';
 import { walletCredit } from '../credit-wallet.js';
 import { tokenIssue } from '../merchant-tokens.js';
+import { merchantCreate } from '../merchant-onboarding.js';
 import { ipAllowlistChange } from '../merchant-ip-allowlist.js';
 import { discrepancyResolution } from '../resolve-discrepancy.js';
 import { manualResolution } from '../resolve-manual-review.js';
@@ -25,6 +26,7 @@ const MONEY_ACTIONS = {
   'user.password-reset': passwordReset,
   'bulk.submit': operatorBulkBatch,
   'merchant.ip-allowlist': ipAllowlistChange,
+  'merchant.create': merchantCreate,
 } satisfies { [A in ApprovalAction]: MoneyAction<unknown> & { action: A } };
 
 export function moneyActionOf(action: ApprovalAction): MoneyAction<unknown> {

@@ -5,18 +5,21 @@ import { findMerchantByMid, type PrismaClient } from '@payout/db';
 import { AppError, formatRupees, isJsonNumber, type WebhookDestinationPolicy } from '@payout/domain';
 import { optional, text, validate } from '@payout/contract';
 import {
-  createMerchantAction,
   enableWebhookEndpointAction,
   merchantJson,
+  planMerchantCreate,
   planTokenIssue,
   planWalletCredit,
-  registerWebhookAction,
   requestApproval,
   revokeToken,
   setMerchantStatusAction,
+  setWebhookUrlAction,
   updateQueueSettingsAction,
   updateRoutingSettingsAction,
+  webhookAwaitsSecret,
   DOWNTIME_HOLD_SECONDS,
+  MERCHANT_TOKEN_DIGEST,
+  MERCHANT_TOKEN_PREFIX,
   webhookEndpointJson,
   type ApprovalSettings,
 } from '@payout/use-cases';
@@ -34,12 +37,27 @@ export interface MerchantJsonDeps {
   banks: readonly BankSettings[];
 }
 
+/**
+ * A token the merchant made itself, as its `payout-token` printed it: the digest and the prefix, never the
+ * token (docs/operations.md, "A merchant's token and webhook secret").
+ */
+const merchantMadeToken = {
+  tokenDigest: z
+    .string({ error: 'tokenDigest is required: the SHA-256 the merchant’s payout-token printed' })
+    .regex(MERCHANT_TOKEN_DIGEST, { error: 'tokenDigest must be 64 hex digits (the token’s SHA-256)' }),
+  tokenPrefix: z
+    .string({ error: 'tokenPrefix is required: the prefix the merchant’s payout-token printed' })
+    .regex(MERCHANT_TOKEN_PREFIX, { error: 'tokenPrefix must be pgt_ and six more characters' }),
+};
 const createBody = z.strictObject({
   name: text('name', 1, 200),
   mid: optional(midField),
   impsLimit: optional(rupeeAmountField),
   upiLimit: optional(rupeeAmountField),
+  ...merchantMadeToken,
+  why: optional(whyField),
 });
+const tokenIssueBody = z.strictObject({ why: whyField, ...merchantMadeToken });
 const whyBody = z.strictObject({ why: whyField });
 const queueSettingsBody = z
   .strictObject({
@@ -83,7 +101,6 @@ const routingBody = z
   });
 const webhookBody = z.strictObject({
   url: z.url({ error: 'url must be an absolute http:// or https:// URL' }).max(2048),
-  keepSecret: z.boolean().optional(),
 });
 const creditBody = z.strictObject({ amount: rupeeAmountField, reference: text('reference', 1, 100), why: whyField });
 /** A token is named by its id or by the prefix `token list` and the console show. */
@@ -91,9 +108,10 @@ const TOKEN = /^(?:[1-9][0-9]{0,8}|[A-Za-z0-9_-]{4,12})$/;
 
 /**
  * A person's merchant actions on the admin JSON API (docs/operations.md, "Security model"), each calling the
- * use case the console and the CLI share: creating, suspending and activating a merchant, its webhook, its
- * tokens (`act`), and the money actions that wait for a second person — a wallet credit and a new token
- * (`request`, answered 202 with the request).
+ * use case the console and the CLI share: suspending and activating a merchant, its webhook URL, revoking a
+ * token (`act`), and the actions that wait for a second person — a new merchant, a wallet credit and a
+ * merchant-made token for a merchant that lost its own (`request`, answered 202 with the request). No answer
+ * carries a merchant's token or webhook signing secret: staff never hold either.
  */
 export function merchantJsonRoutes(deps: MerchantJsonDeps) {
   const router = exactRouter();
@@ -102,26 +120,33 @@ export function merchantJsonRoutes(deps: MerchantJsonDeps) {
   router
     .route('/admin/merchants')
     .post(
-      action('act', async ({ res, actor, body }) => {
+      action('request', async ({ res, person, body }) => {
         const input = validate(createBody, body);
-        const created = await createMerchantAction(deps, {
+        const plan = await planMerchantCreate(deps, {
           name: input.name,
           ...(input.mid !== undefined && { mid: input.mid }),
           ...(input.impsLimit !== undefined && { impsLimitPaise: input.impsLimit }),
           ...(input.upiLimit !== undefined && { upiLimitPaise: input.upiLimit }),
-          actor,
-          reason: 'merchant created',
+          token: { digest: input.tokenDigest, prefix: input.tokenPrefix },
         });
-        switch (created.kind) {
+        switch (plan.kind) {
           case 'mid-taken':
-            throw new AppError('CONFLICT', `MID ${created.mid} is already taken; nothing changed.`);
+            throw new AppError('CONFLICT', `MID ${plan.mid} is already taken; nothing changed.`);
           case 'limit-too-high':
-            throw AppError.validation([
-              { field: created.field, message: `${created.field} may not exceed ${created.ceiling}` },
-            ]);
-          case 'created':
-            // The first token is shown this once: only its digest is stored.
-            sendOk(res, { merchant: merchantJson(created.merchant), token: created.token }, 201);
+            throw AppError.validation([{ field: plan.field, message: `${plan.field} may not exceed ${plan.ceiling}` }]);
+          case 'invalid-token':
+            throw AppError.validation(plan.problems.map((message) => ({ field: 'token', message })));
+          case 'token-taken':
+            throw tokenTaken();
+          case 'planned':
+            sendRequested(
+              res,
+              await requestApproval(deps, {
+                planned: plan.planned,
+                maker: person,
+                reason: input.why ?? `new merchant ${input.name}`,
+              }),
+            );
         }
       }),
     )
@@ -203,23 +228,23 @@ export function merchantJsonRoutes(deps: MerchantJsonDeps) {
     .post(
       action('act', async ({ req, res, actor, body }) => {
         const mid = midOf(req);
-        const { url, keepSecret } = validate(webhookBody, body);
-        const registered = await registerWebhookAction(
+        const { url } = validate(webhookBody, body);
+        const registered = await setWebhookUrlAction(
           { db: deps.db, destinations: deps.webhookDestinations },
-          { mid, url, keepSecret: keepSecret ?? false, actor, reason: 'webhook URL registered' },
+          { mid, url, actor, reason: 'webhook URL registered' },
         );
         switch (registered.kind) {
           case 'refused-url':
             throw AppError.validation([{ field: 'url', message: `url ${registered.why}` }]);
           case 'no-merchant':
             throw noMerchant(mid);
-          case 'no-endpoint':
-            throw new AppError('CONFLICT', `MID ${mid} has no webhook yet: register one with a new secret.`);
           case 'registered':
-            // A new signing secret is shown this once.
+            // Never the signing secret: the merchant fetches it itself (POST /api/webhook/secret).
             sendOk(res, {
-              webhook: webhookEndpointJson(mid, registered.endpoint),
-              ...(registered.secret !== undefined && { secret: registered.secret }),
+              webhook: {
+                ...webhookEndpointJson(mid, registered.endpoint),
+                awaitingSecret: registered.awaitingSecret,
+              },
             });
         }
       }),
@@ -234,6 +259,7 @@ export function merchantJsonRoutes(deps: MerchantJsonDeps) {
         const { why } = validate(optionalWhyBody, body);
         const merchant = await findMerchantByMid(deps.db, mid);
         if (!merchant) throw noMerchant(mid);
+        if (await webhookAwaitsSecret(deps.db, merchant.id)) throw awaitingSecret(mid);
         const enabled = await enableWebhookEndpointAction(deps, {
           merchantId: merchant.id,
           actor,
@@ -297,10 +323,18 @@ export function merchantJsonRoutes(deps: MerchantJsonDeps) {
     .post(
       action('request', async ({ req, res, person, body }) => {
         const mid = midOf(req);
-        const { why } = validate(whyBody, body);
-        const plan = await planTokenIssue(deps, { mid });
-        if (plan.kind === 'no-merchant') throw noMerchant(mid);
-        sendRequested(res, await requestApproval(deps, { planned: plan.planned, maker: person, reason: why }));
+        const { why, tokenDigest, tokenPrefix } = validate(tokenIssueBody, body);
+        const plan = await planTokenIssue(deps, { mid, token: { digest: tokenDigest, prefix: tokenPrefix } });
+        switch (plan.kind) {
+          case 'no-merchant':
+            throw noMerchant(mid);
+          case 'invalid-token':
+            throw AppError.validation(plan.problems.map((message) => ({ field: 'token', message })));
+          case 'token-taken':
+            throw tokenTaken();
+          case 'planned':
+            sendRequested(res, await requestApproval(deps, { planned: plan.planned, maker: person, reason: why }));
+        }
       }),
     )
     .all(methodNotAllowed);
@@ -332,6 +366,22 @@ export function merchantJsonRoutes(deps: MerchantJsonDeps) {
     .all(methodNotAllowed);
 
   return router;
+}
+
+function tokenTaken(): AppError {
+  return new AppError(
+    'CONFLICT',
+    'That token digest is already registered; nothing changed. The merchant makes a new token (payout-token).',
+  );
+}
+
+/** An endpoint waiting for the merchant's first signing secret: enabling it would send what nobody can verify. */
+function awaitingSecret(mid: string): AppError {
+  return new AppError(
+    'CONFLICT',
+    `The webhook endpoint of MID ${mid} waits for the merchant to fetch its signing secret ` +
+      '(POST /api/webhook/secret); its deliveries resume then. Nothing changed.',
+  );
 }
 
 function noMerchant(mid: string): AppError {

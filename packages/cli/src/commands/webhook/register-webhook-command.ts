@@ -5,36 +5,32 @@ import type { CommandContext } from '../../context.js';
 import { showResult, type Row } from '../../output.js';
 import { checkDestination, urlArgument } from './webhook-destination.js';
 
-/** `merchant webhook`: registers the merchant's webhook URL, with a new signing secret unless --keep-secret. */
+/**
+ * `merchant webhook`: points the merchant's webhooks at a URL. The signing secret is never shown here: the
+ * merchant fetches it through its own API (docs/webhooks.md, "The signing secret"); a moved endpoint keeps it.
+ */
 export function registerMerchantWebhookCommand(merchant: Command, context: () => CommandContext): void {
   merchantCommand(
     merchant,
     'webhook',
-    "register the merchant's webhook URL and print a new signing secret, once (an earlier secret keeps signing for 24 h)",
+    "set the merchant's webhook URL (its signing secret stays the merchant's: it fetches it with POST /api/webhook/secret)",
   )
     .requiredOption(
       '--url <url>',
       'where payout results are POSTed (https:// in production; never a loopback, private or metadata address)',
       urlArgument,
     )
-    .option('--keep-secret', 'only change the URL; the current secret stays')
-    .action(async (opts: { mid: string; url: string; keepSecret?: boolean }) => {
+    .action(async (opts: { mid: string; url: string }) => {
       const ctx = context();
       // Said here before anything is sent; the admin listener checks the same rules again, and decides.
       await checkDestination(opts.url, ctx.webhookDestinations);
       const answer = await ctx
         .admin()
-        .post<{ webhook: Row; secret?: string }>(`/admin/merchants/${encodeURIComponent(opts.mid)}/webhook`, {
-          url: opts.url,
-          ...(opts.keepSecret && { keepSecret: true }),
-        })
+        .post<{ webhook: Row }>(`/admin/merchants/${encodeURIComponent(opts.mid)}/webhook`, { url: opts.url })
         .catch(calledWrongly);
-      if (answer.secret === undefined) {
-        showResult(ctx.out, answer.webhook);
-        return;
-      }
-      showResult(ctx.out, { ...answer.webhook, secret: answer.secret }, [
-        'Give the secret to the merchant now: it is never shown again. See docs/webhooks.md for how to verify deliveries.',
+      showResult(ctx.out, answer.webhook, [
+        answer.webhook.awaitingSecret === true &&
+          'Deliveries are held until the merchant fetches its signing secret (POST /api/webhook/secret, docs/webhooks.md): tell the merchant.',
       ]);
     });
 }

@@ -22,7 +22,8 @@ export interface MerchantOverview {
   routing: { pinnedBank: string | null; downtimeHoldSeconds: number };
   webhook: {
     url: string;
-    secretPrefix: string;
+    /** Null until the merchant fetches its signing secret (docs/webhooks.md): its deliveries are held meanwhile. */
+    secretPrefix: string | null;
     /** Deliveries finished or pending since `dayStart`, by status. */
     health: { delivered: number; failed: number; pending: number; held: number };
     /** Set while the endpoint is disabled for failing a whole retry window. */
@@ -100,7 +101,7 @@ export async function findMerchantOverview(
 async function webhookOverview(
   db: PrismaClientOrTransaction,
   merchantId: number,
-  endpoint: { url: string; secretPrefix: string; disabledAt: Date | null; disabledReason: string | null },
+  endpoint: { url: string; secretPrefix: string | null; disabledAt: Date | null; disabledReason: string | null },
   dayStart: Date,
 ): Promise<NonNullable<MerchantOverview['webhook']>> {
   const [deliveries, lastAttempt] = await Promise.all([

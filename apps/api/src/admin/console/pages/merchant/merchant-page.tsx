@@ -47,7 +47,7 @@ export function MerchantPage(props: {
           <ActionButton
             viewer={props.viewer}
             href={`${base}/tokens/rotate`}
-            label="Request another token…"
+            label="Register a merchant-made token…"
             needs="request"
           />
         </div>

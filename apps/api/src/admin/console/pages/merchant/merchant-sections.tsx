@@ -42,7 +42,17 @@ export function WebhookFacts({ viewer, merchant: m }: { viewer: Viewer; merchant
     <dl class="facts">
       <dt>Endpoint</dt>
       <dd>
-        <code>{m.webhook.url}</code> (secret <code>{m.webhook.secretPrefix}…</code>)
+        <code>{m.webhook.url}</code>{' '}
+        {m.webhook.secretPrefix === null ? (
+          <>
+            (no signing secret yet: the merchant fetches its own with <code>POST /api/webhook/secret</code>; its
+            deliveries are held until then)
+          </>
+        ) : (
+          <>
+            (secret <code>{m.webhook.secretPrefix}…</code>)
+          </>
+        )}
       </dd>
       {disabled && (
         <>
