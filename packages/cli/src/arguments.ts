@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { isMid, isTransactionId, parseRupees, type Paise } from '@payout/domain';
+import { CONSOLE_USERNAME_PATTERN, isMid, isTransactionId, parseRupees, type Paise } from '@payout/domain';
 import { UsageError } from './usage-error.js';
 
 // Argument parsers for commander: each turns text into a checked value or a UsageError (exit status 2).
@@ -60,4 +60,14 @@ export function payoutCommand(group: Command, name: string, description: string)
  */
 export function noted(command: Command, what = 'why, for the audit log'): Command {
   return command.option('--note <why>', what, nonEmptyArgument('note', 400));
+}
+
+/** A console sign-in name: lower-case letters, digits, `.`, `_` and `-`. */
+export function usernameArgument(text: string): string {
+  if (!CONSOLE_USERNAME_PATTERN.test(text)) {
+    throw new UsageError(
+      `--name must be 1–64 lower-case letters, digits, . _ or -, starting with a letter or digit: got "${text}"`,
+    );
+  }
+  return text;
 }

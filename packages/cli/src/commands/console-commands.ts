@@ -1,13 +1,7 @@
 import type { Command } from 'commander';
 import { listSealedSeeds, storeResealedSeeds } from '@payout/db';
-import {
-  CONSOLE_ROLES,
-  CONSOLE_USERNAME_PATTERN,
-  openSeed,
-  sealedUnderOldKey,
-  sealSeed,
-  type ConsoleRole,
-} from '@payout/domain';
+import { CONSOLE_ROLES, openSeed, sealedUnderOldKey, sealSeed, type ConsoleRole } from '@payout/domain';
+import { usernameArgument } from '../arguments.js';
 import type { CommandContext } from '../context.js';
 import { show, showResult } from '../output.js';
 import { CommandFailure, UsageError } from '../usage-error.js';
@@ -194,15 +188,6 @@ function whyOf(text: string | undefined): string {
   const why = text?.trim();
   if (!why) throw new UsageError('--why is required: the approver reads it, and it goes to the audit log');
   return why;
-}
-
-function usernameArgument(text: string): string {
-  if (!CONSOLE_USERNAME_PATTERN.test(text)) {
-    throw new UsageError(
-      `--name must be 1–64 lower-case letters, digits, . _ or -, starting with a letter or digit: got "${text}"`,
-    );
-  }
-  return text;
 }
 
 function roleArgument(text: string): ConsoleRole {

@@ -1,6 +1,5 @@
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';
-import { CONSOLE_USERNAME_PATTERN } from '@payout/domain';
 import { breakGlassApprover, setUpFirstApprover } from '@payout/use-cases';
 import {
   AdminRefusal,
@@ -11,6 +10,7 @@ import {
   saveEnrollment,
   type SavedEnrollment,
 } from '../admin-client.js';
+import { usernameArgument } from '../arguments.js';
 import type { CommandContext, SignInSettings } from '../context.js';
 import { show, showResult } from '../output.js';
 import { CommandFailure, UsageError } from '../usage-error.js';
@@ -207,13 +207,4 @@ async function newPassword(settings: SignInSettings, fromStdin: boolean): Promis
   const again = await settings.readPassword('The same again: ');
   if (first !== again) throw new CommandFailure('the two passwords differ; nothing changed — run the command again');
   return first;
-}
-
-function usernameArgument(text: string): string {
-  if (!CONSOLE_USERNAME_PATTERN.test(text)) {
-    throw new UsageError(
-      `--name must be 1–64 lower-case letters, digits, . _ or -, starting with a letter or digit: got "${text}"`,
-    );
-  }
-  return text;
 }

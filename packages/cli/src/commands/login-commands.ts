@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { CONSOLE_USERNAME_PATTERN } from '@payout/domain';
 import {
   createAdminClient,
   forgetCredential,
@@ -7,9 +6,10 @@ import {
   readSavedCredential,
   saveCredential,
 } from '../admin-client.js';
+import { usernameArgument } from '../arguments.js';
 import type { CommandContext } from '../context.js';
 import { showResult } from '../output.js';
-import { CommandFailure, UsageError } from '../usage-error.js';
+import { CommandFailure } from '../usage-error.js';
 
 interface SignInAnswer {
   token: string;
@@ -29,10 +29,7 @@ export function registerLoginCommands(program: Command, context: () => CommandCo
   program
     .command('login')
     .description('sign in as yourself: your console password, read from the terminal without echo')
-    .requiredOption('--name <username>', 'your console sign-in name', (text: string) => {
-      if (!CONSOLE_USERNAME_PATTERN.test(text)) throw new UsageError(`--name is a console sign-in name: got "${text}"`);
-      return text;
-    })
+    .requiredOption('--name <username>', 'your console sign-in name', usernameArgument)
     .option('--password-stdin', 'read the password from stdin (a pipe) instead of the terminal')
     .option('--code <code>', 'a current code from your authenticator app (asked for at the terminal when omitted)')
     .action(async (opts: { name: string; passwordStdin?: boolean; code?: string }) => {
