@@ -6,6 +6,7 @@ import { audit } from './audit.js';
 export type EnableWebhookEndpointOutcome =
   | { kind: 'no-endpoint' }
   | { kind: 'not-disabled' }
+  | { kind: 'awaiting-secret' }
   | { kind: 'enabled'; disabledAt: Date; disabledReason: string | null; resumed: number; queued: boolean };
 
 /**

@@ -43,7 +43,6 @@ export {
 export {
   rotateOwnWebhookSecret,
   setWebhookUrlAction,
-  webhookAwaitsSecret,
   type RotateOwnWebhookSecretOutcome,
   type SetWebhookUrlOutcome,
 } from './merchant-webhook.js';

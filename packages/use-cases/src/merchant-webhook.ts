@@ -1,7 +1,6 @@
 import {
   enableWebhookEndpoint,
   findMerchantByMid,
-  findWebhookEndpoint,
   rotateWebhookSecret,
   setWebhookUrl,
   type PrismaClient,
@@ -48,15 +47,6 @@ export async function setWebhookUrlAction(
     });
     return { kind: 'registered', endpoint, awaitingSecret } as const;
   });
-}
-
-/**
- * Whether the merchant's endpoint waits for its first signing secret: enabling it by hand would send
- * deliveries nobody can verify, so only the merchant's fetching a secret releases them.
- */
-export async function webhookAwaitsSecret(db: PrismaClient, merchantId: number): Promise<boolean> {
-  const endpoint = await findWebhookEndpoint(db, merchantId);
-  return endpoint !== null && endpoint.secretPrefix === null;
 }
 
 export type RotateOwnWebhookSecretOutcome =

@@ -259,6 +259,8 @@ export async function releaseHeldWebhookDeliveries(
 export type EnableWebhookEndpointResult =
   | { kind: 'no-endpoint' }
   | { kind: 'not-disabled' }
+  /** It waits for the merchant to fetch its signing secret (docs/webhooks.md): nothing to send with yet. */
+  | { kind: 'awaiting-secret' }
   | { kind: 'enabled'; disabledAt: Date; disabledReason: string | null; resumed: DueWebhookDelivery[] };
 
 /**
@@ -269,10 +271,14 @@ export async function enableWebhookEndpoint(
   db: PrismaClientOrTransaction,
   merchantId: number,
 ): Promise<EnableWebhookEndpointResult> {
-  const [endpoint] = await db.$queryRaw<{ disabled_at: Date | null; disabled_reason: string | null }[]>`
-    SELECT disabled_at, disabled_reason FROM webhook_endpoints WHERE merchant_id = ${merchantId} FOR UPDATE`;
+  const [endpoint] = await db.$queryRaw<
+    { disabled_at: Date | null; disabled_reason: string | null; awaiting_secret: boolean }[]
+  >`
+    SELECT disabled_at, disabled_reason, signing_secret IS NULL AS awaiting_secret
+      FROM webhook_endpoints WHERE merchant_id = ${merchantId} FOR UPDATE`;
   if (!endpoint) return { kind: 'no-endpoint' };
   if (!endpoint.disabled_at) return { kind: 'not-disabled' };
+  if (endpoint.awaiting_secret) return { kind: 'awaiting-secret' };
   await db.$executeRaw`
     UPDATE webhook_endpoints SET disabled_at = NULL, disabled_reason = NULL, updated_at = now()
      WHERE merchant_id = ${merchantId}`;

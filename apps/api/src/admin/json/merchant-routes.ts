@@ -16,7 +16,6 @@ import {
   setWebhookUrlAction,
   updateQueueSettingsAction,
   updateRoutingSettingsAction,
-  webhookAwaitsSecret,
   DOWNTIME_HOLD_SECONDS,
   MERCHANT_TOKEN_DIGEST,
   MERCHANT_TOKEN_PREFIX,
@@ -259,7 +258,6 @@ export function merchantJsonRoutes(deps: MerchantJsonDeps) {
         const { why } = validate(optionalWhyBody, body);
         const merchant = await findMerchantByMid(deps.db, mid);
         if (!merchant) throw noMerchant(mid);
-        if (await webhookAwaitsSecret(deps.db, merchant.id)) throw awaitingSecret(mid);
         const enabled = await enableWebhookEndpointAction(deps, {
           merchantId: merchant.id,
           actor,
@@ -270,6 +268,8 @@ export function merchantJsonRoutes(deps: MerchantJsonDeps) {
             throw new AppError('NOT_FOUND', `MID ${mid} has no webhook URL: register one first.`);
           case 'not-disabled':
             throw new AppError('CONFLICT', `The webhook endpoint of MID ${mid} is not disabled; nothing changed.`);
+          case 'awaiting-secret':
+            throw awaitingSecret(mid);
           case 'enabled':
             sendOk(res, {
               webhook: {

@@ -1,4 +1,4 @@
-import { enableWebhookEndpointAction, webhookAwaitsSecret } from '@payout/use-cases';
+import { enableWebhookEndpointAction } from '@payout/use-cases';
 import { exactRouter } from '../console-authorization.js';
 import type { ConsoleContext } from '../console-dependencies.js';
 import { merchantOr404, reasonOr422, showMessage } from '../console-guards.js';
@@ -37,16 +37,6 @@ export function enableWebhookRoutes(context: ConsoleContext) {
         if (!merchant) return;
         const { mid } = merchant;
         // Only the merchant's first signing secret releases an endpoint that has none (docs/webhooks.md).
-        if (await webhookAwaitsSecret(deps.db, merchant.id)) {
-          showMessage(
-            res,
-            viewer,
-            409,
-            'Waiting for the merchant',
-            `The webhook endpoint of ${mid} waits for the merchant to fetch its signing secret (POST /api/webhook/secret); its deliveries resume then. Nothing changed.`,
-          );
-          return;
-        }
         const result = await enableWebhookEndpointAction(deps, {
           merchantId: merchant.id,
           actor: actorOf(viewer),
@@ -67,6 +57,15 @@ export function enableWebhookRoutes(context: ConsoleContext) {
             return;
           case 'no-endpoint':
             showMessage(res, viewer, 404, 'No endpoint', `${mid} has no webhook endpoint; nothing changed.`);
+            return;
+          case 'awaiting-secret':
+            showMessage(
+              res,
+              viewer,
+              409,
+              'Waiting for the merchant',
+              `The webhook endpoint of ${mid} waits for the merchant to fetch its signing secret (POST /api/webhook/secret); its deliveries resume then. Nothing changed.`,
+            );
             return;
         }
       }),
