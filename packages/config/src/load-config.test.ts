@@ -96,12 +96,13 @@ describe('placeholder secrets', () => {
     return undefined;
   };
 
-  it('when NODE_ENV is unset, then the placeholder admin token and callback secret are refused', () => {
+  it('when NODE_ENV is unset, then the placeholder admin token, callback secret and second-factor key are refused', () => {
     const error = placeholderError({});
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).problems).toEqual([
       expect.stringMatching(/^PAYIN_CALLBACK_SECRET: must be set to a real secret/),
       expect.stringMatching(/^ADMIN_TOKEN: must be set to a real secret/),
+      expect.stringMatching(/^SECOND_FACTOR_KEY: must be set to a real key/),
     ]);
   });
 
@@ -110,6 +111,7 @@ describe('placeholder secrets', () => {
       NODE_ENV: 'production',
       ADMIN_TOKEN: DEVELOPMENT_SECRET,
       PAYIN_CALLBACK_SECRET: 'a'.repeat(32),
+      SECOND_FACTOR_KEY: 'c'.repeat(64),
     });
     expect((error as ConfigError).problems).toEqual([
       expect.stringMatching(/^ADMIN_TOKEN: must be set to a real secret/),
@@ -119,7 +121,11 @@ describe('placeholder secrets', () => {
   it('when NODE_ENV is development or test, then the placeholder is accepted; real secrets always are', () => {
     expect(loadConfig(apiConfigSchema, { NODE_ENV: 'development' }).ADMIN_TOKEN).toBe(DEVELOPMENT_SECRET);
     expect(loadConfig(apiConfigSchema, { NODE_ENV: 'test' }).PAYIN_CALLBACK_SECRET).toBe(DEVELOPMENT_SECRET);
-    const real = { ADMIN_TOKEN: 'a'.repeat(32), PAYIN_CALLBACK_SECRET: 'b'.repeat(32) };
+    const real = {
+      ADMIN_TOKEN: 'a'.repeat(32),
+      PAYIN_CALLBACK_SECRET: 'b'.repeat(32),
+      SECOND_FACTOR_KEY: 'c'.repeat(64),
+    };
     expect(loadConfig(apiConfigSchema, real).NODE_ENV).toBe('production');
   });
 
