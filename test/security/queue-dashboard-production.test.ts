@@ -12,6 +12,7 @@ const production = useApi({
   NODE_ENV: 'production',
   ADMIN_TOKEN,
   PAYIN_CALLBACK_SECRET: 'a-production-callback-secret-0123456789abcdef',
+  SECOND_FACTOR_KEY: '9c'.repeat(32),
   APPROVALS_ALLOW_SELF_APPROVAL: 'false',
   // Production refuses loopback webhook destinations, which the tests' own setting allows elsewhere.
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'false',
