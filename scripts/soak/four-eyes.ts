@@ -49,8 +49,9 @@ export async function addSoakOperators(db: PrismaClient, adminUrl: string): Prom
     });
     return enroll(adminUrl, username, opened.secret);
   };
-  await add(SOAK_SECOND_APPROVER, 'approver');
+  // The second approver last: their enrollment ends the setup, after which a person is added by request.
   const maker = await add(SOAK_MAKER, 'operator');
+  await add(SOAK_SECOND_APPROVER, 'approver');
   return {
     makerKey: await signIn(adminUrl, maker),
     approverKey,
