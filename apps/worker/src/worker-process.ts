@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { Queue, type Worker } from 'bullmq';
 import type { WorkerConfig } from '@payout/config';
 import { createPrismaClient, type OverduePayout, type PrismaClient } from '@payout/db';
-import type { InquirySchedules } from '@payout/domain';
+import type { BankName, InquirySchedules } from '@payout/domain';
 import { createProducerConnection, createWorkerConnection, PAYOUT_QUEUE } from '@payout/queue';
 import { createBankRails, type BankRails, type RailAdapter } from '@payout/rails';
 import {
@@ -14,6 +14,7 @@ import {
   type ServiceMetrics,
 } from '@payout/telemetry';
 import { bankThrottle, NO_THROTTLE } from './banks/bank-throttle.js';
+import { BankRecovery } from './banks/bank-recovery.js';
 import { BankView } from './banks/bank-view.js';
 import { RoutedBanks, routingSettingsOf, type DriverBanks } from './banks/driver-banks.js';
 import { BankHealthScorer } from './banks/health-scorer.js';
@@ -82,12 +83,26 @@ export async function startWorker(config: WorkerConfig, overrides: WorkerOverrid
         : NO_THROTTLE,
     },
   );
+  const webhooks = await startWebhookWorker(config, {
+    db,
+    connection: producerRedis,
+    workerConnection: workerRedis,
+    logger,
+  });
+  const recovery = new BankRecovery({ db, queue, logger, inFlightMs: railWindowMsOf(config), actor: 'worker' });
+  const modesOf = (bank: BankName) => config.banks.find((b) => b.name === bank)?.modes ?? [];
   const view = new BankView({
     db,
     banks: config.banks,
     refreshMs: config.ROUTING_REFRESH_MS,
     logger,
     metrics: createRoutingMetrics(metrics.registry),
+    onResumed: (bank) =>
+      void recovery
+        .askNow(bank, modesOf(bank), `bank ${bank} resumed by an operator`)
+        .catch((error: unknown) =>
+          logger.warn({ err: (error as Error).message, bank }, 'could not ask about a resumed bank’s payouts now'),
+        ),
   });
   view.start();
   health.start();
@@ -99,15 +114,13 @@ export async function startWorker(config: WorkerConfig, overrides: WorkerOverrid
     settings: routingSettings,
     intervalMs: config.ROUTING_REFRESH_MS,
     logger,
+    changes: {
+      notify: (ids) => ids.forEach((id) => webhooks.deliverSoon(id)),
+      back: (bank, mode) => recovery.askNow(bank, [mode], `bank ${bank} answers again for ${mode}`),
+    },
   });
   scorer.start();
   const banks = new RoutedBanks({ rails, view, settings: routingSettings });
-  const webhooks = await startWebhookWorker(config, {
-    db,
-    connection: producerRedis,
-    workerConnection: workerRedis,
-    logger,
-  });
   const driver = payoutDriverFor(config, { db, banks, queue, logger, metrics, webhooks });
 
   const sweeper = new JobSweeper(payoutSweepPlan, { db, queue, logger, graceMs: config.SWEEP_GRACE_MS, metrics });
@@ -222,7 +235,7 @@ function payoutDriverFor(config: WorkerConfig, { db, banks, queue, logger, metri
     schedules: inquirySchedulesOf(config),
     deadlineMs: config.INQUIRY_DEADLINE_MS,
     notFoundTrustedAfterMs: config.RAIL_NOT_FOUND_TRUSTED_AFTER_MS,
-    railWindowMs: config.RAIL_CONNECT_TIMEOUT_MS + config.RAIL_RESPONSE_TIMEOUT_MS + 5_000,
+    railWindowMs: railWindowMsOf(config),
     metrics,
     ...(config.SETTLE_COALESCING && {
       settle: new CoalescingSettler(db, {
@@ -234,6 +247,11 @@ function payoutDriverFor(config: WorkerConfig, { db, banks, queue, logger, metri
       if (webhookDeliveryId !== null) webhooks.deliverSoon(webhookDeliveryId);
     },
   });
+}
+
+/** How long a submit or a status check may take, the rail's time-outs included. */
+function railWindowMsOf(config: WorkerConfig): number {
+  return config.RAIL_CONNECT_TIMEOUT_MS + config.RAIL_RESPONSE_TIMEOUT_MS + 5_000;
 }
 
 /** Each mode's status-check schedule, from the configuration (defaults: docs/bank-boundary.md). */

@@ -196,6 +196,10 @@ const routingSettings = {
   ROUTING_PROBE_SHARE: share(0.05),
   /** Banks scoring within this of the best share new payouts by their weights. */
   ROUTING_SHARE_MARGIN: share(0.05),
+  /** A bank whose newest submits are this many failures in a row (5xx, time-outs) is down at once… */
+  ROUTING_DOWN_AFTER_FAILURES: positiveInt(10),
+  /** …or whose newest failures in a row (two at least) span this long, however few: a hard outage at night. */
+  ROUTING_DOWN_AFTER_MS: positiveInt(15_000),
   /** How often the banks are scored (by one worker at a time) and each worker reads the scores and controls. */
   ROUTING_REFRESH_MS: positiveInt(1_000),
   /** How often a held payout looks for a bank again: it is sent within this of a bank's recovery. */

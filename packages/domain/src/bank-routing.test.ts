@@ -7,9 +7,13 @@ import {
   healthKey,
   isServing,
   mayCallBank,
+  NO_OUTCOMES,
+  NO_RUN,
+  recentRun,
   routePayout,
   type BankHealth,
   type BankLandscape,
+  type OutcomeCounts,
   type RoutableBank,
   type RoutingRequest,
 } from './bank-routing.js';
@@ -78,6 +82,73 @@ describe('assessBankHealth: the score and elimination, with hysteresis', () => {
     });
     // Too few probes to judge: still eliminated.
     expect(assessBankHealth({ paid: 4, refused: 0, technical: 0, timeouts: 0 }, true, settings).eliminated).toBe(true);
+  });
+});
+
+describe('a hard outage and a clean recovery, judged by the newest run', () => {
+  const second = (n: number, counts: Partial<OutcomeCounts>) => ({ second: n, counts: { ...NO_OUTCOMES, ...counts } });
+
+  it('when the newest seconds hold only failures, then they are a failing run back to the last second the bank answered', () => {
+    const run = recentRun([
+      second(100, { paid: 30 }),
+      second(104, { technical: 3 }),
+      second(101, { paid: 2, technical: 1 }),
+      second(103, { timeouts: 2 }),
+    ]);
+    expect(run).toEqual({ failures: 5, failingForMs: 1000, healthy: 0 });
+    // A refusal is the bank answering: it ends the failing run without counting as work done.
+    expect(recentRun([second(10, { technical: 4 }), second(11, { refused: 1 })])).toEqual(NO_RUN);
+    expect(recentRun([])).toEqual(NO_RUN);
+  });
+
+  it('when the newest seconds hold no failure, then their paid submits are a healthy run', () => {
+    expect(
+      recentRun([second(1, { technical: 9 }), second(2, { paid: 3 }), second(3, { paid: 1, refused: 1 })]),
+    ).toEqual({
+      failures: 0,
+      failingForMs: 0,
+      healthy: 4,
+    });
+  });
+
+  it('when a bank with a healthy window fails the configured submits in a row, then it is eliminated at once', () => {
+    const healthyWindow = { paid: 200, refused: 0, technical: 9, timeouts: 0 };
+    expect(assessBankHealth(healthyWindow, false, settings, { failures: 9, failingForMs: 2000, healthy: 0 })).toEqual({
+      score: 200 / 209,
+      eliminated: false,
+    });
+    expect(
+      assessBankHealth({ ...healthyWindow, technical: 10 }, false, settings, {
+        failures: 10,
+        failingForMs: 2000,
+        healthy: 0,
+      }).eliminated,
+    ).toBe(true);
+  });
+
+  it('when traffic is low, then two failures or more spanning the configured time eliminate the bank, and one does not', () => {
+    const few = { paid: 3, refused: 0, technical: 2, timeouts: 0 };
+    const span = settings.downAfterMs;
+    expect(assessBankHealth(few, false, settings, { failures: 2, failingForMs: span, healthy: 0 })).toEqual({
+      score: null,
+      eliminated: true,
+    });
+    expect(
+      assessBankHealth(few, false, settings, { failures: 2, failingForMs: span - 1000, healthy: 0 }).eliminated,
+    ).toBe(false);
+    expect(
+      assessBankHealth(few, false, settings, { failures: 1, failingForMs: 10 * span, healthy: 0 }).eliminated,
+    ).toBe(false);
+  });
+
+  it('when an eliminated bank does its work on its newest probes, then it is back once they reach the recovery count', () => {
+    const probes = { paid: 5, refused: 0, technical: 12, timeouts: 0 };
+    expect(assessBankHealth(probes, true, settings, { failures: 0, failingForMs: 0, healthy: 4 }).eliminated).toBe(
+      true,
+    );
+    expect(assessBankHealth(probes, true, settings, { failures: 0, failingForMs: 0, healthy: 5 }).eliminated).toBe(
+      false,
+    );
   });
 });
 

@@ -25,6 +25,10 @@ export interface RoutingSettings {
   probeShare: number;
   /** Banks scoring within this of the best share new payouts by weight. */
   shareMargin: number;
+  /** A bank whose newest submits are this many failures in a row is down, whatever its older answers… */
+  downAfterFailures: number;
+  /** …or whose newest failures in a row (two at least) span this long: a hard outage at low traffic. */
+  downAfterMs: number;
 }
 
 export const DEFAULT_ROUTING_SETTINGS: RoutingSettings = {
@@ -34,6 +38,8 @@ export const DEFAULT_ROUTING_SETTINGS: RoutingSettings = {
   recoverMinOutcomes: 5,
   probeShare: 0.05,
   shareMargin: 0.05,
+  downAfterFailures: 10,
+  downAfterMs: 15_000,
 };
 
 /** A bank's window for one mode: how its recent submits came out. */
@@ -46,6 +52,48 @@ export interface OutcomeCounts {
 
 export const NO_OUTCOMES: OutcomeCounts = { paid: 0, refused: 0, technical: 0, timeouts: 0 };
 
+/**
+ * The newest stretch of a bank's window, read second by second from the latest back: its failures in a row
+ * (technical errors and time-outs, nothing else answered in those seconds) and how far apart the first and
+ * last of them came, or its answers in a row without a failure.
+ */
+export interface RecentRun {
+  failures: number;
+  failingForMs: number;
+  /** Submits the bank did its work on, in a row (it took the payout, or passed on the beneficiary's no). */
+  healthy: number;
+}
+
+export const NO_RUN: RecentRun = { failures: 0, failingForMs: 0, healthy: 0 };
+
+/**
+ * The newest run of a window's seconds (each second's counts, any order): walking back from the latest, the
+ * seconds with failures only, or the seconds without a failure. A second holding both ends either run. A
+ * refusal (4xx) is the bank answering, so it ends a failing run, but it is no work done: it counts in no run.
+ */
+export function recentRun(seconds: readonly { second: number; counts: OutcomeCounts }[]): RecentRun {
+  const newestFirst = [...seconds].sort((a, b) => b.second - a.second);
+  const failed = (c: OutcomeCounts) => c.technical + c.timeouts;
+  const first = newestFirst[0];
+  if (!first) return NO_RUN;
+  if (failed(first.counts) > 0 && first.counts.paid + first.counts.refused === 0) {
+    let failures = 0;
+    let oldest = first.second;
+    for (const { second, counts } of newestFirst) {
+      if (counts.paid + counts.refused > 0) break;
+      failures += failed(counts);
+      oldest = second;
+    }
+    return { failures, failingForMs: (first.second - oldest) * 1000, healthy: 0 };
+  }
+  let healthy = 0;
+  for (const { counts } of newestFirst) {
+    if (failed(counts) > 0) break;
+    healthy += counts.paid;
+  }
+  return { failures: 0, failingForMs: 0, healthy };
+}
+
 /** A bank's health for one mode as routing reads it. */
 export interface BankHealth {
   /** 0..1, null while too few outcomes to judge. */
@@ -54,16 +102,31 @@ export interface BankHealth {
 }
 
 /**
- * The bank's score and whether it is eliminated, from its window and whether it was eliminated before: the
- * share of outcomes where the bank did its work. Eliminated below `eliminateBelow`; back only at
- * `recoverAt` or better over at least `recoverMinOutcomes` (while eliminated it sees only probes, so fewer
- * outcomes are enough to judge its recovery). A window with too few outcomes changes nothing.
+ * The bank's score and whether it is eliminated, from its window (counted since its standing last changed)
+ * and whether it was eliminated before: the share of outcomes where the bank did its work. Eliminated below
+ * `eliminateBelow`; back only at `recoverAt` or better over at least `recoverMinOutcomes` (while eliminated
+ * it sees only probes, so fewer outcomes are enough to judge its recovery). A window with too few outcomes
+ * changes nothing by its share.
+ *
+ * A hard outage is judged by the newest run, not the share (docs/banks.md, "Routing"): nothing but failures
+ * for `downAfterFailures` submits in a row, or for `downAfterMs` between the first and last of two or more,
+ * eliminates the bank however healthy its older answers were — low traffic counts failures, not shares. An
+ * eliminated bank whose newest `recoverMinOutcomes` submits all did their work is back at once.
  */
-export function assessBankHealth(counts: OutcomeCounts, wasEliminated: boolean, settings: RoutingSettings): BankHealth {
+export function assessBankHealth(
+  counts: OutcomeCounts,
+  wasEliminated: boolean,
+  settings: RoutingSettings,
+  run: RecentRun = NO_RUN,
+): BankHealth {
   const total = counts.paid + counts.refused + counts.technical + counts.timeouts;
   const needed = wasEliminated ? Math.min(settings.recoverMinOutcomes, settings.minOutcomes) : settings.minOutcomes;
-  if (total < Math.max(1, needed)) return { score: null, eliminated: wasEliminated };
-  const score = counts.paid / total;
+  const score = total >= Math.max(1, needed) ? counts.paid / total : null;
+  const plainlyDown =
+    run.failures >= settings.downAfterFailures || (run.failures >= 2 && run.failingForMs >= settings.downAfterMs);
+  if (!wasEliminated && plainlyDown) return { score, eliminated: true };
+  if (wasEliminated && run.healthy >= settings.recoverMinOutcomes) return { score, eliminated: false };
+  if (score === null) return { score: null, eliminated: wasEliminated };
   const eliminated = wasEliminated ? score < settings.recoverAt : score < settings.eliminateBelow;
   return { score, eliminated };
 }

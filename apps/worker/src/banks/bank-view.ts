@@ -1,6 +1,6 @@
 import type { BankSettings } from '@payout/config';
 import { bankControlStates, listBankHealth, type PrismaClient } from '@payout/db';
-import { healthKey, type BankHealth, type BankLandscape } from '@payout/domain';
+import { healthKey, type BankHealth, type BankLandscape, type BankName } from '@payout/domain';
 import type { Logger, RoutingMetrics } from '@payout/telemetry';
 
 /**
@@ -23,6 +23,8 @@ export class BankView {
       refreshMs: number;
       logger: Logger;
       metrics?: RoutingMetrics;
+      /** Told when an operator's pause of a bank ends (resumed or draining: it may be called again). */
+      onResumed?: (bank: BankName) => void;
     },
   ) {
     this.current = { banks: options.banks, controls: new Map(), health: new Map() };
@@ -40,8 +42,11 @@ export class BankView {
       const health = new Map<string, BankHealth>(
         rows.map((row) => [healthKey(row.bank, row.mode), { score: row.score, eliminated: row.eliminated }]),
       );
+      const before = this.current.controls;
       this.current = { banks: this.options.banks, controls, health };
       this.publish();
+      for (const [bank, state] of before)
+        if (state === 'PAUSED' && controls.get(bank) !== 'PAUSED') this.options.onResumed?.(bank);
     } catch (error) {
       this.options.logger.warn(
         { err: (error as Error).message },

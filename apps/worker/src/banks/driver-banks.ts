@@ -131,6 +131,8 @@ export function routingSettingsOf(config: {
   ROUTING_RECOVER_MIN_OUTCOMES: number;
   ROUTING_PROBE_SHARE: number;
   ROUTING_SHARE_MARGIN: number;
+  ROUTING_DOWN_AFTER_FAILURES: number;
+  ROUTING_DOWN_AFTER_MS: number;
 }): RoutingSettings {
   return {
     minOutcomes: config.ROUTING_MIN_OUTCOMES,
@@ -139,5 +141,7 @@ export function routingSettingsOf(config: {
     recoverMinOutcomes: config.ROUTING_RECOVER_MIN_OUTCOMES,
     probeShare: config.ROUTING_PROBE_SHARE,
     shareMargin: config.ROUTING_SHARE_MARGIN,
+    downAfterFailures: config.ROUTING_DOWN_AFTER_FAILURES,
+    downAfterMs: config.ROUTING_DOWN_AFTER_MS,
   };
 }

@@ -8,7 +8,15 @@ import {
   type BankHealthRow,
   type PrismaClient,
 } from '@payout/db';
-import { assessBankHealth, healthKey, NO_OUTCOMES, type RoutingSettings } from '@payout/domain';
+import {
+  assessBankHealth,
+  healthKey,
+  NO_OUTCOMES,
+  NO_RUN,
+  type BankName,
+  type PayoutMode,
+  type RoutingSettings,
+} from '@payout/domain';
 import type { Logger } from '@payout/telemetry';
 import type { BankHealthWindow } from './health-window.js';
 
@@ -19,13 +27,23 @@ export interface ScoringResult {
   resolved: string[];
 }
 
+/** What happens when a bank's standing changes: its merchants are told, and its caught payouts asked about. */
+export interface StandingChanges {
+  /** The downtime webhooks the scoring recorded, to be delivered now rather than at the next sweep. */
+  notify(webhookDeliveryIds: bigint[]): void;
+  /** The bank is back for `mode`: what it holds with an unknown outcome is asked about now. */
+  back(bank: BankName, mode: PayoutMode): Promise<unknown>;
+}
+
 /**
  * Scores every bank per mode from the shared health window, about once a second (docs/banks.md, "Routing"),
  * one worker process at a time: each round runs under a PostgreSQL advisory lock, as the sweepers do, and
  * reads the previous standing from `bank_health` inside it, so elimination's hysteresis holds whichever
  * worker scores. It writes the scores (`saveBankHealth`, which every worker's BankView reads), and opens a
  * DOWN downtime when a bank is eliminated for a mode and resolves it when the bank is back — in the same
- * transaction, so a downtime never disagrees with the standing written.
+ * transaction, so a downtime never disagrees with the standing written. After the transaction, a bank whose
+ * standing changed has its window started afresh (it is judged by what it does from then on), the downtime
+ * webhooks go out, and a bank that is back has its caught payouts asked about.
  */
 export class BankHealthScorer {
   private static readonly LOCK_KEY = 7_358_201_447n;
@@ -40,31 +58,43 @@ export class BankHealthScorer {
       settings: RoutingSettings;
       intervalMs: number;
       logger: Logger;
+      changes?: StandingChanges;
     },
   ) {}
 
   async scoreOnce(): Promise<ScoringResult> {
-    const { db, window, banks, settings, logger } = this.options;
+    const { db, window, banks, settings, logger, changes } = this.options;
     const result = await withAdvisoryLock(
       db,
       BankHealthScorer.LOCK_KEY,
       async (tx) => {
-        const counts = await window.read(banks);
+        const windows = await window.read(banks);
         const before = new Map((await listBankHealth(tx)).map((row) => [healthKey(row.bank, row.mode), row]));
         const rows: Omit<BankHealthRow, 'updatedAt'>[] = [];
-        const scoring: ScoringResult = { scored: true, opened: [], resolved: [] };
+        const scoring = {
+          scored: true,
+          opened: [] as string[],
+          resolved: [] as string[],
+          changed: [] as { bank: BankName; mode: PayoutMode; eliminated: boolean }[],
+          webhookDeliveryIds: [] as bigint[],
+        };
         for (const bank of banks) {
           for (const mode of bank.modes) {
             const key = healthKey(bank.name, mode);
-            const window = counts.get(key) ?? NO_OUTCOMES;
+            const { counts, run } = windows.get(key) ?? { counts: NO_OUTCOMES, run: NO_RUN };
             const was = before.get(key)?.eliminated ?? false;
-            const health = assessBankHealth(window, was, settings);
-            rows.push({ bank: bank.name, mode, ...window, ...health });
-            if (health.eliminated && !was) {
-              if ((await openBankDowntime(tx, { bank: bank.name, mode, status: 'DOWN' })).opened)
-                scoring.opened.push(key);
-            } else if (!health.eliminated && was) {
-              if ((await resolveBankDowntime(tx, { bank: bank.name, mode })).resolved) scoring.resolved.push(key);
+            const health = assessBankHealth(counts, was, settings, run);
+            rows.push({ bank: bank.name, mode, ...counts, ...health });
+            if (health.eliminated === was) continue;
+            scoring.changed.push({ bank: bank.name, mode, eliminated: health.eliminated });
+            if (health.eliminated) {
+              const downtime = await openBankDowntime(tx, { bank: bank.name, mode, status: 'DOWN' });
+              if (downtime.opened) scoring.opened.push(key);
+              scoring.webhookDeliveryIds.push(...downtime.webhookDeliveryIds);
+            } else {
+              const downtime = await resolveBankDowntime(tx, { bank: bank.name, mode });
+              if (downtime.resolved) scoring.resolved.push(key);
+              scoring.webhookDeliveryIds.push(...downtime.webhookDeliveryIds);
             }
           }
         }
@@ -73,9 +103,27 @@ export class BankHealthScorer {
       },
       { timeoutMs: 10_000, maxWaitMs: 2_000 },
     );
-    if (result?.opened.length) logger.warn({ downtimes: result.opened }, 'bank eliminated: downtime opened');
-    if (result?.resolved.length) logger.info({ downtimes: result.resolved }, 'bank back: downtime resolved');
-    return result ?? { scored: false, opened: [], resolved: [] };
+    if (!result) return { scored: false, opened: [], resolved: [] };
+    if (result.opened.length) logger.warn({ downtimes: result.opened }, 'bank eliminated: downtime opened');
+    if (result.resolved.length) logger.info({ downtimes: result.resolved }, 'bank back: downtime resolved');
+    if (result.webhookDeliveryIds.length) changes?.notify(result.webhookDeliveryIds);
+    for (const { bank, mode, eliminated } of result.changed) {
+      await window
+        .restart(bank, mode)
+        .catch((error: unknown) =>
+          logger.warn({ err: (error as Error).message, bank, mode }, 'could not start the bank’s window afresh'),
+        );
+      if (!eliminated)
+        await changes
+          ?.back(bank, mode)
+          .catch((error: unknown) =>
+            logger.warn(
+              { err: (error as Error).message, bank, mode },
+              'could not ask about the bank’s caught payouts now; their schedule (or the sweeper) still does',
+            ),
+          );
+    }
+    return { scored: true, opened: result.opened, resolved: result.resolved };
   }
 
   start(): void {

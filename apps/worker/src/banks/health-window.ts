@@ -3,13 +3,18 @@ import {
   BANK_OUTCOMES,
   countOutcome,
   NO_OUTCOMES,
+  recentRun,
   type BankName,
   type BankOutcome,
   type OutcomeCounts,
   type PayoutMode,
+  type RecentRun,
 } from '@payout/domain';
 import type { RedisConnection } from '@payout/queue';
 import type { Logger } from '@payout/telemetry';
+
+/** The hash field holding the second a bank's window starts from (after its standing last changed). */
+const SINCE_FIELD = 'since';
 
 /**
  * Each bank's sliding health window per mode, shared by every worker process through Redis (docs/banks.md,
@@ -95,36 +100,67 @@ export class BankHealthWindow {
   }
 
   /**
-   * The window's counts of every bank and mode it serves (over the last `windowMs`), pruning the seconds
-   * that have left it.
+   * Starts the window of `bank` for `mode` afresh from this second: its standing has just changed, and the
+   * bank is judged from here on by what it does now (docs/banks.md, "Routing"). A mark in the hash, not a
+   * deletion, so counts another worker flushes late for an earlier second are ignored too.
    */
-  async read(banks: readonly BankSettings[]): Promise<Map<string, OutcomeCounts>> {
+  async restart(bank: BankName, mode: PayoutMode): Promise<void> {
+    const key = this.key(bank, mode);
+    await this.options.redis
+      .multi()
+      .hset(key, SINCE_FIELD, Math.floor(this.now() / 1000))
+      .pexpire(key, 2 * this.options.windowMs + 10_000)
+      .exec();
+  }
+
+  /**
+   * The window of every bank and mode it serves (over the last `windowMs`, from its restart if later): its
+   * counts, and its newest run of failures or of work done. Prunes the seconds that have left it.
+   */
+  async read(banks: readonly BankSettings[]): Promise<Map<string, { counts: OutcomeCounts; run: RecentRun }>> {
     const from = Math.floor((this.now() - this.options.windowMs) / 1000);
     const targets = banks.flatMap((bank) => bank.modes.map((mode) => ({ bank: bank.name, mode })));
     const pipeline = this.options.redis.pipeline();
     for (const t of targets) pipeline.hgetall(this.key(t.bank, t.mode));
     const replies = (await pipeline.exec()) ?? [];
-    const counts = new Map<string, OutcomeCounts>();
+    const windows = new Map<string, { counts: OutcomeCounts; run: RecentRun }>();
     const prune = this.options.redis.pipeline();
     let stale = 0;
     targets.forEach((t, i) => {
-      const [error, fields] = replies[i] ?? [null, {}];
+      const [error, reply] = replies[i] ?? [null, {}];
       if (error) throw error;
-      let window = NO_OUTCOMES;
+      const fields = (reply ?? {}) as Record<string, string>;
+      const since = Number(fields[SINCE_FIELD] ?? 0);
+      const bySecond = new Map<number, OutcomeCounts>();
       const old: string[] = [];
-      for (const [field, value] of Object.entries((fields ?? {}) as Record<string, string>)) {
-        const [second, outcome] = field.split(':');
-        if (Number(second) <= from) old.push(field);
-        else if ((BANK_OUTCOMES as readonly string[]).includes(outcome!))
-          window = countOutcome(window, outcome as BankOutcome, Number(value));
+      for (const [field, value] of Object.entries(fields)) {
+        if (field === SINCE_FIELD) continue;
+        const [at, outcome] = field.split(':');
+        const second = Number(at);
+        if (second <= from) old.push(field);
+        else if (second >= since && (BANK_OUTCOMES as readonly string[]).includes(outcome!))
+          bySecond.set(
+            second,
+            countOutcome(bySecond.get(second) ?? NO_OUTCOMES, outcome as BankOutcome, Number(value)),
+          );
       }
       if (old.length) {
         prune.hdel(this.key(t.bank, t.mode), ...old);
         stale++;
       }
-      counts.set(`${t.bank}:${t.mode}`, window);
+      const seconds = [...bySecond].map(([second, counts]) => ({ second, counts }));
+      const counts = seconds.reduce(
+        (sum, { counts: c }) => ({
+          paid: sum.paid + c.paid,
+          refused: sum.refused + c.refused,
+          technical: sum.technical + c.technical,
+          timeouts: sum.timeouts + c.timeouts,
+        }),
+        NO_OUTCOMES,
+      );
+      windows.set(`${t.bank}:${t.mode}`, { counts, run: recentRun(seconds) });
     });
     if (stale) await prune.exec();
-    return counts;
+    return windows;
   }
 }

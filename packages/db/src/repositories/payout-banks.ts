@@ -1,4 +1,4 @@
-import type { BankExchange, BankName, PayoutState, RailAnswer } from '@payout/domain';
+import type { BankExchange, BankName, PayoutMode, PayoutState, RailAnswer } from '@payout/domain';
 import type { PrismaClientOrTransaction } from '../client.js';
 
 // A payout and its banks (docs/banks.md): what the worker reads of a payout's exchanges with the bank it is
@@ -83,4 +83,37 @@ export async function expireHeldPayouts(
   const rows = await db.$queryRaw<{ payout_id: bigint; webhook_delivery_id: bigint | null }[]>`
     SELECT * FROM expire_held_payouts(${options.payoutId ?? null}::bigint, ${options.actor ?? 'sweeper'})`;
   return rows.map((r) => ({ payoutId: r.payout_id, webhookDeliveryId: r.webhook_delivery_id }));
+}
+
+/** A payout whose status check was brought forward: the inquiry it now waits for is `inquiryAttempts + 1`. */
+export interface CheckDueNow {
+  id: bigint;
+  inquiryAttempts: number;
+}
+
+/**
+ * Brings forward the next status check of every payout `bank` holds with an unknown outcome in `modes`
+ * (docs/banks.md, "When a bank comes back"): the bank is answering again, so what became of the payouts
+ * its outage caught is asked now instead of on their schedule. A check already due within `inFlightMs` is
+ * left alone — it is due anyway, or being asked right now (a claimed check's next_check_at is the rail's
+ * window ahead) — so calling this from several workers at once brings each payout forward once. Each payout
+ * gets an event saying why its check came early.
+ */
+export async function bringChecksForward(
+  db: PrismaClientOrTransaction,
+  input: { bank: BankName; modes: readonly PayoutMode[]; inFlightMs: number; reason: string; actor: string },
+): Promise<CheckDueNow[]> {
+  const rows = await db.$queryRaw<{ id: bigint; inquiry_attempts: number }[]>`
+    WITH due AS (
+      UPDATE payouts SET next_check_at = now(), updated_at = now()
+       WHERE bank = ${input.bank} AND mode::text = ANY(${[...input.modes]}::text[])
+         AND state = 'OUTCOME_UNKNOWN'
+         AND next_check_at > now() + make_interval(secs => ${input.inFlightMs / 1000})
+      RETURNING id, inquiry_attempts
+    ), noted AS (
+      INSERT INTO payout_events (payout_id, from_state, to_state, reason, actor)
+      SELECT id, 'OUTCOME_UNKNOWN', 'OUTCOME_UNKNOWN', ${input.reason}, ${input.actor} FROM due
+    )
+    SELECT id, inquiry_attempts FROM due ORDER BY id`;
+  return rows.map((r) => ({ id: r.id, inquiryAttempts: r.inquiry_attempts }));
 }
