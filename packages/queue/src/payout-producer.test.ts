@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createPayoutProducer } from './payout-producer.js';
+import { createPayoutProducer, JOBS_PER_COMMAND } from './payout-producer.js';
 import { createProducerConnection } from './redis-connection.js';
 
 // The producer's gathering window (docs/performance.md, "The enqueue window"), against this file's own
@@ -13,9 +13,20 @@ const producerWith = (gatherMs: number) =>
   createPayoutProducer({
     connection: redis,
     prefix: `${process.env.QUEUE_PREFIX!}-p${nextPrefix++}`,
-    timeoutMs: 2_000,
+    timeoutMs: 1_000,
     gatherMs,
   });
+
+/** The size of each addBulk the producer sends: how it grouped its payouts into Redis commands. */
+function commandsOf(producer: ReturnType<typeof producerWith>): number[] {
+  const sizes: number[] = [];
+  const addBulk = producer.queue.addBulk.bind(producer.queue);
+  producer.queue.addBulk = (jobs) => {
+    sizes.push(jobs.length);
+    return addBulk(jobs);
+  };
+  return sizes;
+}
 
 const queuedIds = async (producer: ReturnType<typeof producerWith>) =>
   (await producer.queue.getJobs(['wait', 'prioritized', 'delayed'])).map((job) => job.data.payoutId as string).sort();
@@ -23,21 +34,22 @@ const queuedIds = async (producer: ReturnType<typeof producerWith>) =>
 describe('createPayoutProducer', () => {
   it('when payouts are accepted within the window, then they share one batch and all of them are queued once it ends', async () => {
     const producer = producerWith(40);
+    const commands = commandsOf(producer);
     try {
       const first = producer.enqueueExecute([1n]);
       await new Promise((resolve) => setTimeout(resolve, 5));
       const second = producer.enqueueExecute([2n, 3n]);
 
-      expect(second).toBe(first);
       expect(await queuedIds(producer)).toEqual([]);
-      expect(await first).toBe(true);
+      expect(await first).toEqual({ queued: true });
+      expect(await second).toEqual({ queued: true });
       expect(await queuedIds(producer)).toEqual(['1', '2', '3']);
+      expect(commands).toEqual([3]);
 
       // After the window a new payout starts a batch of its own.
-      const third = producer.enqueueExecute([4n]);
-      expect(third).not.toBe(first);
-      expect(await third).toBe(true);
+      expect(await producer.enqueueExecute([4n])).toEqual({ queued: true });
       expect(await queuedIds(producer)).toEqual(['1', '2', '3', '4']);
+      expect(commands).toEqual([3, 1]);
     } finally {
       await producer.close();
     }
@@ -45,14 +57,45 @@ describe('createPayoutProducer', () => {
 
   it('when the window is 0, then only the payouts of one turn of the event loop share a batch', async () => {
     const producer = producerWith(0);
+    const commands = commandsOf(producer);
     try {
-      const first = producer.enqueueExecute([10n]);
-      expect(producer.enqueueExecute([11n])).toBe(first);
-      await first;
-      const next = producer.enqueueExecute([12n]);
-      expect(next).not.toBe(first);
-      await next;
+      await Promise.all([producer.enqueueExecute([10n]), producer.enqueueExecute([11n])]);
+      await producer.enqueueExecute([12n]);
       expect(await queuedIds(producer)).toEqual(['10', '11', '12']);
+      expect(commands).toEqual([2, 1]);
+    } finally {
+      await producer.close();
+    }
+  });
+
+  it('when a bulk of thousands is queued, then it goes in pieces no larger than one command should carry, every payout once', async () => {
+    const producer = producerWith(0);
+    const commands = commandsOf(producer);
+    try {
+      const ids = Array.from({ length: 2 * JOBS_PER_COMMAND + 7 }, (_, i) => BigInt(1_000 + i));
+      expect(await producer.enqueueExecute(ids)).toEqual({ queued: true });
+      expect(commands).toEqual([JOBS_PER_COMMAND, JOBS_PER_COMMAND, 7]);
+      expect(await queuedIds(producer)).toEqual(ids.map(String).sort());
+    } finally {
+      await producer.close();
+    }
+  });
+
+  it('when Redis does not answer a piece in time, then that piece and those after it are left to the sweeper, said to have timed out', async () => {
+    const producer = producerWith(0);
+    const addBulk = producer.queue.addBulk.bind(producer.queue);
+    let pieces = 0;
+    // The second piece's answer never comes in time: Redis, loaded, is slow rather than away.
+    producer.queue.addBulk = (jobs) => (++pieces === 2 ? new Promise(() => undefined) : addBulk(jobs));
+    try {
+      const ids = Array.from({ length: 3 * JOBS_PER_COMMAND }, (_, i) => BigInt(5_000 + i));
+      const [mine, theirs] = await Promise.all([
+        producer.enqueueExecute(ids.slice(0, JOBS_PER_COMMAND + 1)),
+        producer.enqueueExecute(ids.slice(JOBS_PER_COMMAND + 1)),
+      ]);
+      expect(mine).toEqual({ queued: false, left: 1, why: 'timed out' });
+      expect(theirs).toEqual({ queued: false, left: 2 * JOBS_PER_COMMAND - 1, why: 'timed out' });
+      expect(await queuedIds(producer)).toEqual(ids.slice(0, JOBS_PER_COMMAND).map(String).sort());
     } finally {
       await producer.close();
     }
@@ -63,7 +106,7 @@ describe('createPayoutProducer', () => {
     const gathering = producer.enqueueExecute([20n, 21n]);
     await producer.close();
 
-    expect(await gathering).toBe(true);
+    expect(await gathering).toEqual({ queued: true });
     const reader = createPayoutProducer({ connection: redis, prefix: producer.queue.opts.prefix!, timeoutMs: 2_000 });
     try {
       expect(await queuedIds(reader)).toEqual(['20', '21']);

@@ -2,13 +2,28 @@ import { Queue } from 'bullmq';
 import type { RedisConnection } from './redis-connection.js';
 import { jobRequest, PAYOUT_QUEUE, payoutJobs } from './job-catalog.js';
 
+/**
+ * What became of a call's payouts: all queued, or some left to the sweeper — because Redis did not answer a
+ * piece within the producer's time-out (`timed out`: slow, or away) or answered it with an error (`refused`).
+ */
+export type EnqueueOutcome = { queued: true } | { queued: false; left: number; why: 'timed out' | 'refused' };
+
+/**
+ * Most jobs sent in one Redis command. A bulk of thousands in one addBulk is one MULTI that a loaded Redis
+ * may not finish within the time-out, and then the whole bulk waits for the sweeper; pieces of this size
+ * each finish in milliseconds, and a slow one leaves only itself and those after it.
+ */
+export const JOBS_PER_COMMAND = 500;
+
+type EnqueueOutcomeWhy = Extract<EnqueueOutcome, { queued: false }>['why'];
+
 export interface PayoutProducer {
   /**
-   * Queues the execute job of each payout, waiting at most the producer's time-out. Resolves true when
-   * Redis took them, false when it could not be reached in time (the sweeper will queue them); never
-   * rejects, because the payouts are already safe in PostgreSQL.
+   * Queues the execute job of each payout, in pieces of at most {@link JOBS_PER_COMMAND}, each waiting at
+   * most the producer's time-out. Says how many were left to the sweeper, and why; never rejects, because
+   * the payouts are already safe in PostgreSQL.
    */
-  enqueueExecute(payoutIds: readonly bigint[]): Promise<boolean>;
+  enqueueExecute(payoutIds: readonly bigint[]): Promise<EnqueueOutcome>;
   readonly queue: Queue;
   close(): Promise<void>;
 }
@@ -37,9 +52,10 @@ export function createPayoutProducer(options: PayoutProducerOptions): PayoutProd
   // moderate rate where each payout is accepted alone, the window is what groups them (docs/performance.md,
   // "The enqueue window": BullMQ's addBulk of one job was 16 % of the API's busy time at half load).
   const gatherMs = options.gatherMs ?? 0;
-  let pending: { ids: string[]; done: Promise<boolean>; flushNow: () => void } | undefined;
+  type Batch = { ids: string[]; done: Promise<Set<string>>; flushNow: () => void; why: EnqueueOutcomeWhy };
+  let pending: Batch | undefined;
 
-  function flushSoon(): { ids: string[]; done: Promise<boolean> } {
+  function flushSoon(): Batch {
     if (pending) return pending;
     let release: () => void = () => undefined;
     const gathered = new Promise<void>((resolve) => (release = resolve));
@@ -50,37 +66,54 @@ export function createPayoutProducer(options: PayoutProducerOptions): PayoutProd
       clearImmediate(immediate);
       release();
     };
-    const batch = { ids: [] as string[], done: Promise.resolve(true), flushNow };
+    const batch: Batch = { ids: [], done: Promise.resolve(new Set()), flushNow, why: 'timed out' };
     batch.done = gathered.then(() => {
       pending = undefined;
-      return addWithin(batch.ids, options.timeoutMs);
+      return addInPieces(batch);
     });
     pending = batch;
     return batch;
   }
 
-  async function addWithin(ids: readonly string[], timeoutMs: number): Promise<boolean> {
+  /** Queues the batch piece by piece; stops at the first piece Redis does not take, and returns the ids left. */
+  async function addInPieces(batch: Batch): Promise<Set<string>> {
+    for (let start = 0; start < batch.ids.length; start += JOBS_PER_COMMAND) {
+      const piece = batch.ids.slice(start, start + JOBS_PER_COMMAND);
+      const failure = await addWithin(piece, options.timeoutMs);
+      if (failure) {
+        batch.why = failure;
+        return new Set(batch.ids.slice(start));
+      }
+    }
+    return new Set();
+  }
+
+  async function addWithin(ids: readonly string[], timeoutMs: number): Promise<EnqueueOutcomeWhy | null> {
     const jobs = ids.map((payoutId) => jobRequest(payoutJobs.execute, { payoutId }));
     let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), timeoutMs);
+    const timedOut = new Promise<'timed out'>((resolve) => {
+      timer = setTimeout(() => resolve('timed out'), timeoutMs);
     });
     try {
-      return await Promise.race([queue.addBulk(jobs).then(() => true as const), timedOut]);
+      return await Promise.race([queue.addBulk(jobs).then(() => null), timedOut]);
     } catch (error) {
       options.onError?.(error as Error);
-      return false;
+      // ioredis's own command time-out is an answer that never came, not a refusal.
+      return /timed out/i.test((error as Error).message) ? 'timed out' : 'refused';
     } finally {
       clearTimeout(timer);
     }
   }
 
   return {
-    enqueueExecute(payoutIds) {
-      if (payoutIds.length === 0) return Promise.resolve(true);
+    async enqueueExecute(payoutIds) {
+      if (payoutIds.length === 0) return { queued: true };
       const batch = flushSoon();
-      for (const id of payoutIds) batch.ids.push(id.toString());
-      return batch.done;
+      const mine = payoutIds.map(String);
+      batch.ids.push(...mine);
+      const left = await batch.done;
+      const notQueued = left.size === 0 ? 0 : mine.filter((id) => left.has(id)).length;
+      return notQueued === 0 ? { queued: true } : { queued: false, left: notQueued, why: batch.why };
     },
     queue,
     async close() {

@@ -96,12 +96,15 @@ export function queueExecution(
   payouts: readonly PayoutSummary[],
 ): void {
   if (payouts.length === 0) return;
-  void deps.producer.enqueueExecute(payouts.map((p) => p.id)).then((queued) => {
-    if (queued) return;
-    const ackNos = payouts.slice(0, 20).map((p) => p.ackNo);
+  void deps.producer.enqueueExecute(payouts.map((p) => p.id)).then((outcome) => {
+    if (outcome.queued) return;
+    const ackNos = payouts
+      .slice(-outcome.left)
+      .slice(0, 20)
+      .map((p) => p.ackNo);
     log.warn(
-      { count: payouts.length, ackNos },
-      'payouts recorded but not queued: Redis unreachable; the sweeper will queue them',
+      { count: payouts.length, left: outcome.left, ackNos },
+      `payouts recorded but not queued: Redis ${outcome.why === 'timed out' ? 'did not answer in time' : 'refused them'}; the sweeper will queue them`,
     );
   });
 }
