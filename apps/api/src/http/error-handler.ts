@@ -25,7 +25,11 @@ export const methodNotAllowed: RequestHandler = () => {
 export const errorHandler: ErrorRequestHandler = (error: unknown, req, res, _next) => {
   const bodyError = bodyReadingError(error);
   const appError = bodyError?.answer ?? toAppError(error);
-  if (bodyError) {
+  if (bodyError?.type === 'request.aborted') {
+    // The client hung up before its body arrived (a load generator stopping mid-request does so): nobody is
+    // refused and nobody reads the answer, so it is not logged as a refusal.
+    req.log.info({ type: bodyError.type }, 'request aborted by the client before its body arrived');
+  } else if (bodyError) {
     const level = appError.operational ? 'warn' : 'error';
     req.log[level]({ type: bodyError.type, status: appError.httpStatus }, 'request body refused');
   } else if (appError.operational) {

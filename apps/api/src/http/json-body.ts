@@ -48,6 +48,12 @@ export function parseJsonObject(bytes: Buffer): Record<string, unknown> {
 }
 
 const parseBody: RequestHandler = (req, _res, next) => {
+  // A client that hung up mid-body, while the request waited for its credential check, leaves the reader
+  // the bytes that had come: that is an aborted request, not a malformed body (error-handler.ts).
+  if (!req.complete) {
+    next(Object.assign(new Error('request aborted'), { type: 'request.aborted', status: 400 }));
+    return;
+  }
   const raw: unknown = req.body;
   req.body = parseJsonObject(Buffer.isBuffer(raw) ? raw : Buffer.alloc(0));
   next();
