@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { expect } from 'vitest';
-import type { WorkerConfig } from '@payout/config';
+import { loadConfig, workerConfigSchema, type WorkerConfig } from '@payout/config';
 import type { RunningApi } from '@payout/api';
 import { call, impsBody } from '../support/api.js';
 import { eventually } from '../support/eventually.js';
@@ -91,4 +91,66 @@ export async function eliminated(pool: pg.Pool, bank: string, mode = 'IMPS'): Pr
     [bank, mode],
   );
   return rows[0]?.eliminated ?? false;
+}
+
+/**
+ * The status-check schedule and NOT_FOUND trust age a deployment runs with (their defaults, packages/config),
+ * over FAST_WORKER's milliseconds: IMPS asked a minute after the submit, then every 15 minutes
+ * (docs/bank-boundary.md). What a test of a bank's return shows against it is that a caught payout does not
+ * wait for its schedule.
+ */
+export function productionInquirySchedule(): Partial<Record<keyof WorkerConfig, string>> {
+  const isSchedule = (key: string) => key.startsWith('INQUIRY_') || key === 'RAIL_NOT_FOUND_TRUSTED_AFTER_MS';
+  const defaults = loadConfig(
+    workerConfigSchema,
+    Object.fromEntries(Object.entries(process.env).filter(([key]) => !isSchedule(key))),
+  );
+  return Object.fromEntries(
+    Object.entries(defaults).flatMap(([key, value]) =>
+      isSchedule(key) && typeof value === 'number' ? [[key, String(value)]] : [],
+    ),
+  );
+}
+
+export interface BankHealth {
+  score: number | null;
+  eliminated: boolean;
+  paid: number;
+  technical: number;
+  timeouts: number;
+  updatedAt: Date;
+}
+
+/** Routing's last word on a bank for a mode (`bank_health`), or null before it was first scored. */
+export async function bankHealth(pool: pg.Pool, bank: string, mode = 'IMPS'): Promise<BankHealth | null> {
+  const { rows } = await pool.query<BankHealth>(
+    `SELECT score, eliminated, paid, technical, timeouts, updated_at AS "updatedAt"
+       FROM bank_health WHERE bank = $1 AND mode = $2`,
+    [bank, mode],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * Waits until routing has scored the bank again more than a second after `lastAnswerAt` (its last answer to
+ * a submit). The health window counts outcomes per second, and a second holding both a paid payout and a
+ * failure ends a run of failures (docs/banks.md, "Health"): failures sent after this start in a second of
+ * their own, so the run counts every one of them.
+ */
+export function scoredAfter(pool: pg.Pool, bank: string, lastAnswerAt: number): Promise<BankHealth | null> {
+  return eventually(
+    () => bankHealth(pool, bank),
+    (health) => health !== null && health.updatedAt.getTime() >= lastAnswerAt + 1_100,
+    { what: `routing to score ${bank} a second after its last answer` },
+  );
+}
+
+/** The payouts with these Ack_nos, as the database holds them. */
+export async function payoutsByAckNo(pool: pg.Pool, ackNos: readonly string[]): Promise<PayoutRow[]> {
+  const { rows } = await pool.query<PayoutRow>(
+    `SELECT id::text, ack_no, amount_paise::text, state::text, failure_reason::text, bank, routing, held_since
+       FROM payouts WHERE ack_no = ANY($1) ORDER BY id`,
+    [ackNos],
+  );
+  return rows;
 }

@@ -197,10 +197,14 @@ export class PayoutDriver {
    */
   private async apply(payout: PayoutForWork, answer: RailAnswer, asked: Asked): Promise<string> {
     const bank = this.bankOf(payout);
-    const serving = this.banks.serving(bank, payout.mode);
+    let serving = this.banks.serving(bank, payout.mode);
     const circumstances = await this.circumstances(payout, answer);
     let step: BankStep;
     let pinnedBank: BankName | null = null;
+    // The rare path decides whether a payout may leave its bank, so routing's word is read afresh rather
+    // than from a view up to ROUTING_REFRESH_MS old: a bank just back (whose caught payouts are being asked
+    // about now) must not be taken for one that no longer serves.
+    if (needsExchanges(answer, { serving })) serving = await this.banks.servingNow(bank, payout.mode);
     if (needsExchanges(answer, { serving })) {
       // The rare path: a refusal or a NOT_FOUND from a bank routing has left. Its exchanges decide.
       const read = await bankExchanges(this.options.db, payout.id);

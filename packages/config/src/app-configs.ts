@@ -198,7 +198,7 @@ const routingSettings = {
   ROUTING_SHARE_MARGIN: share(0.05),
   /** A bank whose newest submits are this many failures in a row (5xx, time-outs) is down at once… */
   ROUTING_DOWN_AFTER_FAILURES: positiveInt(10),
-  /** …or whose newest failures in a row (two at least) span this long, however few: a hard outage at night. */
+  /** …or whose newest failures in a row (two at least) began this long ago, nothing healthy since: at night. */
   ROUTING_DOWN_AFTER_MS: positiveInt(15_000),
   /** How often the banks are scored (by one worker at a time) and each worker reads the scores and controls. */
   ROUTING_REFRESH_MS: positiveInt(1_000),

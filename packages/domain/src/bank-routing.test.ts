@@ -89,21 +89,23 @@ describe('a hard outage and a clean recovery, judged by the newest run', () => {
   const second = (n: number, counts: Partial<OutcomeCounts>) => ({ second: n, counts: { ...NO_OUTCOMES, ...counts } });
 
   it('when the newest seconds hold only failures, then they are a failing run back to the last second the bank answered', () => {
-    const run = recentRun([
+    const seconds = [
       second(100, { paid: 30 }),
       second(104, { technical: 3 }),
       second(101, { paid: 2, technical: 1 }),
       second(103, { timeouts: 2 }),
-    ]);
-    expect(run).toEqual({ failures: 5, failingForMs: 1000, healthy: 0 });
+    ];
+    expect(recentRun(seconds, 104)).toEqual({ failures: 5, failingForMs: 1000, healthy: 0 });
+    // Nothing healthy since: the run lasts until now, though routing has stopped sending the bank payouts.
+    expect(recentRun(seconds, 120)).toEqual({ failures: 5, failingForMs: 17_000, healthy: 0 });
     // A refusal is the bank answering: it ends the failing run without counting as work done.
-    expect(recentRun([second(10, { technical: 4 }), second(11, { refused: 1 })])).toEqual(NO_RUN);
-    expect(recentRun([])).toEqual(NO_RUN);
+    expect(recentRun([second(10, { technical: 4 }), second(11, { refused: 1 })], 11)).toEqual(NO_RUN);
+    expect(recentRun([], 11)).toEqual(NO_RUN);
   });
 
   it('when the newest seconds hold no failure, then their paid submits are a healthy run', () => {
     expect(
-      recentRun([second(1, { technical: 9 }), second(2, { paid: 3 }), second(3, { paid: 1, refused: 1 })]),
+      recentRun([second(1, { technical: 9 }), second(2, { paid: 3 }), second(3, { paid: 1, refused: 1 })], 9),
     ).toEqual({
       failures: 0,
       failingForMs: 0,
@@ -126,7 +128,7 @@ describe('a hard outage and a clean recovery, judged by the newest run', () => {
     ).toBe(true);
   });
 
-  it('when traffic is low, then two failures or more spanning the configured time eliminate the bank, and one does not', () => {
+  it('when traffic is low, then two failures or more with nothing healthy for the configured time eliminate the bank, and one does not', () => {
     const few = { paid: 3, refused: 0, technical: 2, timeouts: 0 };
     const span = settings.downAfterMs;
     expect(assessBankHealth(few, false, settings, { failures: 2, failingForMs: span, healthy: 0 })).toEqual({

@@ -27,7 +27,7 @@ export interface RoutingSettings {
   shareMargin: number;
   /** A bank whose newest submits are this many failures in a row is down, whatever its older answers… */
   downAfterFailures: number;
-  /** …or whose newest failures in a row (two at least) span this long: a hard outage at low traffic. */
+  /** …or whose newest failures in a row (two at least) began this long ago, nothing healthy since: low traffic. */
   downAfterMs: number;
 }
 
@@ -54,8 +54,9 @@ export const NO_OUTCOMES: OutcomeCounts = { paid: 0, refused: 0, technical: 0, t
 
 /**
  * The newest stretch of a bank's window, read second by second from the latest back: its failures in a row
- * (technical errors and time-outs, nothing else answered in those seconds) and how far apart the first and
- * last of them came, or its answers in a row without a failure.
+ * (technical errors and time-outs, nothing else answered in those seconds) and how long they have lasted —
+ * from the first of them until now, since nothing healthy has come back meanwhile — or its answers in a row
+ * without a failure.
  */
 export interface RecentRun {
   failures: number;
@@ -67,11 +68,13 @@ export interface RecentRun {
 export const NO_RUN: RecentRun = { failures: 0, failingForMs: 0, healthy: 0 };
 
 /**
- * The newest run of a window's seconds (each second's counts, any order): walking back from the latest, the
- * seconds with failures only, or the seconds without a failure. A second holding both ends either run. A
- * refusal (4xx) is the bank answering, so it ends a failing run, but it is no work done: it counts in no run.
+ * The newest run of a window's seconds (each second's counts, any order) as of the second `now`: walking back
+ * from the latest, the seconds with failures only, or the seconds without a failure. A second holding both
+ * ends either run. A refusal (4xx) is the bank answering, so it ends a failing run, but it is no work done:
+ * it counts in no run. A failing run lasts until now, not until its last failure: once a bank's failures
+ * lower its score, routing sends it less, and a bank nobody sends to does not stop being down.
  */
-export function recentRun(seconds: readonly { second: number; counts: OutcomeCounts }[]): RecentRun {
+export function recentRun(seconds: readonly { second: number; counts: OutcomeCounts }[], now: number): RecentRun {
   const newestFirst = [...seconds].sort((a, b) => b.second - a.second);
   const failed = (c: OutcomeCounts) => c.technical + c.timeouts;
   const first = newestFirst[0];
@@ -84,7 +87,7 @@ export function recentRun(seconds: readonly { second: number; counts: OutcomeCou
       failures += failed(counts);
       oldest = second;
     }
-    return { failures, failingForMs: (first.second - oldest) * 1000, healthy: 0 };
+    return { failures, failingForMs: Math.max(0, now - oldest) * 1000, healthy: 0 };
   }
   let healthy = 0;
   for (const { counts } of newestFirst) {
@@ -109,8 +112,9 @@ export interface BankHealth {
  * changes nothing by its share.
  *
  * A hard outage is judged by the newest run, not the share (docs/banks.md, "Routing"): nothing but failures
- * for `downAfterFailures` submits in a row, or for `downAfterMs` between the first and last of two or more,
- * eliminates the bank however healthy its older answers were — low traffic counts failures, not shares. An
+ * for `downAfterFailures` submits in a row, or two or more failures in a row and nothing healthy for
+ * `downAfterMs` since the first, eliminates the bank however healthy its older answers were — low traffic
+ * counts failures, not shares. An
  * eliminated bank whose newest `recoverMinOutcomes` submits all did their work is back at once.
  */
 export function assessBankHealth(

@@ -35,8 +35,27 @@ export class BankView {
     return this.current;
   }
 
-  /** Reads the controls and the health now; on failure the last view stays. */
-  async refresh(): Promise<void> {
+  private reading: Promise<void> | undefined;
+  private queued: Promise<void> | undefined;
+
+  /**
+   * Reads the controls and the health now; on failure the last view stays. A reading under way may have
+   * begun before the caller's reason to ask, so the caller gets the next one — shared by everyone who asks
+   * meanwhile (many payouts may ask at once during an outage).
+   */
+  refresh(): Promise<void> {
+    if (!this.reading) {
+      this.reading = this.read().finally(() => (this.reading = undefined));
+      return this.reading;
+    }
+    this.queued ??= this.reading.then(() => {
+      this.queued = undefined;
+      return this.refresh();
+    });
+    return this.queued;
+  }
+
+  private async read(): Promise<void> {
     try {
       const [controls, rows] = await Promise.all([bankControlStates(this.options.db), listBankHealth(this.options.db)]);
       const health = new Map<string, BankHealth>(

@@ -28,8 +28,10 @@ export interface DriverBanks {
   routes(now: Date): BankRoutes;
   /** Where a payout goes after `from` said definitively it did not pay it (a hold: nowhere now). */
   failover(mode: PayoutMode, from: BankName, pinnedBank: BankName | null, now: Date): Routing;
-  /** Whether routing still sends new payouts of `mode` to `bank`. */
+  /** Whether routing still sends new payouts of `mode` to `bank`, by the cached view. */
   serving(bank: BankName, mode: PayoutMode): boolean;
+  /** The same, read afresh from PostgreSQL (for a decision that must not rest on a view a second old). */
+  servingNow(bank: BankName, mode: PayoutMode): Promise<boolean>;
   /** Whether `bank` may be called at all (PAUSED: no). */
   callable(bank: BankName): boolean;
 }
@@ -56,7 +58,7 @@ export class RoutedBanks implements DriverBanks {
   constructor(
     private readonly options: {
       rails: { rail(bank: BankName): RailAdapter };
-      view: { readonly landscape: BankLandscape; readonly ready?: Promise<void> };
+      view: { readonly landscape: BankLandscape; readonly ready?: Promise<void>; refresh?(): Promise<void> };
       settings: RoutingSettings;
       random?: () => number;
     },
@@ -98,6 +100,11 @@ export class RoutedBanks implements DriverBanks {
 
   serving(bank: BankName, mode: PayoutMode): boolean {
     return isServing(this.options.view.landscape, bank, mode);
+  }
+
+  async servingNow(bank: BankName, mode: PayoutMode): Promise<boolean> {
+    await this.options.view.refresh?.();
+    return this.serving(bank, mode);
   }
 
   callable(bank: BankName): boolean {

@@ -158,7 +158,7 @@ export class BankHealthWindow {
         }),
         NO_OUTCOMES,
       );
-      windows.set(`${t.bank}:${t.mode}`, { counts, run: recentRun(seconds) });
+      windows.set(`${t.bank}:${t.mode}`, { counts, run: recentRun(seconds, Math.floor(this.now() / 1000)) });
     });
     if (stale) await prune.exec();
     return windows;
