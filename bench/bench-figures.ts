@@ -9,6 +9,7 @@ import type { ReferenceMeasurements } from './reference-throughput.js';
 import { ratioFigure, type Figure } from './results-table.js';
 import type { SlowRailStage } from './slow-rail-stage.js';
 import type { BankDowntimeStage } from './bank-downtime-stage.js';
+import type { CaughtPayoutsStage } from './caught-payouts-stage.js';
 
 export interface Ceilings {
   acceptSpread: PgbenchResult;
@@ -234,5 +235,38 @@ export function bankDowntimeFigures(stage: BankDowntimeStage): Figure[] {
           value: stage.recoveryToFirstPayoutS,
           unit: 's',
         },
+  ];
+}
+
+/**
+ * The caught-payouts stage: how soon after a bank answers again the payouts it left undecided are settled,
+ * and what the banks' books say of them (docs/performance.md, "A bank down").
+ */
+export function caughtPayoutsFigures(stage: CaughtPayoutsStage): Figure[] {
+  const { books } = stage;
+  const detail =
+    `(${stage.caught} caught of ${stage.accepted} at ${stage.ratePerS}/s, primary down ${stage.downS} s; ` +
+    `${books.caughtPaidByPrimary} paid by the primary, ${books.caughtAtSecondary} at the secondary, ` +
+    `${books.paidByTwoBanks.length} paid by two banks)`;
+  return [
+    stage.settledAfterRecoveryS === null
+      ? {
+          section: 'end to end',
+          name: `a bank back: ${stage.unsettled} of its ${stage.caught} caught payouts unsettled after the wait`,
+          value: stage.waitS,
+          unit: 's',
+          detail,
+        }
+      : ratioFigure(
+          {
+            section: 'end to end',
+            name: 'a bank back: its last caught payout settled',
+            value: stage.settledAfterRecoveryS,
+            unit: 's',
+            detail,
+          },
+          { name: 'target', value: RATIO_GOALS.caughtPayoutsSettledAfterRecoveryS.atMost!, unit: 's' },
+          { atMost: 1.0 },
+        ),
   ];
 }

@@ -1,4 +1,5 @@
 import type { BenchOptions } from './bench-options.js';
+import type { CaughtPayoutsPlan } from './caught-payouts-stage.js';
 
 /** How big each load is: the full bench, or the smoke run that only proves every path still works. */
 export interface BenchPlan {
@@ -31,6 +32,11 @@ export interface BenchPlan {
   slowRailStage: { railLatencyMs: number; scaleConcurrency: number };
   /** The statement stage (bench/statement-stage.ts): the statements' sizes in lines, smallest first. */
   statementLines: number[];
+  /**
+   * The caught-payouts stage (bench/caught-payouts-stage.ts): the trickle of payouts, how long both banks are
+   * up before the primary goes down, how long it is down, and how long the stage waits for its caught payouts.
+   */
+  caughtPayoutsStage: CaughtPayoutsPlan;
 }
 
 export function benchPlan(options: BenchOptions): BenchPlan {
@@ -58,6 +64,8 @@ export function benchPlan(options: BenchOptions): BenchPlan {
       // One slow-rail run is enough to prove the path; each costs a worker start.
       slowRailConcurrencies: [10],
       statementLines: [2_000, 20_000],
+      // A shorter downtime catches fewer payouts; the wait still leaves room for the primary's probes to bring it back.
+      caughtPayoutsStage: { ratePerS: 5, healthyS: 5, downS: 15, waitS: 45 },
     };
   }
   return {
@@ -71,5 +79,7 @@ export function benchPlan(options: BenchOptions): BenchPlan {
     pgbenchThreads: 2,
     zeroLatencyConcurrency: 50,
     statementLines: [20_000, 1_000_000],
+    // A minute down, as an outage that pages someone; 20 s up first, so both banks are scored before it.
+    caughtPayoutsStage: { ratePerS: 5, healthyS: 20, downS: 60, waitS: 90 },
   };
 }

@@ -9,7 +9,7 @@ import { cliConfigSchema, loadConfig } from '@payout/config';
 import { createPrismaClient, type PrismaClient } from '@payout/db';
 import { apiVariables, measureApi, type ApiMeasurements } from './api-throughput.js';
 import { rssGrowth, type RssGrowth } from './app-process.js';
-import { bankDowntimeFigures, benchFigures, type Ceilings } from './bench-figures.js';
+import { bankDowntimeFigures, benchFigures, caughtPayoutsFigures, type Ceilings } from './bench-figures.js';
 import {
   abandonedBenchRuns,
   BENCH_DATABASE_PREFIX,
@@ -32,6 +32,7 @@ import { withBulkFigures, measureBulkBatch, type BulkBatchRun } from './bulk-bat
 import { measureEndToEnd, type EndToEndRun } from './end-to-end.js';
 import { measureSlowRailStage, type SlowRailStage } from './slow-rail-stage.js';
 import { measureBankDowntimeStage, type BankDowntimeStage } from './bank-downtime-stage.js';
+import { measureCaughtPayoutsStage, type CaughtPayoutsStage } from './caught-payouts-stage.js';
 import { lookupLoggingFigures, measureLookupLogging, type LookupLoggingStage } from './lookup-logging.js';
 import {
   measureStatementStage,
@@ -43,6 +44,7 @@ import { PayoutRequests, type HttpRunResult } from './http-load.js';
 import { runPgbench, type CeilingScript, type PgbenchResult } from './pgbench-ceilings.js';
 import {
   bankDowntimeRatios,
+  caughtPayoutsRatio,
   computeRatios,
   lookupLoggingCost,
   ratioVerdicts,
@@ -109,6 +111,8 @@ export interface BenchReport {
   lookupLogging: LookupLoggingStage;
   /** Two banks, both up and then one down, and the down one's recovery (docs/performance.md, "A bank down"). */
   bankDowntime: BankDowntimeStage;
+  /** A bank down for a minute and back: how soon the payouts it left undecided settle (docs/performance.md, "A bank down"). */
+  caughtPayouts: CaughtPayoutsStage;
   /** `recon statement` over statements of a day (docs/reconciliation.md, "Memory"). */
   statement: StatementStage;
   memory: BenchEnv['memory'];
@@ -133,6 +137,7 @@ export interface StageReport {
   /** The stage's own measurements: the one that ran. */
   lookupLogging?: LookupLoggingStage;
   bankDowntime?: BankDowntimeStage;
+  caughtPayouts?: CaughtPayoutsStage;
   statement?: StatementStage;
   memory: BenchEnv['memory'];
   problems: BenchEnv['problems'];
@@ -304,6 +309,37 @@ export async function runBench(
     };
   }
 
+  if (options.only === 'caught-payouts') {
+    if (!options.smoke) {
+      log('building the apps (pnpm build)');
+      buildApps();
+    }
+    const api = await startApp(env, 'api', 'api', 'PORT', '/healthz', apiVariables(env, env.queuePrefix, true));
+    const caughtPayouts = await measureCaughtPayoutsStage(env, api, new PayoutRequests());
+    await api.stop();
+    const ratios: Ratios = {
+      ...unmeasuredRatios(),
+      caughtPayoutsSettledAfterRecoveryS: caughtPayoutsRatio(caughtPayouts),
+    };
+    const finished = new Date();
+    return {
+      ...timing(started, finished),
+      options,
+      plan,
+      stage: options.only,
+      machine: await machineOf(db, loadAtStart, []),
+      database: databaseName,
+      queuePrefix,
+      profiles: options.cpuProf ? profileDir : null,
+      ratios,
+      ratioVerdicts: ratioVerdicts(ratios).filter((v) => v.name === 'caughtPayoutsSettledAfterRecoveryS'),
+      figures: caughtPayoutsFigures(caughtPayouts),
+      caughtPayouts,
+      memory: env.memory,
+      problems: env.problems,
+    };
+  }
+
   const ceilings = await measureCeilings(env, workDir);
   if (!options.smoke) {
     // The apps run as production runs them, compiled: tsx's loader would add its own memory and CPU.
@@ -333,6 +369,8 @@ export async function runBench(
     payouts,
     Math.max(slowRail.cpuLimit.settledPerSecond, 20),
   );
+  // Its own rail simulator and worker, after the bank-downtime stage's are stopped: a trickle, not a backlog.
+  const caughtPayouts = await measureCaughtPayoutsStage(env, apps.api, payouts);
   const apiMemory = await apps.api.stop();
   for (const rail of apps.rails.values()) await rail.stop();
   const apiRssUnderLoad = rssGrowth(api.rssAfterWarmup, apiMemory.samples.at(-1));
@@ -362,6 +400,7 @@ export async function runBench(
       oneDownPerS: bankDowntime.oneDownPerS,
       recoveryToFirstPayoutS: bankDowntime.recoveryToFirstPayoutS,
     },
+    caughtPayouts,
     statement: statementRatioInputs(statement).statement,
   });
 
@@ -397,7 +436,7 @@ export async function runBench(
           api.acceptImpsHot,
         ),
         'end to end',
-        bankDowntimeFigures(bankDowntime),
+        [...bankDowntimeFigures(bankDowntime), ...caughtPayoutsFigures(caughtPayouts)],
       ),
       ...statementFigures(statement),
     ],
@@ -410,6 +449,7 @@ export async function runBench(
     slowRail,
     lookupLogging,
     bankDowntime,
+    caughtPayouts,
     statement,
     memory: env.memory,
     problems: env.problems,

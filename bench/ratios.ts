@@ -41,6 +41,11 @@ export interface Ratios {
   oneBankDownToBothUp: number | null;
   /** Seconds from a down bank answering again to the first payout it accepted (a probe or a routed payout). */
   bankRecoveryToFirstPayoutS: number | null;
+  /**
+   * Seconds from a bank down for a minute answering again to the last of the payouts it left OUTCOME_UNKNOWN
+   * being settled, with the production status-check schedule (bench/caught-payouts-stage.ts).
+   */
+  caughtPayoutsSettledAfterRecoveryS: number | null;
   /** Lines/s of `recon statement` reading the largest MT940 statement of the statement stage (bench/statement-stage.ts). */
   statementLinesPerS: number | null;
   /** The highest peak RSS of `recon statement` over the statement stage's runs. */
@@ -71,6 +76,8 @@ export const RATIO_GOALS: Readonly<Record<RatioName, Goal>> = {
   lookupLoggingCost: { atLeast: 0.9 },
   oneBankDownToBothUp: { atLeast: 0.9 },
   bankRecoveryToFirstPayoutS: { atMost: 10 },
+  // A minute, where the status-check schedule alone would take up to INQUIRY_IMPS_SPACING_MS (15 minutes).
+  caughtPayoutsSettledAfterRecoveryS: { atMost: 60 },
   // A million lines in under two minutes; within the statement Job's budget (docs/reconciliation.md, "Memory").
   statementLinesPerS: { atLeast: 8334 },
   statementPeakRssMb: { atMost: STATEMENT_MEMORY_BUDGET_MB },
@@ -121,6 +128,8 @@ export interface RatioInputs {
   lookupLogging?: { defaultLoggingPerS: number; loggingOffPerS: number } | undefined;
   /** The bank-downtime stage, if it ran: settled/s with both banks up and with one down, and the recovery. */
   bankDowntime?: { bothUpPerS: number; oneDownPerS: number; recoveryToFirstPayoutS: number | null } | undefined;
+  /** The caught-payouts stage, if it ran: when the last caught payout settled after the recovery (null: not all did). */
+  caughtPayouts?: { settledAfterRecoveryS: number | null } | undefined;
   /** The statement stage, if it ran: its figures as bench/statement-stage.ts computes them. */
   statement?: { linesPerS: number | null; peakRssMb: number | null; rssGrowth: number | null } | undefined;
 }
@@ -148,7 +157,14 @@ export function computeRatios(inputs: RatioInputs): Ratios {
     statementPeakRssMb: inputs.statement?.peakRssMb ?? null,
     statementRssGrowth: inputs.statement?.rssGrowth ?? null,
     ...bankDowntimeRatios(inputs.bankDowntime),
+    caughtPayoutsSettledAfterRecoveryS: caughtPayoutsRatio(inputs.caughtPayouts),
   };
+}
+
+/** The caught-payouts figure; null when the stage did not run or not every caught payout settled in its wait. */
+export function caughtPayoutsRatio(stage: RatioInputs['caughtPayouts']): number | null {
+  const seconds = stage?.settledAfterRecoveryS;
+  return seconds === null || seconds === undefined || !Number.isFinite(seconds) ? null : round(seconds, 1);
 }
 
 /** The bank-downtime stage's two figures; null when it did not run or measured nothing. */

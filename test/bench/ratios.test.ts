@@ -35,6 +35,7 @@ const INPUTS: RatioInputs = {
   },
   lookupLogging: { defaultLoggingPerS: 2_790, loggingOffPerS: 3_000 },
   bankDowntime: { bothUpPerS: 240, oneDownPerS: 228, recoveryToFirstPayoutS: 1.2345 },
+  caughtPayouts: { settledAfterRecoveryS: 41.26 },
   statement: { linesPerS: 9_100, peakRssMb: 181.4, rssGrowth: 1.12 },
 };
 
@@ -54,6 +55,7 @@ describe('bench ratios', () => {
       lookupLoggingCost: 0.93,
       oneBankDownToBothUp: 0.95,
       bankRecoveryToFirstPayoutS: 1.23,
+      caughtPayoutsSettledAfterRecoveryS: 41.3,
       statementLinesPerS: 9_100,
       statementPeakRssMb: 181.4,
       statementRssGrowth: 1.12,
@@ -68,6 +70,7 @@ describe('bench ratios', () => {
         'acceptSpreadToReference',
         'apiPeakRssMb',
         'bankRecoveryToFirstPayoutS',
+        'caughtPayoutsSettledAfterRecoveryS',
         'lookupLoggingCost',
         'lookupToReference',
         'oneBankDownToBothUp',
@@ -95,6 +98,7 @@ describe('bench ratios', () => {
       slowRail: undefined,
       lookupLogging: { defaultLoggingPerS: 2_000, loggingOffPerS: 0 },
       bankDowntime: { bothUpPerS: 0, oneDownPerS: 50, recoveryToFirstPayoutS: null },
+      caughtPayouts: { settledAfterRecoveryS: null },
       statement: undefined,
     });
     expect(ratios).toMatchObject({
@@ -109,11 +113,13 @@ describe('bench ratios', () => {
       lookupLoggingCost: null,
       oneBankDownToBothUp: null,
       bankRecoveryToFirstPayoutS: null,
+      caughtPayoutsSettledAfterRecoveryS: null,
       statementLinesPerS: null,
       statementPeakRssMb: null,
       statementRssGrowth: null,
     });
     expect(computeRatios({ ...INPUTS, lookupLogging: undefined }).lookupLoggingCost).toBeNull();
+    expect(computeRatios({ ...INPUTS, caughtPayouts: undefined }).caughtPayoutsSettledAfterRecoveryS).toBeNull();
     expect(computeRatios({ ...INPUTS, bankDowntime: undefined })).toMatchObject({
       oneBankDownToBothUp: null,
       bankRecoveryToFirstPayoutS: null,
@@ -130,6 +136,7 @@ describe('bench ratios', () => {
       lookupLoggingCost: 0.89,
       oneBankDownToBothUp: 0.9,
       bankRecoveryToFirstPayoutS: 10.01,
+      caughtPayoutsSettledAfterRecoveryS: 60,
       statementRssGrowth: 1.6,
     });
     const met = Object.fromEntries(verdicts.map((v) => [v.name, v.met]));
@@ -147,6 +154,7 @@ describe('bench ratios', () => {
       lookupLoggingCost: false,
       oneBankDownToBothUp: true,
       bankRecoveryToFirstPayoutS: false,
+      caughtPayoutsSettledAfterRecoveryS: true,
       statementLinesPerS: true,
       statementPeakRssMb: true,
       statementRssGrowth: false,
