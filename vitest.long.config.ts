@@ -12,5 +12,9 @@ export default defineConfig({
     include: ['test/**/*.long.test.ts'],
     exclude: configDefaults.exclude,
     testTimeout: 30 * 60_000,
+    // Each file is a day of its own (its own PostgreSQL, stack and Prometheus), mostly waiting on real time:
+    // they run side by side whatever the machine's cores, or their days would add up.
+    fileParallelism: true,
+    maxWorkers: 4,
   },
 });
