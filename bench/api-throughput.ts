@@ -27,8 +27,9 @@ export interface ApiMeasurements {
 export function apiVariables(env: BenchEnv, queuePrefix: string, coalescing: boolean): Record<string, string> {
   return {
     HOST: '127.0.0.1',
-    // Two APIs run at once: each admin listener takes a free port of its own.
+    // Two APIs run at once: each admin and metrics listener takes a free port of its own.
     ADMIN_PORT: '0',
+    METRICS_PORT: '0',
     DATABASE_URL: env.databaseUrl,
     DATABASE_POOL_SIZE: String(env.plan.poolSize),
     REDIS_URL: env.redisUrl,

@@ -182,6 +182,8 @@ export class SoakCluster {
         HOST: '127.0.0.1',
         ADMIN_PORT: String(adminPorts[i]),
         ADMIN_HOST: '127.0.0.1',
+        // Several APIs at once: each metrics listener takes a free port of its own.
+        METRICS_PORT: '0',
         DATABASE_CONNECT_TIMEOUT_MS: '1000',
       }),
     );

@@ -12,7 +12,13 @@ afterEach(async () => {
 });
 
 async function startApiProcess(): Promise<{ api: AppProcess; adminPort: number }> {
-  const api = AppProcess.start('api', { PORT: '0', HOST: '127.0.0.1', ADMIN_PORT: '0', ADMIN_HOST: '127.0.0.1' });
+  const api = AppProcess.start('api', {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    ADMIN_PORT: '0',
+    ADMIN_HOST: '127.0.0.1',
+    METRICS_PORT: '0',
+  });
   running.push(api);
   await api.logged('api listening', 60_000);
   const line = api.lines.find((l) => l.msg === 'api listening')!;

@@ -63,13 +63,13 @@ describe('health, readiness and metrics', () => {
   });
 
   it('when payouts flow, then the API and worker metrics move', async () => {
-    const before = await (await fetch(`${stack.current.api.adminUrl}/metrics`)).text();
+    const before = await (await fetch(`${stack.current.api.metricsUrl}/metrics`)).text();
     const merchant = await makeMerchant(prisma, { balance: '100.00' });
     await call(stack.current.api, '/api/impspayout', { merchant, body: impsBody({ Amount: '1.00' }) });
     await call(stack.current.api, '/api/payout', { merchant, body: upiBody({ Amount: '1.11' }) });
     await call(stack.current.api, '/api/payout', { merchant, body: upiBody({ Amount: '1000.00' }) });
 
-    const after = await (await fetch(`${stack.current.api.adminUrl}/metrics`)).text();
+    const after = await (await fetch(`${stack.current.api.metricsUrl}/metrics`)).text();
     const accepted = (t: string, mode: string, outcome: string) =>
       sample(t, 'payouts_accepted_total', { mode, outcome });
     expect(accepted(after, 'IMPS', 'accepted') - accepted(before, 'IMPS', 'accepted')).toBe(1);

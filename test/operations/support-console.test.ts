@@ -32,9 +32,14 @@ describe('support console', () => {
         message: expect.any(String) as string,
       });
     }
-    const metrics = await fetch(`${api.adminUrl}/metrics`);
+    // /metrics has a listener of its own, so Prometheus is let through to that port alone; the admin
+    // listener answers it as nothing.
+    const metrics = await fetch(`${api.metricsUrl}/metrics`);
     expect(metrics.status).toBe(200);
     expect(await metrics.text()).toContain('http_request_duration_seconds');
+    expect((await fetch(`${api.adminUrl}/metrics`)).status).toBe(404);
+    expect((await fetch(`${api.metricsUrl}/console/login`)).status).toBe(404);
+    expect((await fetch(`${api.metricsUrl}/admin/queues`, { headers: { Authorization: basic } })).status).toBe(404);
     expect((await fetch(`${api.adminUrl}/admin/queues`, { headers: { Authorization: basic } })).status).toBe(200);
     expect((await fetch(`${api.adminUrl}/console/login`)).status).toBe(200);
     expect(api.adminPort).not.toBe(api.port);

@@ -24,6 +24,7 @@ beforeAll(async () => {
     HOST: '127.0.0.1',
     ADMIN_PORT: '0',
     ADMIN_HOST: '127.0.0.1',
+    METRICS_PORT: '0',
     RATE_LIMIT_ENABLED: 'false',
   });
   await api.logged('api listening', 60_000);

@@ -63,7 +63,7 @@ async function everyKindOfAnswer(): Promise<[string, ApiResponse][]> {
     ['admin path on the merchant port', await call(a, '/admin/payouts')],
     ['console sign-in page', await call(adminOf(a), '/console/login')],
     ['console page signed out', await call(adminOf(a), '/console')],
-    ['metrics', await call(adminOf(a), '/metrics')],
+    ['metrics', await call({ url: a.metricsUrl }, '/metrics')],
     ['callback without signature', await call(a, '/api/callbacks/payin', { body: {} })],
     ['health', await call(a, '/healthz')],
     ['readiness', await call(a, '/readyz')],

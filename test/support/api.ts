@@ -46,7 +46,7 @@ export interface RequestOptions {
   merchant?: Pick<TestMerchant, 'mid' | 'token'>;
 }
 
-/** The API's admin listener (console, /admin/…, queue dashboard, /metrics), for `call`. */
+/** The API's admin listener (console, /admin/…, queue dashboard), for `call`. */
 export function adminOf(api: RunningApi): RunningApi {
   return { ...api, url: api.adminUrl };
 }

@@ -52,6 +52,7 @@ process.env.NODE_ENV = 'test';
 // The tests' webhook receivers listen on 127.0.0.1, which a deployment never lets a webhook reach; the
 // tests of that refusal switch this off again.
 process.env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = 'true';
-// Many test files run at once: each API's admin listener takes a free port, as its merchant port does.
+// Many test files run at once: each API's admin and metrics listeners take a free port, as its merchant port does.
 process.env.ADMIN_PORT = '0';
+process.env.METRICS_PORT = '0';
 process.env.LOG_LEVEL ??= 'silent';

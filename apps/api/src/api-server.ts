@@ -16,6 +16,7 @@ import { createLogger, createMetrics, type Logger, type ServiceMetrics } from '@
 import { createAdminApp, type AdminDependencies } from './admin/admin-app.js';
 import { signInLimiter } from './admin/console/sign-in-limiter.js';
 import { createApp, type ApiDependencies } from './app.js';
+import { createMetricsApp } from './operations/metrics-app.js';
 import { AuthFailureLimit } from './auth/auth-failure-limit.js';
 import { CredentialStore } from './auth/credential-store.js';
 import { BeneficiaryValidator } from './beneficiaries/beneficiary-validator.js';
@@ -27,9 +28,12 @@ import { CoalescingAccepter, directAccepter } from '@payout/use-cases';
 export interface RunningApi {
   url: string;
   port: number;
-  /** The admin listener: console, /admin/…, queue dashboard, /metrics. */
+  /** The admin listener: console, /admin/…, queue dashboard. */
   adminUrl: string;
   adminPort: number;
+  /** The metrics listener: /metrics alone, for Prometheus. */
+  metricsUrl: string;
+  metricsPort: number;
   deps: ApiDependencies;
   adminDeps: AdminDependencies;
   /** Stops taking requests, lets those in flight finish, then closes PostgreSQL and Redis. */
@@ -51,19 +55,28 @@ export async function startApi(
   app.set('trust proxy', config.TRUST_PROXY_HOPS);
   const server = await listen(app.listen(config.PORT, config.HOST));
   const adminServer = await listen(createAdminApp(adminDeps).listen(config.ADMIN_PORT, config.ADMIN_HOST));
+  const metricsServer = await listen(
+    createMetricsApp({ metrics: shared.metrics, logger }).listen(config.METRICS_PORT, config.METRICS_HOST),
+  );
   const { port } = server.address() as AddressInfo;
   const { port: adminPort } = adminServer.address() as AddressInfo;
-  logger.info({ port, adminPort, adminHost: config.ADMIN_HOST }, 'api listening');
+  const { port: metricsPort } = metricsServer.address() as AddressInfo;
+  logger.info(
+    { port, adminPort, adminHost: config.ADMIN_HOST, metricsPort, metricsHost: config.METRICS_HOST },
+    'api listening',
+  );
 
   return {
     url: `http://127.0.0.1:${port}`,
     port,
     adminUrl: `http://127.0.0.1:${adminPort}`,
     adminPort,
+    metricsUrl: `http://127.0.0.1:${metricsPort}`,
+    metricsPort,
     deps,
     adminDeps,
     async close() {
-      await Promise.all([stop(server, DRAIN_MS), stop(adminServer, DRAIN_MS)]);
+      await Promise.all([stop(server, DRAIN_MS), stop(adminServer, DRAIN_MS), stop(metricsServer, DRAIN_MS)]);
       await shared.producer.close();
       await adminDeps.webhookQueue.close();
       await adminDeps.rails.close();

@@ -104,6 +104,13 @@ export const apiConfigSchema = z
     ADMIN_HOST: z.string().min(1).default('127.0.0.1'),
     ADMIN_PORT: port(3002),
     /**
+     * The metrics listener: GET /metrics alone, for Prometheus, so the scraper is let through to this port
+     * and never to the console (docs/operations.md, "The admin listener"). Loopback by default, as the admin
+     * listener.
+     */
+    METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    METRICS_PORT: port(9464),
+    /**
      * Express's `trust proxy` for the admin listener when it sits behind a TLS-terminating proxy (e.g.
      * `loopback`, or a hop count): then X-Forwarded-Proto makes the session cookie Secure and
      * X-Forwarded-For is the address sign-in attempts are counted by. Unset: trust no proxy.

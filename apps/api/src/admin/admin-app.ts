@@ -24,7 +24,6 @@ import { viewerOf } from './console/console-session.js';
 import type { SignInLimiter } from './console/sign-in-limiter.js';
 import { statementBreakJsonRoutes } from './json/statement-break-routes.js';
 import { statementRoutes, type StatementRouteSettings } from './json/statement-routes.js';
-import { metricsRoutes } from './metrics-routes.js';
 import { peopleRoutes } from './json/people-routes.js';
 import { queueDashboard } from './queue-dashboard.js';
 
@@ -58,7 +57,8 @@ export interface AdminDependencies {
 
 /**
  * The admin listener (docs/operations.md, "The admin listener"): the support console, /admin/… for
- * scripts, the queue dashboard and /metrics, on ADMIN_HOST:ADMIN_PORT — never on the merchants' port.
+ * scripts and the queue dashboard, on ADMIN_HOST:ADMIN_PORT — never on the merchants' port. /metrics is on
+ * the metrics listener of its own (operations/metrics-app.ts).
  */
 export function createAdminApp(deps: AdminDependencies): Express {
   const app = express();
@@ -74,7 +74,6 @@ export function createAdminApp(deps: AdminDependencies): Express {
   // The default policy everywhere; the queue dashboard replaces its CSP with the looser one it needs.
   app.use(helmet());
   app.use(healthRoutes(deps));
-  app.use(metricsRoutes(deps));
   app.use(consoleSession(deps.db));
   app.use(
     queueDashboard({

@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { exactRouter } from './console/console-authorization.js';
 import type { ServiceMetrics } from '@payout/telemetry';
 
-/** GET /metrics: Prometheus, on the admin listener only (the merchant port does not serve it). */
+/** GET /metrics: Prometheus, on the metrics listener only (operations/metrics-app.ts), never the merchant or admin port. */
 export function metricsRoutes(deps: { metrics: ServiceMetrics }): Router {
   const router = exactRouter();
   router.get('/metrics', async (_req, res) => {
