@@ -1,5 +1,10 @@
 # One image for every app of the gateway; docker-compose.yml picks the app with `command`.
-FROM node:20-bookworm-slim AS build
+# Node.js pinned to the exact release CI tests on (`node --version` on the CI machine), in both stages, so
+# the image runs what was tested; deploy/build-image.sh records the pushed image's digest for the release.
+# Node.js 20 is past its end of life (2026-04-30): docs/operations.md, "The image's Node.js", says what
+# moving to 22 takes.
+ARG NODE_IMAGE=node:20.20.2-bookworm-slim
+FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 RUN npm install --global --no-audit --no-fund pnpm@10.34.8
 COPY pnpm-lock.yaml pnpm-workspace.yaml package.json ./
@@ -21,7 +26,7 @@ RUN pnpm install --frozen-lockfile
 COPY . .
 RUN pnpm build && pnpm prune --prod --ignore-scripts
 
-FROM node:20-bookworm-slim
+FROM ${NODE_IMAGE}
 ENV NODE_ENV=production
 # The memory budget of every process (see docs/performance.md): without a cap V8 grows the old space under
 # load to ~350 MB resident rather than collect; capped at 128 MB the API peaks near 210 MB for a few per cent
@@ -29,9 +34,9 @@ ENV NODE_ENV=production
 ENV NODE_OPTIONS="--max-old-space-size=128"
 WORKDIR /app
 COPY --from=build /app /app
-# The operator's CLI, compiled, under a short name on PATH: runbooks say
-# `kubectl exec deploy/payout-gateway-worker -- payout-cli reconcile` (docs/operations.md, "Alerts: what
-# each means and what to do"); the image has neither pnpm nor tsx.
+# The operator's CLI, compiled, under a short name on PATH: runbooks run `deploy/ops.sh reconcile`, which
+# runs `payout-cli reconcile` in a pod of its own (docs/operations.md, "Commands run in a pod"); the image
+# has neither pnpm nor tsx.
 RUN chmod 0755 /app/packages/cli/bin/payout-cli.js \
  && ln -s /app/packages/cli/bin/payout-cli.js /usr/local/bin/payout-cli
 USER node

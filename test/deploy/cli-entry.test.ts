@@ -8,8 +8,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The image's operator CLI (docs/operations.md, "Alerts: what each means and what to do"): runbooks say
-// `kubectl exec deploy/payout-gateway-worker -- payout-cli …`, so the image must put the compiled CLI on PATH
-// under that name. This builds the CLI and the packages it imports as the image's build does (`pnpm build`,
+// `deploy/ops.sh …`, which runs `payout-cli …` in a pod of the ops template, so the image must put the compiled
+// CLI on PATH under that name. This builds the CLI and the packages it imports as the image's build does (`pnpm build`,
 // filtered to them), then runs the entry the image links from that output, as the pod would.
 
 const run = promisify(execFile);

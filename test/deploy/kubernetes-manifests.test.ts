@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { ConfigMap, Namespace, Secret, Service, ServiceAccount } from 'kubernetes-models/v1';
+import { ConfigMap, Namespace, PersistentVolumeClaim, Secret, Service, ServiceAccount } from 'kubernetes-models/v1';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { CronJob, Job } from 'kubernetes-models/batch/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
@@ -53,6 +53,7 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   'v1/Secret': Secret,
   'v1/Service': Service,
   'v1/ServiceAccount': ServiceAccount,
+  'v1/PersistentVolumeClaim': PersistentVolumeClaim,
   'apps/v1/Deployment': Deployment,
   'batch/v1/Job': Job,
   'batch/v1/CronJob': CronJob,
@@ -121,8 +122,10 @@ function isGenerated(object: K8sObject, name: string): boolean {
   return object.kind === 'ConfigMap' && new RegExp(`^${name}-[a-z0-9]{10}$`).test(object.metadata.name);
 }
 
-function container(objects: K8sObject[], kind: 'Deployment' | 'Job', name: string): K8sObject {
-  const [first] = find(objects, kind, name).spec.template.spec.containers as K8sObject[];
+function container(objects: K8sObject[], kind: 'Deployment' | 'Job' | 'CronJob', name: string): K8sObject {
+  const owner = find(objects, kind, name);
+  const template = kind === 'CronJob' ? owner.spec.jobTemplate.spec.template : owner.spec.template;
+  const [first] = template.spec.containers as K8sObject[];
   if (!first) throw new Error(`${kind} ${name} has no container`);
   return first;
 }
@@ -244,6 +247,21 @@ describe('the manifests against the Kubernetes OpenAPI schemas', () => {
       expect(() => validateObject(object), `${object.kind} ${object.metadata.name}`).not.toThrow();
   });
 
+  it.each(RENDERINGS.filter((dir) => dir.startsWith('overlays/')))(
+    'when %s is rendered, then every object but the Namespace carries the overlay’s one namespace',
+    (dir) => {
+      const objects = render(dir);
+      const namespace = objects.find((o) => o.kind === 'Namespace')?.metadata.name;
+      expect(namespace, dir).toMatch(/^payouts/);
+      // Without a namespace, `kubectl apply` puts an object in the context's namespace: an autoscaler or a
+      // monitor a component adds would land beside the release rather than in it.
+      const elsewhere = objects
+        .filter((o) => o.kind !== 'Namespace' && o.metadata.namespace !== namespace)
+        .map((o) => `${o.kind} ${o.metadata.name} in ${o.metadata.namespace ?? 'no namespace'}`);
+      expect(elsewhere, dir).toEqual([]);
+    },
+  );
+
   it('when a Deployment says replicas: "two", then validation refuses it', () => {
     const worker = find(render('base'), 'Deployment', 'payout-gateway-worker');
     const broken = { ...worker, spec: { ...worker.spec, replicas: 'two' } };
@@ -312,30 +330,60 @@ describe('the configuration of every app', () => {
     expect(api.ADMIN_HOST).toBe('0.0.0.0');
     expect(api.RAIL_RESPONSE_TIMEOUT_MS).toBe(5_000);
     expect(worker.RAIL_RESPONSE_TIMEOUT_MS).toBe(10_000);
-    expect(worker.RAIL_BASE_URL).not.toMatch(/rail-sim|127\.0\.0\.1|\.invalid/);
     expect(migrate.DATABASE_URL).toBe(OPERATOR_SECRET.DATABASE_URL);
+    // Two sponsor banks, the same list for the API and the worker, each with its own settlement account.
+    expect(worker.banks.map((b) => b.name)).toEqual(['primary', 'secondary']);
+    expect(api.banks).toEqual(worker.banks);
+    for (const bank of worker.banks) {
+      expect(bank.baseUrl, bank.name).toMatch(/^https:\/\//);
+      expect(bank.baseUrl, bank.name).not.toMatch(/rail-sim|127\.0\.0\.1/);
+      expect(bank.settlementAccount, bank.name).toBeDefined();
+    }
   });
 
-  it('when production is rendered, then the day’s statement is read by its own CronJob pod, within its memory budget, never in an API pod', () => {
+  it('when production is rendered, then each bank’s statement of the day is read by its own CronJob pod, against that bank’s settlement account, within its memory budget, never in an API pod', () => {
     const objects = render('overlays/production');
-    const job = find(objects, 'CronJob', 'payout-gateway-statement').spec.jobTemplate.spec;
-    const pod = job.template.spec;
-    const [statement] = pod.containers as K8sObject[];
-    expect([...statement!.command, ...statement!.args].join(' ')).toMatch(
-      /exec payout-cli recon statement --progress --file "\/statements\/statement-\$\$\(TZ=Asia\/Kolkata date -d yesterday \+%F\)\.mt940"/,
+    const statementJobs = objects.filter(
+      (o) => o.kind === 'CronJob' && o.spec.jobTemplate.metadata.labels['app.kubernetes.io/component'] === 'statement',
     );
-    expect(job.template.metadata.labels['app.kubernetes.io/component']).toBe('statement');
-    // The CLI's budget, and the limit above it; no API pod reads a statement on a schedule.
-    expect(statement!.resources.requests.memory).toBe(`${STATEMENT_MEMORY_BUDGET_MB}Mi`);
-    expect(Number.parseInt(statement!.resources.limits.memory as string, 10)).toBeGreaterThan(
-      STATEMENT_MEMORY_BUDGET_MB,
+    const banks = loadConfig(
+      workerConfigSchema,
+      environmentOf(objects, container(objects, 'Deployment', 'payout-gateway-worker'), OPERATOR_SECRET),
+    ).banks;
+    // One CronJob per bank of BANKS, and none for a bank that is not there.
+    expect(statementJobs.map((o) => o.metadata.name).sort()).toEqual(
+      banks.map((b) => `payout-gateway-statement-${b.name}`).sort(),
     );
-    expect(pod.securityContext.runAsNonRoot).toBe(true);
-    expect(statement!.securityContext.readOnlyRootFilesystem).toBe(true);
-    expect((statement!.volumeMounts as K8sObject[]).find((m) => m.mountPath === '/statements')?.readOnly).toBe(true);
-    const cli = loadConfig(cliConfigSchema, environmentOf(objects, statement!, OPERATOR_SECRET));
-    expect(cli.DATABASE_URL).toBe(OPERATOR_SECRET.DATABASE_URL);
-    expect(cli.STATEMENT_MAX_BYTES).toBeGreaterThan(1024 * 1024 * 1024);
+    for (const bank of banks) {
+      const cronJob = find(objects, 'CronJob', `payout-gateway-statement-${bank.name}`);
+      const job = cronJob.spec.jobTemplate.spec;
+      const pod = job.template.spec;
+      const [statement] = pod.containers as K8sObject[];
+      expect(cronJob.spec.concurrencyPolicy).toBe('Forbid');
+      // Its own bank's file, from its own folder, held to its own settlement account (--bank).
+      expect([...statement!.command, ...statement!.args].join(' ')).toMatch(
+        new RegExp(
+          `exec payout-cli recon statement --progress --bank ${bank.name} --file "/statements/${bank.name}/statement-\\$\\$\\(TZ=Asia/Kolkata date -d yesterday \\+%F\\)\\.mt940"`,
+        ),
+      );
+      expect(job.template.metadata.labels['app.kubernetes.io/component']).toBe('statement');
+      // The CLI's budget, and the limit above it; no API pod reads a statement on a schedule.
+      expect(statement!.resources.requests.memory).toBe(`${STATEMENT_MEMORY_BUDGET_MB}Mi`);
+      expect(Number.parseInt(statement!.resources.limits.memory as string, 10)).toBeGreaterThan(
+        STATEMENT_MEMORY_BUDGET_MB,
+      );
+      expect(pod.securityContext.runAsNonRoot).toBe(true);
+      expect(statement!.securityContext.readOnlyRootFilesystem).toBe(true);
+      expect((statement!.volumeMounts as K8sObject[]).find((m) => m.mountPath === '/statements')?.readOnly).toBe(true);
+      // The claim the files land on ships with the component.
+      const claim = (pod.volumes as K8sObject[]).find((v) => v.name === 'statements')!.persistentVolumeClaim;
+      const volume = find(objects, 'PersistentVolumeClaim', claim.claimName as string);
+      expect(volume.spec.accessModes).toEqual(['ReadWriteMany']);
+      const cli = loadConfig(cliConfigSchema, environmentOf(objects, statement!, OPERATOR_SECRET));
+      expect(cli.DATABASE_URL).toBe(OPERATOR_SECRET.DATABASE_URL);
+      expect(cli.STATEMENT_MAX_BYTES).toBeGreaterThan(1024 * 1024 * 1024);
+      expect(cli.banks.find((b) => b.name === bank.name)?.settlementAccount).toBe(bank.settlementAccount);
+    }
     for (const deployment of objects.filter((o) => o.kind === 'Deployment')) {
       const args = (deployment.spec.template.spec.containers as K8sObject[]).flatMap((c) => [
         ...((c.command as string[] | undefined) ?? []),
@@ -447,6 +495,57 @@ describe('what the pods run and how they stop', () => {
       (rule.ports as K8sObject[]).some((p) => portNumber(api, p.port) === adminPort),
     );
     expect(adminRule?.from?.length).toBeGreaterThan(0);
+    // The metrics listener binds the pod too, on the port the scrape names, and no Service carries it.
+    expect(env.METRICS_HOST).toBe('0.0.0.0');
+    const metricsPort = Number(env.METRICS_PORT);
+    expect(portNumber(api, 'metrics')).toBe(metricsPort);
+    expect(new Set([Number(env.PORT), adminPort, metricsPort]).size).toBe(3);
+    const services = objects.filter((o) => o.kind === 'Service');
+    for (const service of services) {
+      for (const port of service.spec.ports as K8sObject[]) {
+        expect(port.targetPort, service.metadata.name).not.toBe('metrics');
+        expect(port.targetPort, service.metadata.name).not.toBe(metricsPort);
+      }
+    }
+  });
+
+  it('when an operator command is run, then it runs in a pod of its own sized for the CLI, never inside a worker whose limit leaves less', () => {
+    const objects = render('overlays/production');
+    const ops = find(objects, 'CronJob', 'payout-gateway-ops');
+    // A template only: it never runs on its own; deploy/ops.sh creates each Job from it.
+    expect(ops.spec.suspend).toBe(true);
+    const cli = container(objects, 'CronJob', 'payout-gateway-ops');
+    expect(cli.command).toEqual(['payout-cli']);
+    const mib = (quantity: string) => Number.parseInt(quantity, 10);
+    // The CLI's fixed cost is most of its statement budget (docs/reconciliation.md, "Memory").
+    expect(mib(cli.resources.requests.memory as string)).toBeGreaterThanOrEqual(STATEMENT_MEMORY_BUDGET_MB);
+    expect(mib(cli.resources.limits.memory as string)).toBeGreaterThan(STATEMENT_MEMORY_BUDGET_MB);
+    // What a worker leaves above its own request is less than that: a command exec'd beside it would get
+    // the worker killed.
+    const worker = container(objects, 'Deployment', 'payout-gateway-worker');
+    expect(
+      mib(worker.resources.limits.memory as string) - mib(worker.resources.requests.memory as string),
+    ).toBeLessThan(STATEMENT_MEMORY_BUDGET_MB);
+    const config = loadConfig(cliConfigSchema, environmentOf(objects, cli, OPERATOR_SECRET));
+    expect(config.DATABASE_URL).toBe(OPERATOR_SECRET.DATABASE_URL);
+    expect(config.REDIS_URL).toBe(OPERATOR_SECRET.REDIS_URL);
+    expect(config.banks.map((b) => b.name)).toEqual(['primary', 'secondary']);
+    expect(find(objects, 'NetworkPolicy', 'payout-gateway-ops').spec.podSelector.matchLabels).toEqual(
+      ops.spec.jobTemplate.spec.template.metadata.labels,
+    );
+  });
+
+  it('when the docs give an operator command for a cluster, then it runs through deploy/ops.sh, never kubectl exec into a pod', () => {
+    const docs = readdirSync(`${repo}docs`).filter((f) => f.endsWith('.md'));
+    const execs = docs.flatMap((file) =>
+      readFileSync(`${repo}docs/${file}`, 'utf8')
+        .split('\n')
+        .filter((line) => /kubectl\b.*\bexec\b.*payout-cli/.test(line))
+        .map((line) => `${file}: ${line.trim()}`),
+    );
+    expect(execs).toEqual([]);
+    const operations = readFileSync(`${repo}docs/operations.md`, 'utf8');
+    expect(operations).toMatch(/deploy\/ops\.sh reconcile/);
   });
 });
 
@@ -464,17 +563,31 @@ describe('the doors of the production cluster', () => {
       return (rule.ports as K8sObject[]).map((p) => `${p.protocol ?? 'TCP'}/${p.port}`);
     });
 
-  it('when the admin port and the worker health port are rendered, then only the console proxy and the Prometheus of the monitoring namespace reach them', () => {
+  it('when the admin port and the metrics ports are rendered, then only the console proxy reaches the admin port and only the Prometheus of the monitoring namespace the metrics ports', () => {
     for (const dir of ['base', 'overlays/production', 'overlays/development']) {
       const objects = render(dir);
       const api = container(objects, 'Deployment', 'payout-gateway-api');
-      const adminPort = Number(environmentOf(objects, api, OPERATOR_SECRET).ADMIN_PORT);
+      const env = environmentOf(objects, api, OPERATOR_SECRET);
+      const adminPort = Number(env.ADMIN_PORT);
+      const metricsPort = Number(env.METRICS_PORT);
+      const apiIngress = find(objects, 'NetworkPolicy', 'payout-gateway-api').spec.ingress as K8sObject[];
+      const onPort = (port: number) =>
+        apiIngress.filter((rule) => (rule.ports as K8sObject[]).some((p) => portNumber(api, p.port) === port));
       const rules = [
-        ...(find(objects, 'NetworkPolicy', 'payout-gateway-api').spec.ingress as K8sObject[]).filter((rule) =>
-          (rule.ports as K8sObject[]).some((p) => portNumber(api, p.port) === adminPort),
-        ),
+        ...onPort(adminPort),
+        ...onPort(metricsPort),
         ...(find(objects, 'NetworkPolicy', 'payout-gateway-worker').spec.ingress as K8sObject[]),
       ];
+      // Each rule opens one port: Prometheus's never opens the admin listener, the proxy's never the metrics.
+      for (const rule of rules) expect(rule.ports, dir).toHaveLength(1);
+      const peersOf = (found: K8sObject[]) =>
+        found.flatMap((rule) =>
+          (rule.from as K8sObject[]).map(
+            (p) => p.namespaceSelector.matchLabels['kubernetes.io/metadata.name'] as string,
+          ),
+        );
+      expect(peersOf(onPort(adminPort)), dir).toEqual(['ingress-nginx']);
+      expect(peersOf(onPort(metricsPort)), dir).toEqual(['monitoring']);
       for (const rule of rules) {
         expect(rule.from?.length, dir).toBeGreaterThan(0);
         for (const peer of rule.from as K8sObject[]) {
@@ -484,8 +597,8 @@ describe('the doors of the production cluster', () => {
           );
           expect(peer.namespaceSelector.matchExpressions, dir).toBeUndefined();
           const namespace = peer.namespaceSelector.matchLabels['kubernetes.io/metadata.name'] as string;
-          // Prometheus's own pods in the monitoring namespace, not every pod there; the console's proxy in
-          // the ingress controller's, and only to the admin listener.
+          // Prometheus's own pods in the monitoring namespace, not every pod there, and only to the metrics
+          // ports; the console's proxy in the ingress controller's, and only to the admin listener.
           expect(peer.podSelector.matchLabels, dir).toEqual(
             namespace === 'monitoring'
               ? { 'app.kubernetes.io/name': 'prometheus' }
@@ -497,41 +610,131 @@ describe('the doors of the production cluster', () => {
         (rule) => (rule.from as K8sObject[]).map((p) => p.namespaceSelector.matchLabels['kubernetes.io/metadata.name']),
       );
       expect(workerPeers, dir).toEqual(['monitoring']);
-      const adminPeers = (rules[0]!.from as K8sObject[]).map(
-        (p) => p.namespaceSelector.matchLabels['kubernetes.io/metadata.name'] as string,
-      );
-      expect(adminPeers.sort()).toEqual(['ingress-nginx', 'monitoring']);
     }
   });
 
-  it('when the API pod is rendered, then it may send only to DNS, PostgreSQL, Redis and the rail of its own settings', () => {
+  /** An address as a number and its bit count, for CIDR arithmetic over IPv4 and IPv6 alike. */
+  const addressOf = (text: string): { value: bigint; bits: number } => {
+    if (text.includes(':')) {
+      const [head = '', tail = ''] = text.split('::');
+      const groups = (part: string) => (part ? part.split(':') : []);
+      const missing = 8 - groups(head).length - groups(tail).length;
+      const all = [...groups(head), ...Array<string>(text.includes('::') ? missing : 0).fill('0'), ...groups(tail)];
+      return { value: all.reduce((n, g) => (n << 16n) | BigInt(`0x${g}`), 0n), bits: 128 };
+    }
+    return { value: text.split('.').reduce((n, o) => (n << 8n) | BigInt(o), 0n), bits: 32 };
+  };
+  const within = (address: string, cidr: string) => {
+    const [network = '', length = ''] = cidr.split('/');
+    const a = addressOf(address);
+    const n = addressOf(network);
+    if (a.bits !== n.bits) return false;
+    const shift = BigInt(a.bits - Number(length));
+    return a.value >> shift === n.value >> shift;
+  };
+  /** Whether a policy's egress lets a pod send to this address and port (operator placeholders admit nothing). */
+  const admits = (policy: K8sObject, address: string, port: number) =>
+    (policy.spec.egress as K8sObject[]).some((rule) => {
+      const ports = (rule.ports ?? []) as K8sObject[];
+      if (ports.length > 0 && !ports.some((p) => p.port === port)) return false;
+      if (!rule.to) return true;
+      return (rule.to as K8sObject[]).some((peer) => {
+        const block = peer.ipBlock as { cidr: string; except?: string[] } | undefined;
+        if (!block || /REPLACE_ME/.test(block.cidr)) return false;
+        return within(address, block.cidr) && !(block.except ?? []).some((e) => within(address, e));
+      });
+    });
+  const METADATA = ['169.254.169.254', 'fd00:ec2::254'];
+  const PRIVATE = ['10.1.2.3', '172.16.0.9', '192.168.1.1', '127.0.0.1', '100.64.0.1', 'fe80::1', '::1', 'fd12::1'];
+  const PUBLIC = ['93.184.215.14', '2606:4700::6810:84e5'];
+
+  it('when the API pod is rendered, then it may send only to DNS, PostgreSQL, Redis and its banks, and never to the metadata service', () => {
     const policy = find(production(), 'NetworkPolicy', 'payout-gateway-api');
     expect(policy.spec.policyTypes).toEqual(['Ingress', 'Egress']);
     const env = apiEnv();
+    const banks = loadConfig(apiConfigSchema, env).banks;
     const allowed = egressPorts(policy).flat();
-    expect(allowed).toEqual(
-      expect.arrayContaining([
+    expect(new Set(allowed)).toEqual(
+      new Set([
         'UDP/53',
         'TCP/53',
         `TCP/${portOf(env.DATABASE_URL!)}`,
         `TCP/${portOf(env.REDIS_URL!)}`,
-        `TCP/${portOf(env.RAIL_BASE_URL!)}`,
+        ...banks.map((b) => `TCP/${portOf(b.baseUrl)}`),
       ]),
     );
-    expect(allowed).toHaveLength(5);
+    // Every rule names where it may send: a rule without `to` admits every address on its ports.
+    for (const rule of policy.spec.egress as K8sObject[]) expect(rule.to?.length).toBeGreaterThan(0);
+    for (const port of [53, 80, 443, 5432, 6379]) {
+      for (const address of METADATA) expect(admits(policy, address, port), `${address}:${port}`).toBe(false);
+    }
+    // The API never calls a webhook: nothing on the internet but the banks' own ranges.
+    for (const address of PUBLIC) expect(admits(policy, address, 443), address).toBe(false);
     const development = render('overlays/development');
     const devEnv = environmentOf(development, container(development, 'Deployment', 'payout-gateway-api'));
-    expect(egressPorts(find(development, 'NetworkPolicy', 'payout-gateway-api')).flat()).toContain(
-      `TCP/${portOf(devEnv.RAIL_BASE_URL!)}`,
-    );
+    for (const name of ['payout-gateway-api', 'payout-gateway-worker']) {
+      const rail = (find(development, 'NetworkPolicy', name).spec.egress as K8sObject[]).find((rule) =>
+        (rule.ports as K8sObject[]).some((p) => p.port === portOf(devEnv.RAIL_BASE_URL!)),
+      );
+      // The simulator's pods, not every address on its port.
+      expect(rail, name).toBeDefined();
+      expect(rail?.to, name).toEqual([
+        {
+          podSelector: {
+            matchLabels: { 'app.kubernetes.io/name': 'payout-gateway', 'app.kubernetes.io/component': 'rail-sim' },
+          },
+        },
+      ]);
+    }
   });
 
-  it('when the production API is rendered, then it trusts the one proxy in front of the admin listener and names a settlement account to set', () => {
+  it('when the worker pod is rendered, then it may send to DNS, PostgreSQL, Redis, its banks and public webhook endpoints, never a private range or the metadata service', () => {
+    const policy = find(production(), 'NetworkPolicy', 'payout-gateway-worker');
+    expect(policy.spec.policyTypes).toEqual(['Ingress', 'Egress']);
+    const env = environmentOf(
+      production(),
+      container(production(), 'Deployment', 'payout-gateway-worker'),
+      OPERATOR_SECRET,
+    );
+    expect(new Set(egressPorts(policy).flat())).toEqual(
+      new Set(['UDP/53', 'TCP/53', `TCP/${portOf(env.DATABASE_URL!)}`, `TCP/${portOf(env.REDIS_URL!)}`, 'TCP/443']),
+    );
+    for (const rule of policy.spec.egress as K8sObject[]) expect(rule.to?.length).toBeGreaterThan(0);
+    // docs/webhooks.md, "Where a webhook may point": any public address on 443, nothing private.
+    for (const address of PUBLIC) expect(admits(policy, address, 443), address).toBe(true);
+    for (const address of [...PRIVATE, ...METADATA]) expect(admits(policy, address, 443), address).toBe(false);
+    for (const port of [53, 80, 5432, 6379]) {
+      for (const address of METADATA) expect(admits(policy, address, port), `${address}:${port}`).toBe(false);
+    }
+    // The pods that only read the database reach nothing on the internet.
+    for (const name of ['payout-gateway-migrate', 'payout-gateway-ops', 'payout-gateway-statement']) {
+      const other = find(production(), 'NetworkPolicy', name);
+      expect(other.spec.policyTypes, name).toEqual(['Ingress', 'Egress']);
+      expect(other.spec.ingress, name).toBeUndefined();
+      for (const address of [...PUBLIC, ...METADATA])
+        expect(admits(other, address, 443), `${name} ${address}`).toBe(false);
+    }
+  });
+
+  it('when the production API is rendered, then it trusts the one proxy in front of the admin listener and leaves each bank’s endpoint and settlement account for the operator to fill', () => {
     const config = loadConfig(apiConfigSchema, apiEnv());
     expect(config.ADMIN_TRUST_PROXY).toBe('1');
-    const cli = loadConfig(cliConfigSchema, apiEnv());
-    // A placeholder no bank account number matches: until the operator sets it, every statement is refused.
-    expect(cli.STATEMENT_SETTLEMENT_ACCOUNT).toBe('SET-THE-SETTLEMENT-ACCOUNT-NUMBER');
+    // Placeholders no endpoint or account number matches, and deploy/release.sh refuses while one is left
+    // (test/deploy/release-and-monitoring.test.ts): the overlay cannot be applied unfilled.
+    for (const bank of config.banks) {
+      expect(bank.baseUrl, bank.name).toContain('REPLACE_ME');
+      expect(bank.settlementAccount, bank.name).toMatch(/^REPLACE_ME-/);
+    }
+    const bankRules = (name: string) =>
+      (find(production(), 'NetworkPolicy', name).spec.egress as K8sObject[]).filter((rule) =>
+        (rule.to as K8sObject[]).some((peer) => /REPLACE_ME/.test(peer.ipBlock?.cidr ?? '')),
+      );
+    for (const name of ['payout-gateway-api', 'payout-gateway-worker']) {
+      const [rule, ...more] = bankRules(name);
+      expect(more, name).toEqual([]);
+      expect((rule!.to as K8sObject[]).length, name).toBe(config.banks.length);
+      expect(rule!.ports, name).toEqual([{ port: 443, protocol: 'TCP' }]);
+    }
   });
 
   describe('behind the ingress controller', () => {
@@ -583,6 +786,17 @@ describe('probes and autoscaling against a running API and worker', () => {
     }
     expect([api.livenessProbe.httpGet.path, api.readinessProbe.httpGet.path]).toEqual(['/healthz', '/readyz']);
   }, 60_000);
+
+  it('when a running API is scraped on its metrics port, then it answers /metrics there and nothing else; the admin listener no longer serves it', async () => {
+    const { api } = stack.current;
+    const scrape = await fetch(`${api.metricsUrl}/metrics`);
+    expect(scrape.status).toBe(200);
+    expect(await scrape.text()).toContain('http_request_duration_seconds');
+    for (const path of ['/console/login', '/admin/queues', '/healthz']) {
+      expect((await fetch(`${api.metricsUrl}${path}`)).status, path).toBe(404);
+    }
+    expect((await fetch(`${api.adminUrl}/metrics`)).status).toBe(404);
+  });
 
   it("when the worker's probes are rendered, then they ask its HEALTH_PORT's real health paths", async () => {
     const objects = production();
