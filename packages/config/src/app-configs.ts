@@ -98,8 +98,8 @@ export const apiConfigSchema = z
     /** Bearer token (or Basic password) of /admin/… for scripts; people sign in to the console instead. */
     ADMIN_TOKEN: secret(),
     /**
-     * The admin listener: the support console, /admin/…, the queue dashboard and /metrics. Loopback by
-     * default, since it is for an internal load balancer or a VPN, never the merchants' port.
+     * The admin listener: the support console, /admin/… and the queue dashboard. Loopback by default, since
+     * it is for an internal load balancer or a VPN, never the merchants' port.
      */
     ADMIN_HOST: z.string().min(1).default('127.0.0.1'),
     ADMIN_PORT: port(3002),
