@@ -34,8 +34,15 @@ const dashboardQueries = dashboard.panels.flatMap((panel) =>
 /** Series names Prometheus itself writes for every target. */
 const PROMETHEUS_OWN = ['up'];
 
-/** Series of other software the rules read: KEDA's operator, for its scaler's errors (docs/operations.md, "KedaScalerErrors"). */
-const OTHERS = ['keda_scaler_detail_errors_total'];
+/**
+ * Series of other software the rules read: KEDA's operator, for its scaler's errors (docs/operations.md,
+ * "KedaScalerErrors"), and kube-state-metrics, for the statement CronJobs' runs ("StatementRunFailed").
+ */
+const OTHERS = [
+  'keda_scaler_detail_errors_total',
+  'kube_cronjob_status_last_schedule_time',
+  'kube_cronjob_status_last_successful_time',
+];
 
 /**
  * The gauges of the worker's routing among sponsor banks, per bank and payment mode (docs/banks.md):
@@ -104,6 +111,9 @@ describe('metric names in the alert rules and the dashboard', () => {
         METRIC_NAMES.payoutsOverdue,
         METRIC_NAMES.postgresConnectionsInUse,
         METRIC_NAMES.postgresConnectionsMax,
+        METRIC_NAMES.dependencyUp,
+        METRIC_NAMES.webhookDeliveriesFailing,
+        `${METRIC_NAMES.railRequestDuration}_count`,
         'bank_eliminated',
         'up',
       ]),

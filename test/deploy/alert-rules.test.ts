@@ -175,6 +175,33 @@ describe('the alert rules', () => {
     expect(faults).toEqual([]);
   });
 
+  it('when a burn-rate alert is read, then each window it pages or tickets on also needs a floor of bad events', () => {
+    // docs/operations.md, "Service level objectives" ("Event floors"): a ratio of a few events at night is
+    // one event's noise. Each branch of the alert (split at `or`) counts its long window's bad events.
+    const burns = alerts.filter((rule) => /BudgetBurn$|BudgetSlowBurn$/.test(rule.alert!));
+    expect(burns.map((rule) => rule.alert).sort()).toEqual([
+      'MerchantApiErrorBudgetBurn',
+      'MerchantApiErrorBudgetSlowBurn',
+      'PayoutTimelinessBudgetBurn',
+      'PayoutTimelinessBudgetSlowBurn',
+    ]);
+    const seconds: Record<string, number> = { '1h': 3600, '6h': 21600, '3d': 259200 };
+    const faults = burns.flatMap((rule) =>
+      rule.expr.split(/\bor\b/).flatMap((branch) => {
+        const long = /namespace:\w+:rate(1h|6h|3d) \/ /.exec(branch);
+        const floor = /namespace:\w+:rate(1h|6h|3d) \* (\d+) >= (\d+)/.exec(branch);
+        if (!long) return [`${rule.alert}: a branch without a long window`];
+        if (!floor) return [`${rule.alert}: its ${long[1]} window has no floor`];
+        return [
+          ...(floor[1] === long[1] ? [] : [`${rule.alert}: the floor counts ${floor[1]}, the window is ${long[1]}`]),
+          ...(Number(floor[2]) === seconds[long[1]!] ? [] : [`${rule.alert}: ${floor[2]} s is not ${long[1]}`]),
+          ...(Number(floor[3]) >= 5 ? [] : [`${rule.alert}: a floor of ${floor[3]} is one event's noise`]),
+        ];
+      }),
+    );
+    expect(faults).toEqual([]);
+  });
+
   it('when the unit tests are read, then every alert is shown firing and shown quiet', () => {
     const unshown = alerts.flatMap(({ alert }) => {
       const cases = ruleTests.filter((test) => test.alertname === alert);

@@ -14,8 +14,9 @@ interface HealthServer {
 const JOB_STATES = ['waiting', 'active', 'delayed', 'failed', 'prioritized'] as const;
 
 /**
- * The worker's own small HTTP server for operators: /healthz (alive), /readyz (PostgreSQL and Redis answer)
- * and /metrics (Prometheus, with the queues' job counts and the operations gauges read at scrape time).
+ * The worker's own small HTTP server for operators: /healthz (alive), /readyz (PostgreSQL and Redis answer,
+ * each reported in `dependency_up` too) and /metrics (Prometheus, with the queues' job counts and the
+ * operations gauges read at scrape time).
  */
 export async function startHealthServer(
   port: number,
@@ -44,6 +45,10 @@ export async function startHealthServer(
           probeDependency(() => deps.db.$queryRaw`SELECT 1`),
           probeDependency(() => deps.redis.ping()),
         ]);
+        // The worker's own view of its dependencies, as the API's readiness probe reports its own: the
+        // PostgresDown alert reads either (docs/operations.md, "PostgresDown").
+        deps.metrics.dependencyUp.set({ dependency: 'postgres' }, postgres === 'ok' ? 1 : 0);
+        deps.metrics.dependencyUp.set({ dependency: 'redis' }, redis === 'ok' ? 1 : 0);
         const ready = postgres === 'ok' && redis === 'ok';
         reply(ready ? 200 : 503, {
           error: !ready,
