@@ -1,14 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/eventually.js';
-import type { PrometheusAlert } from '../support/private-prometheus.js';
 import {
-  alertRoutingExample,
   alertsThatWere,
   firingNames,
   MonitoredStack,
   NAMESPACE,
-  pagesOf,
   SteadyTraffic,
+  untilFiring,
   watchAlertsFor,
 } from '../support/monitored-stack.js';
 
@@ -92,24 +90,14 @@ describe('the shipped alerts through a day, in real time', () => {
     'when the bank answers 503, then the bank alerts fire and AllBanksFailing within its documented time, one page, and they resolve once the bank is back',
     async () => {
       const { prometheus, bank } = stack!;
-      const routing = await alertRoutingExample();
       const downAt = Date.now();
       bank.down = true;
 
-      const allBanksFailing = (alerts: PrometheusAlert[]) =>
-        alerts.find((a) => a.labels.alertname === 'AllBanksFailing');
-      const paged = new Set<string>();
-      const alerts = await eventually(
-        () =>
-          prometheus.alerts().then((now) => {
-            for (const name of pagesOf(now, routing)) paged.add(name);
-            return now;
-          }),
-        (now) => allBanksFailing(now)?.state === 'firing',
-        { timeoutMs: ALL_BANKS_FAILING_WITHIN_MS + 60_000, intervalMs: 1_000, what: 'AllBanksFailing to fire' },
+      const { alerts, fired, firedAt, paged } = await untilFiring(
+        prometheus,
+        'AllBanksFailing',
+        ALL_BANKS_FAILING_WITHIN_MS + 60_000,
       );
-      const firedAt = Date.now();
-      const fired = allBanksFailing(alerts)!;
       figures['bank down → AllBanksFailing pending'] = `${Math.round((Date.parse(fired.activeAt) - downAt) / 1000)} s`;
       figures['bank down → AllBanksFailing firing'] = `${Math.round((firedAt - downAt) / 1000)} s`;
       expect(firedAt - downAt).toBeLessThan(ALL_BANKS_FAILING_WITHIN_MS);

@@ -319,6 +319,30 @@ export async function watchAlertsFor(
   return { firing: [...seen.firing].sort(), paged: [...seen.paged].sort() };
 }
 
+/**
+ * Waits until `alertname` fires (within `timeoutMs`), gathering every page on the way under the example's
+ * inhibit rules: the alerts at that moment, when it was pending and firing, and what paged meanwhile.
+ */
+export async function untilFiring(
+  prometheus: PrivatePrometheus,
+  alertname: string,
+  timeoutMs: number,
+): Promise<{ alerts: PrometheusAlert[]; fired: PrometheusAlert; firedAt: number; paged: Set<string> }> {
+  const routing = await alertRoutingExample();
+  const paged = new Set<string>();
+  const named = (alerts: PrometheusAlert[]) => alerts.find((a) => a.labels.alertname === alertname);
+  const alerts = await eventually(
+    () =>
+      prometheus.alerts().then((now) => {
+        for (const name of pagesOf(now, routing)) paged.add(name);
+        return now;
+      }),
+    (now) => named(now)?.state === 'firing',
+    { timeoutMs, intervalMs: 1_000, what: `${alertname} to fire` },
+  );
+  return { alerts, fired: named(alerts)!, firedAt: Date.now(), paged };
+}
+
 /** The alert names that were in `state` at any evaluation of the last `seconds`, from Prometheus's own ALERTS series. */
 export async function alertsThatWere(prometheus: PrivatePrometheus, state: string, seconds: number): Promise<string[]> {
   const series = await prometheus.query(
