@@ -26,10 +26,22 @@ describe('parseJson', () => {
     ['single quotes', "{'a':1}"],
     ['an unterminated string', '{"a":"'],
     ['duplicate keys with different values', '{"a":1,"a":2}'],
+    ['a key repeated with an empty array and an empty object', '{"Name":[],"Name":{}}'],
+    ['a key repeated with an array and an object of the same members', '{"a":[1],"a":{"0":1}}'],
+    ['a key repeated so inside an array', '{"items":[{"k":[ ],"k":{ }}]}'],
     ['NaN', '{"a":NaN}'],
     ['a leading zero', '{"a":012}'],
   ])('when given %s, then it throws JsonSyntaxError', (_label, text) => {
     expect(() => parseJson(text)).toThrow(JsonSyntaxError);
+  });
+
+  it('when a key is repeated with the same value, however it is written, then it parses', () => {
+    expect(parseJson('{"a":[],"a":[ ],"b":{"c":"x"},"b":{ "c" : "x" },"\\u0064":1,"d":1}')).toEqual({
+      a: [],
+      b: { c: 'x' },
+      d: expect.anything(),
+    });
+    expect(parseJson('{"items":[{"a":"[\\"]"}],"x":"]"}')).toEqual({ items: [{ a: '["]' }], x: ']' });
   });
 
   it('when nesting is deeper than allowed, then it throws before recursing', () => {
