@@ -8,7 +8,16 @@ import { makeMerchant, type TestMerchant } from '../support/factories.js';
 import { expectBooksBalanced, merchantBooks } from '../support/ledger-checks.js';
 import { workerConfig } from '../support/stack.js';
 import { startSwitchableBank, type SwitchableBank } from './switchable-bank.js';
-import { allIn, downtimes, eliminated, FAST_ROUTING, payoutsOf, sendPayouts, twoBanks } from './support.js';
+import {
+  allIn,
+  downtimes,
+  eliminated,
+  FAST_ROUTING,
+  payoutsOf,
+  sendPayouts,
+  twoBanks,
+  workerSeesEliminated,
+} from './support.js';
 
 // Both sponsor banks down (docs/banks.md, "Holding"): they answer 503 to every submit until routing has
 // eliminated both. New payouts are then held — reserved, never sent — and either go the moment a bank
@@ -71,6 +80,12 @@ describe('both banks down: payouts held, then sent or failed', () => {
       () => downtimes(pool),
       (list) => list.length === 2,
       { what: 'a downtime for each bank' },
+    );
+    // Routing acts on the worker's view, read a refresh after the database says it.
+    await eventually(
+      async () => (await workerSeesEliminated(worker, 'primary')) && (await workerSeesEliminated(worker, 'secondary')),
+      (both) => both,
+      { what: "the worker's routing to see both banks eliminated" },
     );
     expect(open.map((d) => `${d.bank} ${d.mode} ${d.status} ${d.resolved}`).sort()).toEqual([
       'primary IMPS DOWN false',

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { expect } from 'vitest';
 import { loadConfig, workerConfigSchema, type WorkerConfig } from '@payout/config';
 import type { RunningApi } from '@payout/api';
+import type { RunningWorker } from '@payout/worker';
 import { call, impsBody } from '../support/api.js';
 import { eventually } from '../support/eventually.js';
 import type { TestMerchant } from '../support/factories.js';
@@ -83,6 +84,17 @@ export async function downtimes(pool: pg.Pool): Promise<Downtime[]> {
     `SELECT bank, mode::text, status, resolved_at IS NOT NULL AS resolved FROM bank_downtimes ORDER BY id`,
   );
   return rows;
+}
+
+/**
+ * Whether the worker's own routing view has `bank` eliminated for `mode`: its `bank_eliminated` gauge, set
+ * from the view every refresh. The database says it first; routing acts on the view, up to
+ * ROUTING_REFRESH_MS later.
+ */
+export async function workerSeesEliminated(worker: RunningWorker, bank: string, mode = 'IMPS'): Promise<boolean> {
+  const gauge = worker.metrics.registry.getSingleMetric('bank_eliminated');
+  const values = gauge ? (await gauge.get()).values : [];
+  return values.some((v) => v.labels.bank === bank && v.labels.mode === mode && v.value === 1);
 }
 
 export async function eliminated(pool: pg.Pool, bank: string, mode = 'IMPS'): Promise<boolean> {
