@@ -106,6 +106,26 @@ export async function measureApi(
   };
 }
 
+/** The two runs the API is compared with the reference server on: accepts and lookups over the spread merchants. */
+export type AcceptMeasurements = Pick<ApiMeasurements, 'acceptImpsSpread' | 'lookups'>;
+
+/** The accept stage alone (`--only accept`): the API's accepts and lookups over the spread merchants, warm. */
+export async function measureAccepts(
+  env: BenchEnv,
+  api: StartedApp,
+  payouts: PayoutRequests,
+): Promise<AcceptMeasurements> {
+  const spread = `${env.merchants.spread.length.toLocaleString('en-US')} merchants`;
+  await warmUp(env, api, payouts);
+  const acceptImpsSpread = await measure(env, api, 202, `accept IMPS, ${spread}`, {
+    requests: payouts.requests(['IMPS'], env.merchants.spread),
+  });
+  const lookups = await measure(env, api, 200, `status lookups, ${spread}`, {
+    requests: lookupRequests(env.merchants.spread, env.plan.lookupKeysPerMerchant),
+  });
+  return { acceptImpsSpread, lookups };
+}
+
 /**
  * Unmeasured load (both modes, every merchant) so the JIT, the credential cache and the pools are warm.
  */
@@ -154,7 +174,7 @@ export async function measure(
   const { result, cpu } = await env.cpu.measure(() => paced?.done ?? startLoad(loadSpec).done);
   const apiCores = cpu.byUser[api.process.name] ?? 0;
   const apiCpuMsPerSuccess = result.succeeded ? (apiCores * cpu.wallS * 1000) / result.succeeded : 0;
-  const measured = { ...result, cpu, apiCpuMsPerSuccess: Math.round(apiCpuMsPerSuccess * 100) / 100 };
+  const measured = { ...result, cpu, apiCpuMsPerSuccess: Math.round(apiCpuMsPerSuccess * 1000) / 1000 };
   env.log(
     `${describe(measured)}\n    ${describeCpu(cpu)}; ${api.process.name} ${measured.apiCpuMsPerSuccess} ms CPU per answer`,
   );

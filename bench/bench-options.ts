@@ -19,7 +19,7 @@ export interface BenchOptions {
 }
 
 /** The stages `--only` can run alone. */
-export const BENCH_STAGES = ['lookup-logging', 'bank-downtime', 'caught-payouts', 'statement'] as const;
+export const BENCH_STAGES = ['accept', 'lookup-logging', 'bank-downtime', 'caught-payouts', 'statement'] as const;
 export type BenchStage = (typeof BENCH_STAGES)[number];
 
 export class UsageError extends Error {
@@ -33,7 +33,9 @@ export const USAGE = `usage: pnpm bench [--smoke] [--duration <seconds>] [--json
   --json             print the results as JSON instead of the table
   --keep             keep the bench database (payouts_bench_<id>) instead of dropping it
   --cpu-prof         write CPU profiles of the API and worker processes to .tmp/bench-profiles/<run>/
-  --only <stage>     run one stage alone: lookup-logging (status lookups with the default logging ÷ logging off),
+  --only <stage>     run one stage alone: accept (accepts and lookups over the spread merchants, API ÷ reference server:
+                     throughput and CPU per answer; with --cpu-prof, the profile to read first),
+                     lookup-logging (status lookups with the default logging ÷ logging off),
                      bank-downtime (settled/s with one of two banks down ÷ both up, and a bank's recovery),
                      caught-payouts (a bank down for a minute, then back: how soon the payouts it left undecided settle),
                      statement (recon statement over a day's statement of 20,000 and 1,000,000 lines)`;

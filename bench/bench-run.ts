@@ -7,7 +7,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cliConfigSchema, loadConfig } from '@payout/config';
 import { createPrismaClient, type PrismaClient } from '@payout/db';
-import { apiVariables, measureApi, type ApiMeasurements } from './api-throughput.js';
+import {
+  apiVariables,
+  measureAccepts,
+  measureApi,
+  type AcceptMeasurements,
+  type ApiMeasurements,
+} from './api-throughput.js';
 import { rssGrowth, type RssGrowth } from './app-process.js';
 import { bankDowntimeFigures, benchFigures, caughtPayoutsFigures, type Ceilings } from './bench-figures.js';
 import {
@@ -49,6 +55,7 @@ import {
   lookupLoggingCost,
   ratioVerdicts,
   unmeasuredRatios,
+  type RatioInputs,
   type Ratios,
   type Verdict,
 } from './ratios.js';
@@ -135,6 +142,8 @@ export interface StageReport {
   ratioVerdicts: Verdict[];
   figures: Figure[];
   /** The stage's own measurements: the one that ran. */
+  accepts?: AcceptMeasurements;
+  reference?: ReferenceMeasurements;
   lookupLogging?: LookupLoggingStage;
   bankDowntime?: BankDowntimeStage;
   caughtPayouts?: CaughtPayoutsStage;
@@ -231,6 +240,52 @@ export async function runBench(
       ratioVerdicts: ratioVerdicts(ratios).filter((v) => v.name.startsWith('statement')),
       figures: statementFigures(statement),
       statement,
+      memory: env.memory,
+      problems: env.problems,
+    };
+  }
+
+  if (options.only === 'accept') {
+    if (!options.smoke) {
+      log('building the apps (pnpm build)');
+      buildApps();
+    }
+    const [api, reference] = await Promise.all([
+      startApp(env, 'api', 'api', 'PORT', '/healthz', apiVariables(env, env.queuePrefix, true)),
+      startReference(env),
+    ]);
+    const payouts = new PayoutRequests();
+    const accepts = await measureAccepts(env, api, payouts);
+    await api.stop();
+    const referenceRuns = await measureReference(env, reference, payouts);
+    const measured = computeRatios(acceptRatioInputs(accepts, referenceRuns));
+    const ratios: Ratios = {
+      ...unmeasuredRatios(),
+      acceptSpreadToReference: measured.acceptSpreadToReference,
+      lookupToReference: measured.lookupToReference,
+      apiCpuPerAcceptToReference: measured.apiCpuPerAcceptToReference,
+    };
+    const finished = new Date();
+    return {
+      ...timing(started, finished),
+      options,
+      plan,
+      stage: options.only,
+      machine: await machineOf(
+        db,
+        loadAtStart,
+        [accepts.acceptImpsSpread, accepts.lookups, referenceRuns.acceptImpsSpread, referenceRuns.lookups].map(
+          (r) => r.cpu,
+        ),
+      ),
+      database: databaseName,
+      queuePrefix,
+      profiles: options.cpuProf ? profileDir : null,
+      ratios,
+      ratioVerdicts: ratioVerdicts(ratios).filter((v) => ACCEPT_STAGE_RATIOS.includes(v.name)),
+      figures: [],
+      accepts,
+      reference: referenceRuns,
       memory: env.memory,
       problems: env.problems,
     };
@@ -382,6 +437,8 @@ export async function runBench(
     referenceAcceptSpreadPerS: reference.acceptImpsSpread.succeededPerSecond,
     lookupsPerS: api.lookups.succeededPerSecond,
     referenceLookupsPerS: reference.lookups.succeededPerSecond,
+    apiCpuMsPerAccept: api.acceptImpsSpread.apiCpuMsPerSuccess ?? 0,
+    referenceCpuMsPerAccept: reference.acceptImpsSpread.apiCpuMsPerSuccess ?? 0,
     p99AtHalfLoadMs: api.acceptAtFraction.latencyMs.p99,
     memory: env.memory,
     zeroLatencyRun: zeroLatencyRun && {
@@ -453,6 +510,30 @@ export async function runBench(
     statement,
     memory: env.memory,
     problems: env.problems,
+  };
+}
+
+/** What the accept stage alone judges. */
+const ACCEPT_STAGE_RATIOS: readonly string[] = [
+  'acceptSpreadToReference',
+  'lookupToReference',
+  'apiCpuPerAcceptToReference',
+];
+
+/** The accept stage's runs as ratio inputs; what it did not measure is 0 (and so unmeasured). */
+function acceptRatioInputs(accepts: AcceptMeasurements, reference: ReferenceMeasurements): RatioInputs {
+  return {
+    pgbenchAcceptSpreadTps: 0,
+    pgbenchNaiveOneWalletTps: 0,
+    acceptSpreadPerS: accepts.acceptImpsSpread.succeededPerSecond,
+    acceptHotPerS: 0,
+    referenceAcceptSpreadPerS: reference.acceptImpsSpread.succeededPerSecond,
+    lookupsPerS: accepts.lookups.succeededPerSecond,
+    referenceLookupsPerS: reference.lookups.succeededPerSecond,
+    apiCpuMsPerAccept: accepts.acceptImpsSpread.apiCpuMsPerSuccess ?? 0,
+    referenceCpuMsPerAccept: reference.acceptImpsSpread.apiCpuMsPerSuccess ?? 0,
+    p99AtHalfLoadMs: Number.NaN,
+    memory: [],
   };
 }
 

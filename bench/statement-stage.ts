@@ -254,6 +254,8 @@ const NO_API_INPUTS = {
   referenceAcceptSpreadPerS: 0,
   lookupsPerS: 0,
   referenceLookupsPerS: 0,
+  apiCpuMsPerAccept: 0,
+  referenceCpuMsPerAccept: 0,
   p99AtHalfLoadMs: Number.NaN,
   memory: [],
 };
