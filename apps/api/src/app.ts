@@ -1,5 +1,4 @@
 import express, { type Express, type RequestHandler } from 'express';
-import helmet from 'helmet';
 import type { RedisConnection } from '@payout/queue';
 import type { PrismaClient } from '@payout/db';
 import type { PayoutProducer } from '@payout/queue';
@@ -15,10 +14,12 @@ import { downtimeRoutes } from './downtimes/downtime-routes.js';
 import { errorHandler, notFound } from './http/error-handler.js';
 import { requestContext } from './http/request-context.js';
 import { requestMetrics } from './http/request-metrics.js';
+import { securityHeaders } from './http/security-headers.js';
+import { serveDirectly } from './http/direct-routes.js';
 import { apiDocsRoutes } from './openapi/api-docs-routes.js';
 import { healthRoutes } from './operations/health-routes.js';
 import type { PayoutAccepter } from '@payout/use-cases';
-import { payoutRoutes } from './payouts/payout-routes.js';
+import { payoutRoutes, payoutRouteTable } from './payouts/payout-routes.js';
 import { tokenRoutes } from './tokens/token-routes.js';
 import { walletRoutes } from './wallet/wallet-routes.js';
 
@@ -55,13 +56,13 @@ export function createApp(deps: ApiDependencies): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
 
-  app.use(requestContext(deps.logger));
-  app.use(requestMetrics(deps.metrics));
-  app.use(helmet());
+  const everyRequest = [requestContext(deps.logger), requestMetrics(deps.metrics), securityHeaders()];
+  app.use(...everyRequest);
   // The payout endpoints first: they carry nearly all the traffic, and every router in front of them costs
   // each of their requests a pass over its routes (docs/performance.md, "Request context and logging"). No two
   // routers share a path, so the order changes no answer.
-  app.use(payoutRoutes(deps));
+  const payoutTable = payoutRouteTable(deps);
+  app.use(payoutRoutes(payoutTable));
   app.use(healthRoutes(deps));
   app.use(apiDocsRoutes());
   app.use(payinCallbackRoutes(deps));
@@ -73,5 +74,11 @@ export function createApp(deps: ApiDependencies): Express {
   app.use(downtimeRoutes(deps));
   app.use(notFound);
   app.use(errorHandler);
+  // An exact request to a payout endpoint skips the router: the same handlers, run in the same order.
+  serveDirectly(
+    app,
+    payoutTable.map((route) => ({ ...route, handlers: [...everyRequest, ...route.handlers] })),
+    errorHandler,
+  );
   return app;
 }

@@ -62,10 +62,8 @@ export function requestContext(logger: Logger): RequestHandler {
     const requestLog = new RequestLog(logger, describe(req.url, req.method, id));
     (req as RequestWithLog)[REQUEST_LOG] = requestLog;
     const startedAt = performance.now();
-    let logged = false;
+    // 'close' comes once for every response, after 'finish' when it was sent whole: one listener for both.
     const done = () => {
-      if (logged) return;
-      logged = true;
       const level = res.writableFinished && res.statusCode >= 500 ? 'error' : 'info';
       if (!accessLog.isLevelEnabled(level)) return;
       const responseTime = Math.round(performance.now() - startedAt);
@@ -74,8 +72,7 @@ export function requestContext(logger: Logger): RequestHandler {
       else if (level === 'error') accessLog.error(requestLog.accessLine(fields), 'request errored');
       else accessLog.info(requestLog.accessLine(fields), 'request completed');
     };
-    res.once('finish', done);
-    res.once('close', done);
+    res.on('close', done);
     next();
   };
 }

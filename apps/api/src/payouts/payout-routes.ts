@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import {
   PAYOUT_OPERATIONS,
   payoutResult,
@@ -13,6 +13,7 @@ import { merchantOf } from '../auth/authenticate.js';
 import { merchantAccess, type MerchantAccessDeps } from '../auth/merchant-access.js';
 import { MESSAGES } from '../http/error-responses.js';
 import { methodNotAllowed } from '../http/error-handler.js';
+import type { DirectRoute } from '../http/direct-routes.js';
 import { jsonBody } from '../http/json-body.js';
 import { sendJson } from '../http/send-json.js';
 import { CoalescingLookup } from './coalescing-lookup.js';
@@ -28,9 +29,11 @@ export interface PayoutRouteDeps extends CreatePayoutDeps, MerchantAccessDeps {
 const LOOKUP_MAX_IN_FLIGHT = 4;
 const LOOKUP_MAX_BATCH = 200;
 
-/** POST /api/impspayout, POST /api/payout and GET /api/check_payout_status. */
-export function payoutRoutes(deps: PayoutRouteDeps): Router {
-  const router = Router();
+/**
+ * POST /api/impspayout, POST /api/payout and GET /api/check_payout_status: each route's path, method and
+ * handlers, served by the router ({@link payoutRoutes}) and, for an exact match, directly (app.ts).
+ */
+export function payoutRouteTable(deps: PayoutRouteDeps): DirectRoute[] {
   // Without a replica, concurrent status lookups share statements on the primary (coalescing-lookup.ts);
   // with one, each lookup follows the replica rules of lookUpPayout.
   const statusLookup = new CoalescingLookup(deps.db, { maxBatch: LOOKUP_MAX_BATCH, maxInFlight: LOOKUP_MAX_IN_FLIGHT });
@@ -39,7 +42,7 @@ export function payoutRoutes(deps: PayoutRouteDeps): Router {
       ? lookUpPayout({ primary: deps.db, replica: deps.readDb }, merchantId, transactionId)
       : statusLookup.find(merchantId, transactionId);
 
-  const payoutOperation = (requestOf: (body: unknown) => PayoutRequest) => [
+  const payoutOperation = (requestOf: (body: unknown) => PayoutRequest): RequestHandler[] => [
     ...merchantAccess(deps, 'FAILED'),
     ...jsonBody,
     async (req: Request, res: Response) => {
@@ -49,21 +52,36 @@ export function payoutRoutes(deps: PayoutRouteDeps): Router {
     },
   ];
 
-  for (const { path, requestOf } of Object.values(PAYOUT_OPERATIONS)) {
-    router.route(path).post(payoutOperation(requestOf)).all(methodNotAllowed);
-  }
-
-  router
-    .route('/api/check_payout_status')
-    .get(...merchantAccess(deps, 'FAILED'), async (req, res) => {
+  const statusLookupRoute: RequestHandler[] = [
+    ...merchantAccess(deps, 'FAILED'),
+    async (req, res) => {
       const { TransactionID } = parseQuery(transactionQuerySchema, req.query);
       const payout = await findPayout(merchantOf(res).id, TransactionID);
       if (!payout) {
         throw new AppError('NOT_FOUND', MESSAGES.transactionNotFound, { details: { TransactionID } });
       }
       sendJson(res, 200, payoutStatusBody(payout));
-    })
-    .all(methodNotAllowed);
+    },
+  ];
 
+  return [
+    ...Object.values(PAYOUT_OPERATIONS).map(({ path, requestOf }) => ({
+      method: 'POST' as const,
+      path,
+      handlers: payoutOperation(requestOf),
+    })),
+    { method: 'GET', path: '/api/check_payout_status', handlers: statusLookupRoute },
+  ];
+}
+
+/** The payout routes on a router: each route's method, and 405 for every other method of its path. */
+export function payoutRoutes(table: readonly DirectRoute[]): Router {
+  const router = Router();
+  for (const { method, path, handlers } of table) {
+    const route = router.route(path);
+    if (method === 'GET') route.get(...handlers);
+    else route.post(...handlers);
+    route.all(methodNotAllowed);
+  }
   return router;
 }
