@@ -441,6 +441,7 @@ export async function runBench(
     referenceCpuMsPerAccept: reference.acceptImpsSpread.apiCpuMsPerSuccess ?? 0,
     p99AtHalfLoadMs: api.acceptAtFraction.latencyMs.p99,
     memory: env.memory,
+    bulk: { leftToSweeper: bulk.leftToSweeper },
     zeroLatencyRun: zeroLatencyRun && {
       settledPerSecond: zeroLatencyRun.settledPerSecond,
       acceptedPerSecond: zeroLatencyRun.acceptedPerSecond,

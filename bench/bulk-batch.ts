@@ -1,4 +1,6 @@
-import type { BenchEnv, StartedApp } from './bench-env.js';
+import { Queue } from 'bullmq';
+import { createWorkerConnection, PAYOUT_QUEUE, payoutJobs } from '@payout/queue';
+import { sleep, type BenchEnv, type StartedApp } from './bench-env.js';
 import type { HttpRunResult } from './http-load.js';
 import { ratioFigure, type Figure } from './results-table.js';
 
@@ -9,7 +11,16 @@ export interface BulkBatchRun {
   itemsPerSecond: number;
   status: number;
   accepted: number;
+  /**
+   * Accepted payouts of the batch whose job was not in Redis once the API had had its time to queue them:
+   * left to the sweeper (goal 0). A batch is queued in pieces so that none of its commands is large enough for
+   * a loaded Redis to time it out (docs/performance.md, "Bulk batches").
+   */
+  leftToSweeper: number;
 }
+
+/** How long the API may take to queue a batch's jobs after answering: its enqueue time-out and then some. */
+const QUEUE_WAIT_MS = 10_000;
 
 /**
  * A full-size batch (5,000 items; 200 in a smoke run) for the one-merchant wallet the single accept path's
@@ -23,7 +34,7 @@ export async function measureBulkBatch(env: BenchEnv, api: StartedApp): Promise<
   const run = await sendBatch(env, api, items, 'measured');
   env.log(
     `bulk batch of ${items}: answered in ${Math.round(run.answeredMs)} ms, ${Math.round(run.itemsPerSecond)} items/s` +
-      ` (${run.accepted} accepted)`,
+      ` (${run.accepted} accepted, ${run.leftToSweeper} left to the sweeper)`,
   );
   if (run.status !== 202 || run.accepted !== items)
     throw new Error(`bulk batch answered ${run.status}, ${run.accepted} accepted of ${items}`);
@@ -60,7 +71,38 @@ async function sendBatch(env: BenchEnv, api: StartedApp, items: number, kind: st
     itemsPerSecond: (items * 1000) / answeredMs,
     status: res.status,
     accepted: answer.accepted ?? 0,
+    leftToSweeper: await payoutsWithoutJob(
+      env,
+      payouts.map((p) => p.TransactionID),
+    ),
   };
+}
+
+/**
+ * How many of the merchant's payouts with these TransactionIDs have no execute job in the queue, waiting
+ * until none is missing or {@link QUEUE_WAIT_MS} has passed. Nothing takes jobs off the queue while the
+ * bulk stage runs (no worker is started before the end-to-end runs), so a missing job was never queued.
+ */
+async function payoutsWithoutJob(env: BenchEnv, transactionIds: readonly string[]): Promise<number> {
+  const rows = await env.db.payout.findMany({
+    where: { merchantId: env.merchants.hot.id, transactionId: { in: [...transactionIds] } },
+    select: { id: true },
+  });
+  const connection = createWorkerConnection(env.redisUrl);
+  const queue = new Queue(PAYOUT_QUEUE, { connection, prefix: env.queuePrefix });
+  try {
+    const deadline = performance.now() + QUEUE_WAIT_MS;
+    let missing = rows.map((row) => payoutJobs.execute.jobId(String(row.id)));
+    for (;;) {
+      const states = await Promise.all(missing.map((jobId) => queue.getJobState(jobId)));
+      missing = missing.filter((_, i) => states[i] === 'unknown');
+      if (missing.length === 0 || performance.now() > deadline) return missing.length;
+      await sleep(env, 250);
+    }
+  } finally {
+    await queue.close();
+    connection.disconnect();
+  }
 }
 
 /**
@@ -71,6 +113,12 @@ export function withBulkFigures(figures: Figure[], bulk: BulkBatchRun, singleOne
   const items = bulk.items.toLocaleString('en-US');
   const own: Figure[] = [
     { section: 'api', name: `bulk batch of ${items} items: time to answer`, value: bulk.answeredMs / 1000, unit: 's' },
+    {
+      section: 'api',
+      name: `bulk batch of ${items} items: payouts left to the sweeper`,
+      value: bulk.leftToSweeper,
+      unit: 'payouts',
+    },
     ratioFigure(
       { section: 'api', name: `bulk batch of ${items} items: items accepted`, value: bulk.itemsPerSecond, unit: '/s' },
       { name: 'single accepts, one merchant (same run)', value: singleOneMerchant.succeededPerSecond, unit: '/s' },

@@ -56,7 +56,9 @@ try {
       );
     }
     if (Object.values(report.problems).some((p) => 'request refused (BAD_REQUEST)' in p)) {
-      console.log('(each load run that ends cuts its requests in flight: the API logs those as BAD_REQUEST)');
+      console.log(
+        '(each load run that ends cuts its requests in flight: the API logs most as "request aborted by the client before its body arrived"; one cut as its body was being read can be refused as a malformed body)',
+      );
     }
     const { othersCpu, cpus } = report.machine;
     console.log(

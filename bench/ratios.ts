@@ -22,6 +22,8 @@ export interface Ratios {
   apiCpuPerAcceptToReference: number | null;
   /** p99 latency (ms) of accepts over the spread merchants asked at half the measured maximum rate. */
   p99AtHalfLoadMs: number | null;
+  /** Payouts of the bench's 5,000-item bulk batch whose job the API did not queue in Redis (left to the sweeper). */
+  bulkPayoutsLeftToSweeper: number | null;
   /** The highest VmHWM of any API process of the run. */
   apiPeakRssMb: number | null;
   /** The highest VmHWM of any worker process of the run. */
@@ -75,6 +77,7 @@ export const RATIO_GOALS: Readonly<Record<RatioName, Goal>> = {
   apiCpuPerAcceptToReference: { atMost: 1.5 },
   acceptHotToNaive: { atLeast: 1.5 },
   p99AtHalfLoadMs: { atMost: 50 },
+  bulkPayoutsLeftToSweeper: { atMost: 0 },
   apiPeakRssMb: { atMost: 200 },
   workerPeakRssMb: { atMost: 200 },
   settledToAccepted: { atLeast: 0.9 },
@@ -123,6 +126,8 @@ export interface RatioInputs {
   p99AtHalfLoadMs: number;
   /** Peak RSS of every app process of the run. */
   memory: readonly { app: string; peakRssMb: number }[];
+  /** The bulk stage, if it ran: how many of its payouts were left to the sweeper. */
+  bulk?: { leftToSweeper: number } | undefined;
   /** The zero-latency end-to-end run, if there was one. */
   zeroLatencyRun?: { settledPerSecond: number; acceptedPerSecond: number } | undefined;
   /** The slow-rail stage, if it ran: settled/s of its windows and what bounds one worker. */
@@ -158,6 +163,7 @@ export function computeRatios(inputs: RatioInputs): Ratios {
     lookupToReference: ratio(inputs.lookupsPerS, inputs.referenceLookupsPerS),
     apiCpuPerAcceptToReference: ratio(inputs.apiCpuMsPerAccept, inputs.referenceCpuMsPerAccept),
     p99AtHalfLoadMs: Number.isFinite(inputs.p99AtHalfLoadMs) ? round(inputs.p99AtHalfLoadMs, 1) : null,
+    bulkPayoutsLeftToSweeper: inputs.bulk?.leftToSweeper ?? null,
     apiPeakRssMb: peak('api'),
     workerPeakRssMb: peak('worker'),
     settledToAccepted: run ? ratio(run.settledPerSecond, run.acceptedPerSecond) : null,
