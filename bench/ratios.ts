@@ -43,7 +43,7 @@ export interface Ratios {
    */
   lookupLoggingCost: number | null;
   /**
-   * Two banks, each with RAIL_MAX_TPS to spare: settled/s of one worker with the primary down (503 to every
+   * Two banks, each with a maxTps out of one worker's reach: settled/s of one worker with the primary down (503 to every
    * call) ÷ with both up (bench/bank-downtime-stage.ts).
    */
   oneBankDownToBothUp: number | null;
