@@ -92,6 +92,7 @@ export function benchFigures(
       rate(api.lookups, `status lookups, ${n} merchants (against pgbench)`),
       pgCeiling(ceilings.lookup, 'pgbench lookup'),
     ),
+    ...acceptCpuFigures(env, api, reference),
   ];
 
   for (const run of endToEnd) {
@@ -268,5 +269,59 @@ export function caughtPayoutsFigures(stage: CaughtPayoutsStage): Figure[] {
           { name: 'target', value: RATIO_GOALS.caughtPayoutsSettledAfterRecoveryS.atMost!, unit: 's' },
           { atMost: 1.0 },
         ),
+  ];
+}
+
+/**
+ * The API's and the reference server's accepts and lookups over the spread merchants, and the API's CPU per
+ * accepted payout beside the reference's: the figures of the accept stage (`--only accept`), and the CPU row
+ * of the full table.
+ */
+export function acceptStageFigures(
+  env: Pick<BenchEnv, 'merchants'>,
+  api: Pick<ApiMeasurements, 'acceptImpsSpread' | 'lookups'>,
+  reference: ReferenceMeasurements,
+): Figure[] {
+  const n = env.merchants.spread.length.toLocaleString('en-US');
+  const rate = (r: HttpRunResult, name: string) => ({
+    section: 'api' as const,
+    name,
+    value: r.succeededPerSecond,
+    unit: '/s',
+    latencyMs: { p50: r.latencyMs.p50, p99: r.latencyMs.p99 },
+  });
+  const ceiling = (r: HttpRunResult, name: string) => ({ name, value: r.succeededPerSecond, unit: '/s' });
+  return [
+    ratioFigure(
+      rate(api.acceptImpsSpread, `accepted IMPS, ${n} merchants`),
+      ceiling(reference.acceptImpsSpread, 'reference server accepts'),
+      RATIO_GOALS.acceptSpreadToReference,
+    ),
+    ratioFigure(
+      rate(api.lookups, `status lookups, ${n} merchants`),
+      ceiling(reference.lookups, 'reference server lookups'),
+      RATIO_GOALS.lookupToReference,
+    ),
+    ...acceptCpuFigures(env, api, reference),
+  ];
+}
+
+function acceptCpuFigures(
+  env: Pick<BenchEnv, 'merchants'>,
+  api: Pick<ApiMeasurements, 'acceptImpsSpread'>,
+  reference: ReferenceMeasurements,
+): Figure[] {
+  const n = env.merchants.spread.length.toLocaleString('en-US');
+  return [
+    ratioFigure(
+      {
+        section: 'api',
+        name: `CPU per accepted IMPS payout, ${n} merchants`,
+        value: api.acceptImpsSpread.apiCpuMsPerSuccess ?? 0,
+        unit: 'ms',
+      },
+      { name: "the reference server's", value: reference.acceptImpsSpread.apiCpuMsPerSuccess ?? 0, unit: 'ms' },
+      RATIO_GOALS.apiCpuPerAcceptToReference,
+    ),
   ];
 }

@@ -15,7 +15,13 @@ import {
   type ApiMeasurements,
 } from './api-throughput.js';
 import { rssGrowth, type RssGrowth } from './app-process.js';
-import { bankDowntimeFigures, benchFigures, caughtPayoutsFigures, type Ceilings } from './bench-figures.js';
+import {
+  acceptStageFigures,
+  bankDowntimeFigures,
+  benchFigures,
+  caughtPayoutsFigures,
+  type Ceilings,
+} from './bench-figures.js';
 import {
   abandonedBenchRuns,
   BENCH_DATABASE_PREFIX,
@@ -283,7 +289,7 @@ export async function runBench(
       profiles: options.cpuProf ? profileDir : null,
       ratios,
       ratioVerdicts: ratioVerdicts(ratios).filter((v) => ACCEPT_STAGE_RATIOS.includes(v.name)),
-      figures: [],
+      figures: acceptStageFigures(env, accepts, referenceRuns),
       accepts,
       reference: referenceRuns,
       memory: env.memory,

@@ -40,6 +40,8 @@ const oneDecimal = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, ma
 
 export function formatQuantity(value: number, unit: string): string {
   if (unit === '/s') return `${thousands.format(value)}/s`;
+  // CPU per answer is a fraction of a millisecond: one decimal would round 0.45 and 0.54 alike.
+  if (unit === 'ms' && value < 10) return `${value.toFixed(2)} ms`;
   return `${oneDecimal.format(value)} ${unit}`;
 }
 
