@@ -11,6 +11,22 @@ import type { SlowRailStage } from './slow-rail-stage.js';
 import type { BankDowntimeStage } from './bank-downtime-stage.js';
 import type { CaughtPayoutsStage } from './caught-payouts-stage.js';
 
+/** An HTTP run's rate as an API figure, with its latency. */
+function rate(r: HttpRunResult, name: string): Omit<Figure, 'ratio' | 'target' | 'ceiling'> {
+  return {
+    section: 'api',
+    name,
+    value: r.succeededPerSecond,
+    unit: '/s',
+    latencyMs: { p50: r.latencyMs.p50, p99: r.latencyMs.p99 },
+  };
+}
+
+/** A run of the reference server as the ceiling of an API figure. */
+function referenceCeiling(r: HttpRunResult, name: string): NonNullable<Figure['ceiling']> {
+  return { name, value: r.succeededPerSecond, unit: '/s' };
+}
+
 export interface Ceilings {
   acceptSpread: PgbenchResult;
   acceptOneWallet: PgbenchResult;
@@ -38,16 +54,8 @@ export function benchFigures(
     unit: '/s',
   });
   const pgCeiling = (r: PgbenchResult, name: string) => ({ name, value: r.tps, unit: '/s' });
-  const rate = (r: HttpRunResult, name: string) => ({
-    section: 'api' as const,
-    name,
-    value: r.succeededPerSecond,
-    unit: '/s',
-    latencyMs: { p50: r.latencyMs.p50, p99: r.latencyMs.p99 },
-  });
   const acceptCeiling = pgCeiling(ceilings.acceptSpread, `pgbench accept, ${n} wallets`);
   const naiveCeiling = pgCeiling(ceilings.naiveOneWallet, 'pgbench naive, one wallet');
-  const referenceCeiling = (r: HttpRunResult, name: string) => ({ name, value: r.succeededPerSecond, unit: '/s' });
   const referenceAccept = referenceCeiling(reference.acceptImpsSpread, 'reference server accepts');
   const referenceLookup = referenceCeiling(reference.lookups, 'reference server lookups');
   const goals = RATIO_GOALS;
@@ -283,23 +291,15 @@ export function acceptStageFigures(
   reference: ReferenceMeasurements,
 ): Figure[] {
   const n = env.merchants.spread.length.toLocaleString('en-US');
-  const rate = (r: HttpRunResult, name: string) => ({
-    section: 'api' as const,
-    name,
-    value: r.succeededPerSecond,
-    unit: '/s',
-    latencyMs: { p50: r.latencyMs.p50, p99: r.latencyMs.p99 },
-  });
-  const ceiling = (r: HttpRunResult, name: string) => ({ name, value: r.succeededPerSecond, unit: '/s' });
   return [
     ratioFigure(
       rate(api.acceptImpsSpread, `accepted IMPS, ${n} merchants`),
-      ceiling(reference.acceptImpsSpread, 'reference server accepts'),
+      referenceCeiling(reference.acceptImpsSpread, 'reference server accepts'),
       RATIO_GOALS.acceptSpreadToReference,
     ),
     ratioFigure(
       rate(api.lookups, `status lookups, ${n} merchants`),
-      ceiling(reference.lookups, 'reference server lookups'),
+      referenceCeiling(reference.lookups, 'reference server lookups'),
       RATIO_GOALS.lookupToReference,
     ),
     ...acceptCpuFigures(env, api, reference),

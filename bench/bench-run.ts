@@ -225,37 +225,62 @@ export async function runBench(
     profileDir,
   };
 
-  if (options.only === 'statement') {
-    if (!options.smoke) {
-      log('building the apps (pnpm build)');
-      buildApps();
-    }
-    const statement = await measureStatementStage(env, options.smoke);
-    const ratios: Ratios = { ...unmeasuredRatios(), ...computeRatios(statementRatioInputs(statement)) };
+  /** A stage run alone: its own ratios judged (the others unmeasured), figures and measurements. */
+  const stageReport = async (
+    stage: BenchStage,
+    parts: {
+      ratios: Partial<Ratios>;
+      cpu: (CpuSplit | undefined)[];
+      figures: Figure[];
+      measurements: Pick<
+        StageReport,
+        'accepts' | 'reference' | 'lookupLogging' | 'bankDowntime' | 'caughtPayouts' | 'statement'
+      >;
+      /** Whether the stage's processes can be profiled (`recon statement` is not). */
+      profiled: boolean;
+    },
+  ): Promise<StageReport> => {
+    const ratios: Ratios = { ...unmeasuredRatios(), ...parts.ratios };
+    const judged: readonly string[] = Object.keys(parts.ratios);
     const finished = new Date();
     return {
       ...timing(started, finished),
       options,
       plan,
-      stage: options.only,
-      machine: await machineOf(db, loadAtStart, []),
+      stage,
+      machine: await machineOf(db, loadAtStart, parts.cpu),
       database: databaseName,
       queuePrefix,
-      profiles: null,
+      profiles: options.cpuProf && parts.profiled ? profileDir : null,
       ratios,
-      ratioVerdicts: ratioVerdicts(ratios).filter((v) => v.name.startsWith('statement')),
-      figures: statementFigures(statement),
-      statement,
+      ratioVerdicts: ratioVerdicts(ratios).filter((v) => judged.includes(v.name)),
+      figures: parts.figures,
+      ...parts.measurements,
       memory: env.memory,
       problems: env.problems,
     };
+  };
+
+  if (options.only !== null && !options.smoke) {
+    log('building the apps (pnpm build)');
+    buildApps();
+  }
+
+  if (options.only === 'statement') {
+    const statement = await measureStatementStage(env, options.smoke);
+    const { statementLinesPerS, statementPeakRssMb, statementRssGrowth } = computeRatios(
+      statementRatioInputs(statement),
+    );
+    return stageReport(options.only, {
+      ratios: { statementLinesPerS, statementPeakRssMb, statementRssGrowth },
+      cpu: [],
+      figures: statementFigures(statement),
+      measurements: { statement },
+      profiled: false,
+    });
   }
 
   if (options.only === 'accept') {
-    if (!options.smoke) {
-      log('building the apps (pnpm build)');
-      buildApps();
-    }
     const [api, reference] = await Promise.all([
       startApp(env, 'api', 'api', 'PORT', '/healthz', apiVariables(env, env.queuePrefix, true)),
       startReference(env),
@@ -264,141 +289,61 @@ export async function runBench(
     const accepts = await measureAccepts(env, api, payouts);
     await api.stop();
     const referenceRuns = await measureReference(env, reference, payouts);
-    const measured = computeRatios(acceptRatioInputs(accepts, referenceRuns));
-    const ratios: Ratios = {
-      ...unmeasuredRatios(),
-      acceptSpreadToReference: measured.acceptSpreadToReference,
-      lookupToReference: measured.lookupToReference,
-      apiCpuPerAcceptToReference: measured.apiCpuPerAcceptToReference,
-    };
-    const finished = new Date();
-    return {
-      ...timing(started, finished),
-      options,
-      plan,
-      stage: options.only,
-      machine: await machineOf(
-        db,
-        loadAtStart,
-        [accepts.acceptImpsSpread, accepts.lookups, referenceRuns.acceptImpsSpread, referenceRuns.lookups].map(
-          (r) => r.cpu,
-        ),
+    const { acceptSpreadToReference, lookupToReference, apiCpuPerAcceptToReference } = computeRatios(
+      acceptRatioInputs(accepts, referenceRuns),
+    );
+    return stageReport(options.only, {
+      ratios: { acceptSpreadToReference, lookupToReference, apiCpuPerAcceptToReference },
+      cpu: [accepts.acceptImpsSpread, accepts.lookups, referenceRuns.acceptImpsSpread, referenceRuns.lookups].map(
+        (r) => r.cpu,
       ),
-      database: databaseName,
-      queuePrefix,
-      profiles: options.cpuProf ? profileDir : null,
-      ratios,
-      ratioVerdicts: ratioVerdicts(ratios).filter((v) => ACCEPT_STAGE_RATIOS.includes(v.name)),
       figures: acceptStageFigures(env, accepts, referenceRuns),
-      accepts,
-      reference: referenceRuns,
-      memory: env.memory,
-      problems: env.problems,
-    };
+      measurements: { accepts, reference: referenceRuns },
+      profiled: true,
+    });
   }
 
   if (options.only === 'lookup-logging') {
-    if (!options.smoke) {
-      log('building the apps (pnpm build)');
-      buildApps();
-    }
     const lookupLogging = await measureLookupLogging(env);
-    const ratios: Ratios = { ...unmeasuredRatios(), lookupLoggingCost: lookupLoggingCost(lookupLogging) };
-    const finished = new Date();
-    return {
-      ...timing(started, finished),
-      options,
-      plan,
-      stage: options.only,
-      machine: await machineOf(
-        db,
-        loadAtStart,
-        lookupLogging.runs.map((r) => r.run.cpu),
-      ),
-      database: databaseName,
-      queuePrefix,
-      profiles: options.cpuProf ? profileDir : null,
-      ratios,
-      ratioVerdicts: ratioVerdicts(ratios).filter((v) => v.name === 'lookupLoggingCost'),
+    return stageReport(options.only, {
+      ratios: { lookupLoggingCost: lookupLoggingCost(lookupLogging) },
+      cpu: lookupLogging.runs.map((r) => r.run.cpu),
       figures: lookupLoggingFigures(lookupLogging),
-      lookupLogging,
-      memory: env.memory,
-      problems: env.problems,
-    };
+      measurements: { lookupLogging },
+      profiled: true,
+    });
   }
 
   if (options.only === 'bank-downtime') {
-    if (!options.smoke) {
-      log('building the apps (pnpm build)');
-      buildApps();
-    }
     const api = await startApp(env, 'api', 'api', 'PORT', '/healthz', apiVariables(env, env.queuePrefix, true));
     // Alone, the stage has no measured settling rate to size its backlogs by: a generous guess, and a
     // backlog that runs out says so in the log.
     const bankDowntime = await measureBankDowntimeStage(env, api, new PayoutRequests(), options.smoke ? 50 : 400);
     await api.stop();
-    const ratios: Ratios = {
-      ...unmeasuredRatios(),
-      ...bankDowntimeRatios({
+    return stageReport(options.only, {
+      ratios: bankDowntimeRatios({
         bothUpPerS: bankDowntime.bothUpPerS,
         oneDownPerS: bankDowntime.oneDownPerS,
         recoveryToFirstPayoutS: bankDowntime.recoveryToFirstPayoutS,
       }),
-    };
-    const finished = new Date();
-    return {
-      ...timing(started, finished),
-      options,
-      plan,
-      stage: options.only,
-      machine: await machineOf(
-        db,
-        loadAtStart,
-        bankDowntime.windows.map((w) => w.cpu),
-      ),
-      database: databaseName,
-      queuePrefix,
-      profiles: options.cpuProf ? profileDir : null,
-      ratios,
-      ratioVerdicts: ratioVerdicts(ratios).filter(
-        (v) => v.name === 'oneBankDownToBothUp' || v.name === 'bankRecoveryToFirstPayoutS',
-      ),
+      cpu: bankDowntime.windows.map((w) => w.cpu),
       figures: bankDowntimeFigures(bankDowntime),
-      bankDowntime,
-      memory: env.memory,
-      problems: env.problems,
-    };
+      measurements: { bankDowntime },
+      profiled: true,
+    });
   }
 
   if (options.only === 'caught-payouts') {
-    if (!options.smoke) {
-      log('building the apps (pnpm build)');
-      buildApps();
-    }
     const api = await startApp(env, 'api', 'api', 'PORT', '/healthz', apiVariables(env, env.queuePrefix, true));
     const caughtPayouts = await measureCaughtPayoutsStage(env, api, new PayoutRequests());
     await api.stop();
-    const ratios: Ratios = {
-      ...unmeasuredRatios(),
-      caughtPayoutsSettledAfterRecoveryS: caughtPayoutsRatio(caughtPayouts),
-    };
-    const finished = new Date();
-    return {
-      ...timing(started, finished),
-      options,
-      plan,
-      stage: options.only,
-      machine: await machineOf(db, loadAtStart, []),
-      database: databaseName,
-      queuePrefix,
-      profiles: options.cpuProf ? profileDir : null,
-      ratios,
-      ratioVerdicts: ratioVerdicts(ratios).filter((v) => v.name === 'caughtPayoutsSettledAfterRecoveryS'),
+    return stageReport(options.only, {
+      ratios: { caughtPayoutsSettledAfterRecoveryS: caughtPayoutsRatio(caughtPayouts) },
+      cpu: [],
       figures: caughtPayoutsFigures(caughtPayouts),
-      caughtPayouts,
-      memory: env.memory,
-      problems: env.problems,
-    };
+      measurements: { caughtPayouts },
+      profiled: true,
+    });
   }
 
   const ceilings = await measureCeilings(env, workDir);
@@ -519,13 +464,6 @@ export async function runBench(
     problems: env.problems,
   };
 }
-
-/** What the accept stage alone judges. */
-const ACCEPT_STAGE_RATIOS: readonly string[] = [
-  'acceptSpreadToReference',
-  'lookupToReference',
-  'apiCpuPerAcceptToReference',
-];
 
 /** The accept stage's runs as ratio inputs; what it did not measure is 0 (and so unmeasured). */
 function acceptRatioInputs(accepts: AcceptMeasurements, reference: ReferenceMeasurements): RatioInputs {
