@@ -102,6 +102,7 @@ export {
   type CreatePayoutDeps,
   type CreatePayoutInput,
   type IntakeMerchant,
+  type IntakeLog,
 } from './intake/create-payout.js';
 export {
   findBulkBatchState,

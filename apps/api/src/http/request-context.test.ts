@@ -4,7 +4,7 @@ import express from 'express';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDACTED_PATHS } from '@payout/telemetry';
-import { logMerchant, requestContext } from './request-context.js';
+import { logMerchant, requestContext, requestLines } from './request-context.js';
 
 const lines: Record<string, unknown>[] = [];
 let url: string;
@@ -27,6 +27,14 @@ beforeAll(async () => {
     req.log.warn('before the merchant is known');
     logMerchant(req, 'M-LOUD');
     req.log.warn('after');
+    res.status(200).end();
+  });
+  app.get('/lines', (req, res) => {
+    const log = requestLines(req);
+    log.info({ step: 1 }, 'below the level');
+    logMerchant(req, 'M-LINES');
+    log.warn({ step: 2 }, 'at the level');
+    log.warn('a message alone');
     res.status(200).end();
   });
   app.get('/fails', (req, res) => {
@@ -55,6 +63,15 @@ describe('requestContext', () => {
     expect(before).toMatchObject({ msg: 'before the merchant is known', req: { method: 'GET', path: '/warns' } });
     expect(before).not.toHaveProperty('mid');
     expect(after).toMatchObject({ msg: 'after', mid: 'M-LOUD', req: { method: 'GET', path: '/warns' } });
+  });
+
+  it('when a request’s lines are handed over, then only those at the level are written, each with the request and the MID bound before', async () => {
+    const answer = await fetch(`${url}/lines`);
+    const written = linesOf(answer.headers.get('x-request-id'));
+    expect(written.map((l) => l.msg)).toEqual(['at the level', 'a message alone']);
+    expect(written[0]).toMatchObject({ step: 2, mid: 'M-LINES', req: { method: 'GET', path: '/lines' } });
+    expect(written[1]).toMatchObject({ mid: 'M-LINES', req: { path: '/lines' } });
+    expect(written[1]).not.toHaveProperty('step');
   });
 
   it('when a request ends in a 5xx, then its completion line is written at error with the MID bound before', async () => {

@@ -78,6 +78,16 @@ export function requestContext(logger: Logger): RequestHandler {
 }
 
 /**
+ * This request's info and warn lines, for code that writes nothing else (the accept: packages/use-cases'
+ * `IntakeLog`). Unlike `req.log`, handing them over makes no logger: the request's child logger is made
+ * only when a line is written at a level that is on, and most accepts write none at the default production
+ * level (docs/performance.md, "The accept path"). Outside {@link requestContext} it is `req.log`.
+ */
+export function requestLines(req: Request): Pick<Logger, 'info' | 'warn'> {
+  return (req as RequestWithLog)[REQUEST_LOG] ?? req.log;
+}
+
+/**
  * From here on this request's log lines carry `mid` (authenticate.ts calls it once the MID is proved to be a
  * merchant's). Outside {@link requestContext} it does nothing.
  */
@@ -86,6 +96,7 @@ export function logMerchant(req: Request, mid: string): void {
 }
 
 const REQUEST_LOG = Symbol('request log');
+type LogLine = [object: unknown, message?: string, ...rest: unknown[]];
 type RequestWithLog = Request & { [REQUEST_LOG]?: RequestLog };
 
 /**
@@ -121,6 +132,14 @@ class RequestLog {
     private readonly base: Logger,
     private readonly req: LoggedRequest,
   ) {}
+
+  info(...line: LogLine): void {
+    if ((this.log ?? this.base).isLevelEnabled('info')) this.logger().info(...line);
+  }
+
+  warn(...line: LogLine): void {
+    if ((this.log ?? this.base).isLevelEnabled('warn')) this.logger().warn(...line);
+  }
 
   logger(): Logger {
     this.log ??= this.base.child(this.mid === undefined ? { req: this.req } : { req: this.req, mid: this.mid });

@@ -15,6 +15,7 @@ import { MESSAGES } from '../http/error-responses.js';
 import { methodNotAllowed } from '../http/error-handler.js';
 import type { DirectRoute } from '../http/direct-routes.js';
 import { jsonBody } from '../http/json-body.js';
+import { requestLines } from '../http/request-context.js';
 import { sendJson } from '../http/send-json.js';
 import { CoalescingLookup } from './coalescing-lookup.js';
 
@@ -46,7 +47,11 @@ export function payoutRouteTable(deps: PayoutRouteDeps): DirectRoute[] {
     ...merchantAccess(deps, 'FAILED'),
     ...jsonBody,
     async (req: Request, res: Response) => {
-      const payout = await createPayout(deps, { merchant: merchantOf(res), payout: requestOf(req.body), log: req.log });
+      const payout = await createPayout(deps, {
+        merchant: merchantOf(res),
+        payout: requestOf(req.body),
+        log: requestLines(req),
+      });
       const { httpStatus, body } = payoutResult(payout);
       sendJson(res, httpStatus, body);
     },

@@ -26,11 +26,18 @@ export interface CreatePayoutDeps {
 /** What the accept needs of the merchant paying out: who it is and its own limit per mode. */
 export type IntakeMerchant = Pick<MerchantCredentials['merchant'], 'id' | 'impsMaxPaise' | 'upiMaxPaise'>;
 
+/**
+ * The lines an accept writes: only these two levels, so a caller can hand over a logger that is made only
+ * when a line is written at a level that is on (apps/api's request lines: docs/performance.md, "The accept
+ * path").
+ */
+export type IntakeLog = Pick<Logger, 'info' | 'warn'>;
+
 /** One payout to accept: the merchant's request, and the log of the request (or command) carrying it. */
 export interface CreatePayoutInput {
   merchant: IntakeMerchant;
   payout: PayoutRequest;
-  log: Logger;
+  log: IntakeLog;
 }
 
 /**
@@ -92,7 +99,7 @@ export async function recordPayout(
 /** Queues the execute jobs of payouts without waiting; if Redis does not take them, the sweeper queues them. */
 export function queueExecution(
   deps: Pick<CreatePayoutDeps, 'producer'>,
-  log: Logger,
+  log: IntakeLog,
   payouts: readonly PayoutSummary[],
 ): void {
   if (payouts.length === 0) return;
