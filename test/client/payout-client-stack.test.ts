@@ -457,6 +457,29 @@ describe('beneficiary validation through the client', () => {
 });
 
 describe('rotating your own token', () => {
+  it('when the connection drops after the API rotated the token, then the retry carries the same Idempotency-Key: no second token, and the outcome names the one never received', async () => {
+    const merchant = await makeMerchant(db, { balance: '10.00' });
+    const proxy = await DropFirstResponseProxy.start(stack.current.api.port);
+    try {
+      const client = clientFor(merchant, { baseUrl: proxy.url });
+
+      const outcome = await client.rotateToken();
+
+      expect(proxy.dropped).toBe(1);
+      const tokens = await db.merchantToken.findMany({ where: { merchantId: merchant.merchant.id, revokedAt: null } });
+      expect(tokens).toHaveLength(2);
+      expect(outcome).toMatchObject({ kind: 'at_limit', httpStatus: 409 });
+      const [unseen] = outcome.kind === 'at_limit' ? outcome.activePrefixes : [];
+      expect(unseen).toMatch(/^pgt_/);
+      expect(unseen).not.toBe(merchant.token.slice(0, 10));
+      expect(tokens.filter((t) => unseen!.startsWith(t.tokenPrefix) || t.tokenPrefix.startsWith(unseen!))).toHaveLength(
+        1,
+      );
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('when a token is rotated and the old one revokes itself, then only the new one works; limits and mistakes are outcomes', async () => {
     const merchant = await makeMerchant(db, { balance: '10.00' });
     const old = clientFor(merchant);

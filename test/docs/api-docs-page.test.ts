@@ -29,6 +29,9 @@ const MERCHANT_OPERATIONS = [
   'POST /api/token/revoke',
   'POST /api/webhook/secret',
   'GET /api/downtimes',
+  'GET /api/payouts',
+  'GET /api/statement',
+  'GET /api/events',
 ].sort();
 // The two webhooks the gateway sends (docs/webhooks.md), which Swagger UI renders beside the operations.
 const WEBHOOKS = ['POST downtime', 'POST payout'];

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordCollection } from '@payout/db';
 import { newAckNo } from '@payout/domain';
-import { testPrisma } from '../support/database.js';
+import { testPool, testPrisma } from '../support/database.js';
+import { markPayoutSuccess } from '../api/contract-expectations.js';
 import { makeMerchant, type TestMerchant } from '../support/factories.js';
 import { call, impsBody, newTransactionId, upiBody, useApi, type ApiResponse } from '../support/api.js';
 import {
@@ -17,6 +18,7 @@ import {
 // refuse what the routes accept and refuse, and whose response schemas fit what the routes really answer.
 
 const prisma = testPrisma();
+const pool = testPool();
 const api = useApi();
 // A second API with a one-request allowance, to meet the documented 429.
 const limitedApi = useApi({ RATE_LIMIT_POINTS: '1', RATE_LIMIT_WINDOW_MS: '60000' });
@@ -33,11 +35,13 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await prisma.$disconnect();
+  await pool.end();
 });
 
 const OPERATIONS = {
   '/api/impspayout': ['post'],
   '/api/payout': ['post'],
+  '/api/payout/cancel': ['post'],
   '/api/check_payout_status': ['get'],
   '/api/payin/status': ['get'],
   '/api/checkMainWallet': ['get'],
@@ -49,6 +53,9 @@ const OPERATIONS = {
   '/api/token/revoke': ['post'],
   '/api/webhook/secret': ['post'],
   '/api/downtimes': ['get'],
+  '/api/payouts': ['get'],
+  '/api/statement': ['get'],
+  '/api/events': ['get'],
 };
 
 const operation = (path: string, method: string) =>
@@ -252,6 +259,30 @@ describe('the published response schemas', () => {
       expectDocumented('/api/check_payout_status', 'get', lookup);
     },
   );
+
+  it('when a payout is cancelled, cancelled again, or is unknown, or a bank has it, then every answer fits its documented body', async () => {
+    const path = '/api/payout/cancel';
+    const sent = bodyFor('/api/impspayout');
+    expect((await call(api.current, '/api/impspayout', { merchant: funded, body: sent })).status).toBe(202);
+    const cancel = (TransactionID: unknown) => call(api.current, path, { merchant: funded, body: { TransactionID } });
+
+    const cancelled = await cancel(sent.TransactionID);
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expectDocumented(path, 'post', cancelled);
+    expectDocumented(path, 'post', await cancel(sent.TransactionID));
+    const unknown = await cancel('1');
+    expect(unknown.status, unknown.text).toBe(404);
+    expectDocumented(path, 'post', unknown);
+    const invalid = await cancel('x');
+    expect(invalid.status, invalid.text).toBe(422);
+    expectDocumented(path, 'post', invalid);
+    const other = bodyFor('/api/impspayout');
+    expect((await call(api.current, '/api/impspayout', { merchant: funded, body: other })).status).toBe(202);
+    await markPayoutSuccess(pool, funded.merchant.id, other.TransactionID);
+    const sentAlready = await cancel(other.TransactionID);
+    expect(sentAlready.status, sentAlready.text).toBe(409);
+    expectDocumented(path, 'post', sentAlready);
+  });
 
   it.each(payoutPaths)(
     'when POST %s is refused before the operation, then every refusal fits its documented body',

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   acceptPayouts,
+  cancelPayout,
   checkInvariants,
   creditWallet,
   expireHeldPayouts,
@@ -138,7 +139,20 @@ const DRIVERS: Record<TransitionCause, Driver> = {
     );
     if (outcome.kind !== 'resolved') throw new Error(`late debit not made: ${JSON.stringify(outcome)}`);
   },
+  // Its merchant cancels it by TransactionID, as the API's POST /api/payout/cancel does (its own transaction).
+  cancel: (_db, subject, row) => cancelByMerchant(subject, row),
+  'cancel-queued': (_db, subject, row) => cancelByMerchant(subject, row),
 };
+
+async function cancelByMerchant(subject: Subject, row: PayoutTransition): Promise<void> {
+  const payout = await prisma.payout.findUniqueOrThrow({ where: { id: subject.payoutId! } });
+  const result = await cancelPayout(prisma, {
+    merchantId: subject.merchant.merchant.id,
+    transactionId: payout.transactionId,
+    actor: 'merchant',
+  });
+  if (result?.outcome !== 'cancelled') throw new Error(`${describeRow(row)} not made: ${result?.outcome}`);
+}
 
 /** The causes of `table` that no driver can make. */
 function undrivable(table: readonly PayoutTransition[]): string[] {
@@ -303,9 +317,9 @@ describe('the table of transitions, walked through the database', () => {
 
   it('every row has a way to drive it, and a row added without one is found', () => {
     expect(undrivable(PAYOUT_TRANSITIONS)).toEqual([]);
-    const cancel = { from: 'QUEUED', to: 'FAILED', cause: 'cancel', postings: [], webhook: 'SETTLEMENT' } as const;
-    expect(undrivable([...PAYOUT_TRANSITIONS, cancel as unknown as PayoutTransition])).toEqual([
-      'QUEUED → FAILED (cancel)',
+    const refund = { from: 'SUCCESS', to: 'FAILED', cause: 'refund', postings: [], webhook: 'SETTLEMENT' } as const;
+    expect(undrivable([...PAYOUT_TRANSITIONS, refund as unknown as PayoutTransition])).toEqual([
+      'SUCCESS → FAILED (refund)',
     ]);
   });
 

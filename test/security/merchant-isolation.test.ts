@@ -76,6 +76,33 @@ describe('merchant isolation', () => {
     }
     // The same lookups by the victim do find them: the TransactionIDs are right.
     expect((await call(api, payinStatus(victimCollection), { merchant: victim })).status).toBe(200);
+    // The intruder's own payout list holds none of them, while the victim's lists both.
+    const listed = await call(api, '/api/payouts', { merchant: intruder });
+    expect({ status: listed.status, payouts: listed.json.payouts }).toEqual({ status: 200, payouts: [] });
+    expect((await call(api, '/api/payouts', { merchant: victim })).json.payouts).toHaveLength(2);
+    // The intruder's statement shows its own funding alone, and its own balance, never the victim's.
+    const since = encodeURIComponent(new Date(Date.now() - 86_400_000).toISOString());
+    const statement = await call(api, `/api/statement?from=${since}`, { merchant: intruder });
+    const entries = statement.json.entries as { type: string }[];
+    expect({ types: entries.map((e) => e.type), closing: statement.json.closing_balance }).toEqual({
+      types: ['WALLET_CREDIT'],
+      closing: '1000.00',
+    });
+    expect(statement.text).not.toContain('7777');
+    // The intruder's events feed holds none of the victim's events, while the victim's holds both results.
+    const events = await call(api, '/api/events', { merchant: intruder });
+    expect({ status: events.status, events: events.json.events }).toEqual({ status: 200, events: [] });
+    expect((await call(api, '/api/events', { merchant: victim })).json.events).toHaveLength(2);
+    // The intruder cannot cancel the victim's payouts: the same 404 as a lookup, and they stand as they were.
+    const before = await merchantSnapshot(pool, victim.merchant.id);
+    for (const tx of [victimImps.TransactionID, victimUpi.TransactionID]) {
+      const cancel = await call(api, '/api/payout/cancel', { merchant: intruder, body: { TransactionID: tx } });
+      expect({ status: cancel.status, TransactionID: cancel.json.TransactionID }).toEqual({
+        status: 404,
+        TransactionID: tx,
+      });
+    }
+    expect(await merchantSnapshot(pool, victim.merchant.id)).toEqual(before);
   });
 
   it("when a merchant looks up its wallet, then it sees its own balance, never another's, and mixed credentials are refused everywhere", async () => {
@@ -84,10 +111,14 @@ describe('merchant isolation', () => {
     expect(own.json).toMatchObject({ status_code: 200, mainwallet: '1000.00' });
     const paths = [
       WALLET,
+      '/api/payouts',
+      '/api/statement',
+      '/api/events',
       payoutStatus(victimImps.TransactionID),
       payinStatus(victimCollection),
       '/api/impspayout',
       '/api/payout',
+      '/api/payout/cancel',
     ];
     const mixed = [
       { MID: victim.mid, Token: intruder.token },
@@ -98,7 +129,7 @@ describe('merchant isolation', () => {
     const before = await merchantSnapshot(pool, victim.merchant.id);
     for (const path of paths) {
       for (const headers of mixed) {
-        const isPost = path.startsWith('/api/i') || path === '/api/payout';
+        const isPost = path.startsWith('/api/i') || path === '/api/payout' || path === '/api/payout/cancel';
         const res = await call(api, path, {
           headers,
           ...(isPost && { body: impsBody({ TransactionID: victimImps.TransactionID }) }),

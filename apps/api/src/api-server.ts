@@ -78,7 +78,7 @@ export async function startApi(
     async close() {
       await Promise.all([stop(server, DRAIN_MS), stop(adminServer, DRAIN_MS), stop(metricsServer, DRAIN_MS)]);
       await shared.producer.close();
-      await adminDeps.webhookQueue.close();
+      await shared.webhookQueue.close();
       await adminDeps.rails.close();
       shared.redis.disconnect();
       await shared.db.$disconnect();
@@ -93,6 +93,8 @@ interface SharedResources {
   readDb: PrismaClient | undefined;
   redis: RedisConnection;
   producer: PayoutProducer;
+  /** The webhooks queue: the merchant API nudges a cancel's webhook there, the console its replays. */
+  webhookQueue: Queue;
   /** Every configured bank's adapter: validation asks one serving the mode, a resolution the payout's own. */
   rails: BankRails<BankSettings>;
   metrics: ServiceMetrics;
@@ -132,17 +134,19 @@ function openSharedResources(config: ApiConfig, logger: Logger): SharedResources
   // The API asks a bank only for beneficiary validation (docs/api.md) and, from the console's manual
   // resolution, a payout's status at the bank it was sent to; it never submits a payout (the worker does).
   const rails = createBankRails(config);
-  return { db, readDb, redis, producer, rails, metrics: createMetrics('api'), logger };
+  const webhookQueue = queueOf(WEBHOOK_QUEUE, redis, config.QUEUE_PREFIX);
+  return { db, readDb, redis, producer, webhookQueue, rails, metrics: createMetrics('api'), logger };
 }
 
 /** The merchant API's dependencies: acceptance, credentials, rate limits and beneficiary validation. */
 function merchantApiDependencies(config: ApiConfig, shared: SharedResources): ApiDependencies {
-  const { db, readDb, redis, producer, rails, metrics, logger } = shared;
+  const { db, readDb, redis, producer, webhookQueue, rails, metrics, logger } = shared;
   return {
     db,
     readDb,
     redis,
     producer,
+    webhookQueue,
     credentials: new CredentialStore(db, {
       ttlMs: config.AUTH_CACHE_TTL_MS,
       maxInFlight: config.AUTH_LOOKUP_MAX_IN_FLIGHT,
@@ -198,7 +202,7 @@ function merchantLimits(
 
 /** The admin listener's dependencies: the console, its sign-in limits and approvals, the queue dashboard. */
 function adminDependencies(config: ApiConfig, shared: SharedResources): AdminDependencies {
-  const { db, redis, producer, rails, metrics, logger } = shared;
+  const { db, redis, producer, webhookQueue, rails, metrics, logger } = shared;
   return {
     db,
     redis,
@@ -207,7 +211,7 @@ function adminDependencies(config: ApiConfig, shared: SharedResources): AdminDep
     adminToken: config.ADMIN_TOKEN,
     payoutQueue: producer.queue,
     producer,
-    webhookQueue: dashboardQueue(WEBHOOK_QUEUE, redis, config.QUEUE_PREFIX),
+    webhookQueue,
     rails,
     signIn: signInLimiter({
       redis,
@@ -238,9 +242,10 @@ function adminDependencies(config: ApiConfig, shared: SharedResources): AdminDep
   };
 }
 
-// A queue the API only shows in the support console and the admin listener acts on; its errors are Redis's,
-// already logged where the connection is opened.
-function dashboardQueue(name: string, redis: RedisConnection, prefix: string): Queue {
+// A queue the API nudges and the console shows; its callers answer a Redis failure per call (a job here is a
+// nudge: the row is safe in PostgreSQL), and its 'error' events are Redis's, already logged where the
+// connection is opened.
+function queueOf(name: string, redis: RedisConnection, prefix: string): Queue {
   const queue = new Queue(name, { connection: redis, prefix });
   queue.on('error', () => undefined);
   return queue;

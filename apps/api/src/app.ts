@@ -1,3 +1,4 @@
+import type { Queue } from 'bullmq';
 import express, { type Express, type RequestHandler } from 'express';
 import type { RedisConnection } from '@payout/queue';
 import type { PrismaClient } from '@payout/db';
@@ -11,6 +12,7 @@ import { bulkPayoutRoutes } from './bulk/bulk-routes.js';
 import { payinCallbackRoutes } from './callbacks/payin-callback-routes.js';
 import { collectionRoutes } from './collections/collection-routes.js';
 import { downtimeRoutes } from './downtimes/downtime-routes.js';
+import { eventFeedRoutes } from './events/event-feed-routes.js';
 import { errorHandler, notFound } from './http/error-handler.js';
 import { requestContext } from './http/request-context.js';
 import { requestMetrics } from './http/request-metrics.js';
@@ -19,18 +21,23 @@ import { serveDirectly } from './http/direct-routes.js';
 import { apiDocsRoutes } from './openapi/api-docs-routes.js';
 import { healthRoutes } from './operations/health-routes.js';
 import type { PayoutAccepter } from '@payout/use-cases';
+import { payoutListRoutes } from './payouts/payout-list-routes.js';
+import { cancelPayoutRoutes } from './payouts/cancel-routes.js';
 import { payoutRoutes, payoutRouteTable } from './payouts/payout-routes.js';
 import { tokenRoutes } from './tokens/token-routes.js';
+import { statementRoutes } from './wallet/statement-routes.js';
 import { walletRoutes } from './wallet/wallet-routes.js';
 
 /** Everything the API's routes need, built once by main.ts (or by a test). */
 export interface ApiDependencies {
   db: PrismaClient;
-  /** A streaming replica for the status and wallet lookups (READ_DATABASE_URL), or undefined. */
+  /** A streaming replica for the status and wallet lookups and the payout list (READ_DATABASE_URL), or undefined. */
   readDb?: PrismaClient | undefined;
   /** The producer's Redis connection (fails fast while Redis is away). */
   redis: RedisConnection;
   producer: PayoutProducer;
+  /** The webhooks queue: a merchant's cancel nudges its webhook's first attempt there. */
+  webhookQueue: Queue;
   credentials: CredentialStore;
   accepter: PayoutAccepter;
   logger: Logger;
@@ -70,8 +77,12 @@ export function createApp(deps: ApiDependencies): Express {
   app.use(bulkPayoutRoutes(deps));
   app.use(beneficiaryRoutes(deps));
   app.use(walletRoutes(deps));
+  app.use(statementRoutes(deps));
   app.use(tokenRoutes(deps));
   app.use(downtimeRoutes(deps));
+  app.use(cancelPayoutRoutes(deps));
+  app.use(payoutListRoutes(deps));
+  app.use(eventFeedRoutes(deps));
   app.use(notFound);
   app.use(errorHandler);
   // An exact request to a payout endpoint skips the router: the same handlers, run in the same order.

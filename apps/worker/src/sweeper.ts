@@ -1,5 +1,6 @@
 import type { Queue } from 'bullmq';
 import {
+  deleteExpiredIdempotencyKeys,
   expireHeldPayouts,
   expireQueuedPayouts,
   findOverduePayouts,
@@ -41,6 +42,11 @@ export interface SweepPlan<Row> {
   /** The log line of a sweep that queued something, and its level. */
   message: string;
   logLevel: 'info' | 'warn';
+  /**
+   * Housekeeping after a sweep, by the process that swept, outside the sweep's transaction: each of its statements
+   * commits on its own, so nothing it deletes stays locked while the sweep queues jobs.
+   */
+  tidy?(db: PrismaClient): Promise<void>;
 }
 
 interface SweeperDeps {
@@ -85,7 +91,23 @@ export class JobSweeper<Row> {
       if (swept.added || swept.retried || swept.released) logger[this.plan.logLevel](swept, this.plan.message);
       return swept;
     });
-    return result ?? { swept: false, overdue: 0, added: 0, retried: 0, released: 0 };
+    if (!result) return { swept: false, overdue: 0, added: 0, retried: 0, released: 0 };
+    await this.plan
+      .tidy?.(db)
+      .catch((error: unknown) => logger.warn({ err: (error as Error).message }, 'sweeper housekeeping failed'));
+    return result;
+  }
+}
+
+// Idempotency-Keys past their 24 hours (docs/api.md, "Idempotency keys"): a thousand a statement, at most fifty
+// thousand a sweep, which is more keys than the API's write ceiling (about 2,500 accepts a second,
+// docs/scaling.md) can make in a sweep interval (SWEEP_INTERVAL_MS, 15 s).
+const EXPIRED_KEYS_BATCH = 1_000;
+const EXPIRED_KEYS_BATCHES_PER_SWEEP = 50;
+
+async function deleteExpiredKeys(db: PrismaClient): Promise<void> {
+  for (let batch = 0; batch < EXPIRED_KEYS_BATCHES_PER_SWEEP; batch++) {
+    if ((await deleteExpiredIdempotencyKeys(db, EXPIRED_KEYS_BATCH)) < EXPIRED_KEYS_BATCH) return;
   }
 }
 
@@ -113,4 +135,6 @@ export const payoutSweepPlan: SweepPlan<OverduePayout> = {
   },
   message: 'sweeper re-queued overdue payouts',
   logLevel: 'warn',
+  // Not the payouts' own: the merchant API's Idempotency-Keys expire here, on this sweep's timer.
+  tidy: deleteExpiredKeys,
 };

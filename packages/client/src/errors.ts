@@ -7,8 +7,11 @@
  *   the outcome is unknown: the payout may exist. Ask `getPayoutStatus`, or send the same request again
  *   with the SAME TransactionID — never a new one, or the beneficiary may be paid twice.
  * - `UNEXPECTED_ANSWER`: an answer this client does not know (not JSON, an undocumented status).
+ * - `INVALID_REQUEST`: thrown only by the iterators `listPayouts`, `statement` and `events`, which have no outcome
+ *   to answer: the gateway refused the filters (422); `details.last` holds its answer, whose `errors` name each
+ *   filter at fault.
  */
-export type PayoutClientErrorCode = 'UNAUTHORIZED' | 'GAVE_UP' | 'UNEXPECTED_ANSWER';
+export type PayoutClientErrorCode = 'UNAUTHORIZED' | 'GAVE_UP' | 'UNEXPECTED_ANSWER' | 'INVALID_REQUEST';
 
 export class PayoutClientError extends Error {
   override readonly name = 'PayoutClientError';

@@ -10,21 +10,28 @@ import type {
   BulkPayoutStatusOutcome,
   BulkPayoutStatusSummary,
   BulkPayoutSummary,
+  CancelPayoutOutcome,
   FieldError,
   Invalid,
   MainWallet,
   MainWalletOutcome,
   DowntimesBody,
   DowntimesOutcome,
+  EventPageOutcome,
+  FeedEvent,
   NotFound,
   PayinStatus,
   PayinStatusOutcome,
   PayoutOutcome,
+  PayoutPageOutcome,
   PayoutResult,
   PayoutStatusBody,
   PayoutStatusOutcome,
   RevokeTokenOutcome,
   RotateTokenOutcome,
+  StatementBody,
+  StatementCsvOutcome,
+  StatementPageOutcome,
   WebhookSecretOutcome,
   UpiValidation,
   ValidationOutcome,
@@ -93,6 +100,26 @@ export function payoutStatusOutcome(answer: ApiAnswer, what: string): PayoutStat
   return invalidOrUnexpected(answer, what);
 }
 
+/** The answer of POST /api/payout/cancel. */
+export function cancelPayoutOutcome(answer: ApiAnswer, what: string): CancelPayoutOutcome {
+  const { status, body } = answer;
+  rejectCredentials(answer, what);
+  if (status === 200 && body.status === 'Failed') {
+    const payout = body as unknown as PayoutStatusBody;
+    return { kind: 'cancelled', payout: { ...payout, status: 'Failed' }, ...answeredBy(answer) };
+  }
+  if (status === 409) {
+    return {
+      kind: 'already_sent',
+      TransactionID: text(body.TransactionID),
+      message: text(body.message),
+      ...answeredBy(answer),
+    };
+  }
+  if (status === 404) return notFound(answer);
+  return invalidOrUnexpected(answer, what);
+}
+
 /** The answer of GET /api/payin/status. */
 export function payinStatusOutcome(answer: ApiAnswer, what: string): PayinStatusOutcome {
   rejectCredentials(answer, what);
@@ -121,6 +148,54 @@ export function downtimesOutcome(answer: ApiAnswer, what: string): DowntimesOutc
     return { kind: 'found', downtimes, ...answeredBy(answer) };
   }
   return unexpected(answer, what);
+}
+
+/** The answer of GET /api/payouts: a page of status lookup bodies, and the next page's cursor. */
+export function payoutPageOutcome(answer: ApiAnswer, what: string): PayoutPageOutcome {
+  const { status, body } = answer;
+  rejectCredentials(answer, what);
+  if (status === 200 && Array.isArray(body.payouts)) {
+    const nextCursor = typeof body.next_cursor === 'string' ? body.next_cursor : null;
+    return { kind: 'found', payouts: body.payouts as unknown as PayoutStatusBody[], nextCursor, ...answeredBy(answer) };
+  }
+  return invalidOrUnexpected(answer, what);
+}
+
+/** The answer of GET /api/events: a page of your events, and where the next one starts. */
+export function eventPageOutcome(answer: ApiAnswer, what: string): EventPageOutcome {
+  const { status, body } = answer;
+  rejectCredentials(answer, what);
+  if (status === 200 && Array.isArray(body.events) && typeof body.next_after === 'string') {
+    return {
+      kind: 'found',
+      events: body.events as unknown as FeedEvent[],
+      nextAfter: body.next_after,
+      ...answeredBy(answer),
+    };
+  }
+  return invalidOrUnexpected(answer, what);
+}
+
+/** The answer of GET /api/statement: a page of the statement, and the next page's cursor. */
+export function statementPageOutcome(answer: ApiAnswer, what: string): StatementPageOutcome {
+  const { status, body } = answer;
+  rejectCredentials(answer, what);
+  if (status === 200 && Array.isArray(body.entries)) {
+    const nextCursor = typeof body.next_cursor === 'string' ? body.next_cursor : null;
+    return { kind: 'found', statement: body as unknown as StatementBody, nextCursor, ...answeredBy(answer) };
+  }
+  if (status === 404) return notFound(answer);
+  return invalidOrUnexpected(answer, what);
+}
+
+/** The answer of GET /api/statement?format=csv: the file's text. */
+export function statementCsvOutcome(answer: ApiAnswer, what: string): StatementCsvOutcome {
+  rejectCredentials(answer, what);
+  if (answer.status === 200 && answer.text !== undefined) {
+    return { kind: 'found', csv: answer.text, ...answeredBy(answer) };
+  }
+  if (answer.status === 404) return notFound(answer);
+  return invalidOrUnexpected(answer, what);
 }
 
 /**
@@ -239,6 +314,11 @@ export function webhookSecretOutcome(answer: ApiAnswer, what: string): WebhookSe
     };
   }
   if (status === 404) return notFound(answer);
+  if (status === 409) {
+    const message = text(body.message);
+    const prefix = /\(([^)]*)\)/.exec(message)?.[1] ?? '';
+    return { kind: 'issued_before', prefix, message, ...answeredBy(answer) };
+  }
   return unexpected(answer, what);
 }
 

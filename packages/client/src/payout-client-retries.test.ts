@@ -133,6 +133,39 @@ describe('PayoutClient retries', () => {
     });
   });
 
+  it("when a POST is retried, then every attempt carries the call's one Idempotency-Key, and the next call a new one", async () => {
+    const gateway = await stub(UNAVAILABLE, { status: 202, body: PENDING_UPI }, { status: 202, body: PENDING_UPI });
+    const client = gateway.client();
+
+    await client.upiPayout(upiRequest);
+    await client.upiPayout(upiRequest);
+
+    const keys = gateway.received.map((r) => r.headers['idempotency-key']);
+    expect(keys[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[2]).not.toBe(keys[0]);
+  });
+
+  it('when the caller names an Idempotency-Key, then it is sent as given; a lookup and a webhook secret without one send none', async () => {
+    const gateway = await stub(
+      { status: 202, body: PENDING_UPI },
+      { status: 200, body: lookup('Pending', 'MP006 - Your transaction is in progress') },
+      { status: 404, body: NOT_FOUND },
+    );
+    const client = gateway.client();
+
+    await client.upiPayout(upiRequest, { idempotencyKey: 'salary-2026-12-run-7' });
+    await client.getPayoutStatus(upiRequest.TransactionID);
+    await client.rotateWebhookSecret();
+
+    expect(gateway.received.map((r) => [r.method, r.headers['idempotency-key']])).toEqual([
+      ['POST', 'salary-2026-12-run-7'],
+      ['GET', undefined],
+      ['POST', undefined],
+    ]);
+  });
+
   it('when an attempt gets no answer in time, then it is abandoned and the request sent again', async () => {
     const gateway = await stub('hang', { status: 202, body: PENDING_UPI });
     const outcome = await gateway.client({ attemptTimeoutMs: 300 }).upiPayout(upiRequest);

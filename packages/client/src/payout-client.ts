@@ -1,16 +1,22 @@
 import {
   bulkPayoutOutcome,
   bulkPayoutStatusOutcome,
+  cancelPayoutOutcome,
   downtimesOutcome,
+  eventPageOutcome,
   mainWalletOutcome,
   payinStatusOutcome,
   payoutOutcome,
+  payoutPageOutcome,
   payoutStatusOutcome,
   revokeTokenOutcome,
   rotateTokenOutcome,
+  statementCsvOutcome,
+  statementPageOutcome,
   validationOutcome,
   webhookSecretOutcome,
 } from './outcomes.js';
+import { PayoutClientError } from './errors.js';
 import { backoffMs, DEFAULT_RETRY, send, sleep, type RetryPolicy, type Transport } from './transport.js';
 import type {
   AccountValidation,
@@ -18,16 +24,28 @@ import type {
   BulkPayoutOutcome,
   BulkPayoutRequest,
   BulkPayoutStatusOutcome,
+  CancelPayoutOutcome,
   Digits,
   ImpsPayoutRequest,
   ImpsPayoutResult,
   DowntimesOutcome,
+  EventFeedFrom,
+  EventPageOutcome,
+  FeedEvent,
   MainWalletOutcome,
   PayinStatusOutcome,
+  PayoutListFilters,
   PayoutOutcome,
+  PayoutPageOutcome,
+  PayoutStatusBody,
   PayoutStatusOutcome,
   RevokeTokenOutcome,
   RotateTokenOutcome,
+  StatementCsvOutcome,
+  StatementEntry,
+  StatementFilters,
+  StatementPageOutcome,
+  StatementPeriod,
   WebhookSecretOutcome,
   UpiPayoutRequest,
   UpiPayoutResult,
@@ -52,6 +70,12 @@ export interface PayoutClientOptions {
 export interface CallOptions {
   /** Ends the call (and its retries) when aborted; the abort's reason is thrown. */
   signal?: AbortSignal;
+  /**
+   * A POST's Idempotency-Key (1 to 255 visible ASCII characters). Without it, each call sends a new UUID with
+   * every one of its attempts, so retries inside the call are safe whatever they ask; pass your own to make a
+   * retry across calls (or processes) safe too. The same key with another request is answered `invalid`.
+   */
+  idempotencyKey?: string;
 }
 
 export interface WaitOptions extends CallOptions {
@@ -105,6 +129,7 @@ export class PayoutClient {
       body,
       transactionId,
       signal: options.signal,
+      idempotencyKey: options.idempotencyKey,
     });
     return payoutOutcome<ImpsPayoutResult>(answer, 'IMPS payout');
   }
@@ -118,8 +143,28 @@ export class PayoutClient {
       body: payoutBody(request),
       transactionId,
       signal: options.signal,
+      idempotencyKey: options.idempotencyKey,
     });
     return payoutOutcome<UpiPayoutResult>(answer, 'UPI payout');
+  }
+
+  /**
+   * Cancels a payout no bank has been sent yet (POST /api/payout/cancel): accepted and waiting, held through a
+   * downtime, or queued for balance. `cancelled`: it failed with reason_code CANCELLED_BY_MERCHANT and what was
+   * reserved is back in your main wallet; `already_sent`: a bank has it, nothing changed. Safe to retry: a
+   * second cancel of the same payout answers `cancelled` again and changes nothing.
+   */
+  async cancelPayout(transactionId: Digits, options: CallOptions = {}): Promise<CancelPayoutOutcome> {
+    const id = digits('TransactionID', transactionId);
+    const answer = await send(this.transport, {
+      method: 'POST',
+      path: '/api/payout/cancel',
+      body: JSON.stringify({ TransactionID: id }),
+      transactionId: id,
+      signal: options.signal,
+      idempotencyKey: options.idempotencyKey,
+    });
+    return cancelPayoutOutcome(answer, 'payout cancel');
   }
 
   /** The payout with this TransactionID (GET /api/check_payout_status): pending, success, failed or not found. */
@@ -146,6 +191,89 @@ export class PayoutClient {
     });
   }
 
+  /**
+   * Every payout of yours the filters select, newest first, each as getPayoutStatus shows it, fetched a page
+   * at a time (GET /api/payouts) as you iterate: `for await (const payout of client.listPayouts({ status:
+   * 'Failed' }))`. Payouts accepted meanwhile never shift the pages still to come, so none is given twice or
+   * skipped. Each page is retried like any read; the gateway refusing the filters throws INVALID_REQUEST.
+   */
+  async *listPayouts(
+    filters: PayoutListFilters = {},
+    options: CallOptions = {},
+  ): AsyncGenerator<PayoutStatusBody, void, undefined> {
+    let cursor: string | null = null;
+    do {
+      const page = await this.getPayoutPage(filters, cursor, options);
+      if (page.kind === 'invalid') {
+        throw new PayoutClientError(
+          'INVALID_REQUEST',
+          `payout list: the gateway refused the filters: ${page.message}`,
+          {
+            httpStatus: page.httpStatus,
+            ...(page.requestId !== undefined && { requestId: page.requestId }),
+            last: JSON.stringify({ message: page.message, errors: page.errors }),
+          },
+        );
+      }
+      yield* page.payouts;
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+  }
+
+  /**
+   * One page of your payouts (GET /api/payouts), for walking them yourself (to resume later, say): the first
+   * page without `cursor`, each next one with the page before's `nextCursor` and the same filters.
+   */
+  async getPayoutPage(
+    filters: PayoutListFilters = {},
+    cursor: string | null = null,
+    options: CallOptions = {},
+  ): Promise<PayoutPageOutcome> {
+    const answer = await send(this.transport, {
+      method: 'GET',
+      path: '/api/payouts',
+      query: listQuery(filters, cursor),
+      signal: options.signal,
+    });
+    return payoutPageOutcome(answer, 'payout list');
+  }
+
+  /**
+   * Every event your webhooks carry, oldest first, from `after` (your first event unless given), fetched a page
+   * at a time (GET /api/events) as you iterate: `for await (const event of client.events({ after: lastApplied
+   * }))`. Each is its `position`, then exactly its webhook's body, with the webhook's `sequence`. Each request
+   * starts after the last event yielded, so none comes twice and none is skipped (docs/api.md, "Events feed");
+   * the iteration ends when you have every event recorded so far: keep the last `position` you applied and
+   * iterate from it again later. Each page is retried like any read; the gateway refusing `after` or `limit`
+   * throws INVALID_REQUEST.
+   */
+  async *events(from: EventFeedFrom = {}, options: CallOptions = {}): AsyncGenerator<FeedEvent, void, undefined> {
+    let after = from.after ?? '0';
+    for (;;) {
+      const page = await this.getEventPage({ ...from, after }, options);
+      if (page.kind === 'invalid') {
+        throw new PayoutClientError('INVALID_REQUEST', `events feed: the gateway refused the query: ${page.message}`, {
+          httpStatus: page.httpStatus,
+          ...(page.requestId !== undefined && { requestId: page.requestId }),
+          last: JSON.stringify({ message: page.message, errors: page.errors }),
+        });
+      }
+      if (page.events.length === 0) return;
+      for (const event of page.events) {
+        yield event;
+        after = event.position;
+      }
+    }
+  }
+
+  /** One page of your events feed (GET /api/events): the events after `after`, and the `nextAfter` to ask from. */
+  async getEventPage(from: EventFeedFrom = {}, options: CallOptions = {}): Promise<EventPageOutcome> {
+    const query: Record<string, string> = { after: digitsQuery('after', from.after ?? '0') };
+    if (from.limit !== undefined) query.limit = String(from.limit);
+    const answer = await send(this.transport, { method: 'GET', path: '/api/events', query, signal: options.signal });
+    return eventPageOutcome(answer, 'events feed');
+  }
+
   /** The available balance of your main wallet (GET /api/checkMainWallet). */
   async getMainWallet(options: CallOptions = {}): Promise<MainWalletOutcome> {
     const answer = await send(this.transport, {
@@ -155,6 +283,66 @@ export class PayoutClient {
       signal: options.signal,
     });
     return mainWalletOutcome(answer, 'main wallet');
+  }
+
+  /**
+   * Every entry of your main wallet's statement for a period, oldest first, each with the balance after it,
+   * fetched a page at a time (GET /api/statement) as you iterate: `for await (const entry of
+   * client.statement({ from: '2026-12-01', to: '2026-12-02' }))`. Without a main wallet there is nothing to
+   * iterate. Each page is retried like any read; the gateway refusing the period throws INVALID_REQUEST. The
+   * period's opening and closing balances are on each page of getStatementPage.
+   */
+  async *statement(
+    filters: StatementFilters = {},
+    options: CallOptions = {},
+  ): AsyncGenerator<StatementEntry, void, undefined> {
+    let cursor: string | null = null;
+    do {
+      const page = await this.getStatementPage(filters, cursor, options);
+      if (page.kind === 'not_found') return;
+      if (page.kind === 'invalid') {
+        throw new PayoutClientError('INVALID_REQUEST', `statement: the gateway refused the period: ${page.message}`, {
+          httpStatus: page.httpStatus,
+          ...(page.requestId !== undefined && { requestId: page.requestId }),
+          last: JSON.stringify({ message: page.message, errors: page.errors }),
+        });
+      }
+      yield* page.statement.entries;
+      cursor = page.nextCursor;
+    } while (cursor !== null);
+  }
+
+  /**
+   * One page of your main wallet's statement (GET /api/statement): the period, its opening and closing
+   * balances and the page's entries. The first page without `cursor`, each next one with the page before's
+   * `nextCursor` (which carries the period) and the same filters.
+   */
+  async getStatementPage(
+    filters: StatementFilters = {},
+    cursor: string | null = null,
+    options: CallOptions = {},
+  ): Promise<StatementPageOutcome> {
+    const { limit, ...period } = filters;
+    const query = statementQuery(period, { ...(limit !== undefined && { limit: String(limit) }) });
+    if (cursor !== null) query.cursor = cursor;
+    const answer = await send(this.transport, { method: 'GET', path: '/api/statement', query, signal: options.signal });
+    return statementPageOutcome(answer, 'statement');
+  }
+
+  /**
+   * The whole statement of a period as the gateway's CSV file (GET /api/statement?format=csv), as text: the
+   * column names, the opening balance, each entry, the closing balance. A long period is a large file: give
+   * the call's `retry.attemptTimeoutMs` room to read it.
+   */
+  async getStatementCsv(period: StatementPeriod = {}, options: CallOptions = {}): Promise<StatementCsvOutcome> {
+    const answer = await send(this.transport, {
+      method: 'GET',
+      path: '/api/statement',
+      query: statementQuery(period, { format: 'csv' }),
+      accept: 'text/csv',
+      signal: options.signal,
+    });
+    return statementCsvOutcome(answer, 'statement CSV');
   }
 
   /**
@@ -182,6 +370,7 @@ export class PayoutClient {
       body: JSON.stringify({ BatchID: batchId, Payouts: payouts }),
       transactionId: batchId,
       signal: options.signal,
+      idempotencyKey: options.idempotencyKey,
     });
     return bulkPayoutOutcome(answer, 'bulk payout');
   }
@@ -227,8 +416,8 @@ export class PayoutClient {
    * with the new token, switch your systems over, then revoke the old one with itself: `revokeToken` on this
    * client, naming its own prefix.
    * `at_limit` when you already hold two active tokens; it names both prefixes. A rotation whose answer
-   * was lost (a time-out, then a retry) ends `at_limit` too: the prefix that is not your token's first
-   * 10 characters is the token you never received; revoke it, then rotate again.
+   * was lost (a time-out, then a retry) ends `at_limit` too, naming the token you never received (the retry
+   * carries the call's Idempotency-Key, and a token is never shown twice): revoke it, then rotate again.
    */
   async rotateToken(options: CallOptions = {}): Promise<RotateTokenOutcome> {
     const answer = await send(this.transport, {
@@ -236,6 +425,7 @@ export class PayoutClient {
       path: '/api/token/rotate',
       body: '{}',
       signal: options.signal,
+      idempotencyKey: options.idempotencyKey,
     });
     return rotateTokenOutcome(answer, 'token rotation');
   }
@@ -252,6 +442,7 @@ export class PayoutClient {
       path: '/api/token/revoke',
       body: JSON.stringify({ TokenPrefix: prefix }),
       signal: options.signal,
+      idempotencyKey: options.idempotencyKey,
     });
     return revokeTokenOutcome(answer, 'token revocation');
   }
@@ -261,7 +452,8 @@ export class PayoutClient {
    * nobody at the gateway sees it. The secret it replaces still signs every delivery beside it until
    * `previousValidUntil` (24 hours), so deploy the new one within that. Deliveries to a URL registered for
    * you wait for your first secret, and are sent once you have it. Safe to retry: a retry after a lost
-   * answer issues another secret, and the lost one merely signs beside it for its 24 hours.
+   * answer issues another secret, and the lost one merely signs beside it for its 24 hours. With an
+   * `idempotencyKey` of yours sent again, `issued_before` names the secret that key issued: it is never shown twice.
    */
   async rotateWebhookSecret(options: CallOptions = {}): Promise<WebhookSecretOutcome> {
     const answer = await send(this.transport, {
@@ -269,13 +461,22 @@ export class PayoutClient {
       path: '/api/webhook/secret',
       body: '{}',
       signal: options.signal,
+      // Only the caller's own key: within one call a retry after a lost answer is better served a second secret
+      // than a refusal to show the first one again.
+      idempotencyKey: options.idempotencyKey ?? false,
     });
     return webhookSecretOutcome(answer, 'webhook secret');
   }
 
   // Both validations: a POST that moves no money.
   private validate(path: string, body: Record<string, unknown>, options: CallOptions) {
-    return send(this.transport, { method: 'POST', path, body: JSON.stringify(body), signal: options.signal });
+    return send(this.transport, {
+      method: 'POST',
+      path,
+      body: JSON.stringify(body),
+      signal: options.signal,
+      idempotencyKey: options.idempotencyKey,
+    });
   }
 
   /**
@@ -328,6 +529,34 @@ function digits(member: string, value: unknown): string {
   }
   if (typeof value === 'string') return value;
   throw new TypeError(`${member} must be a string or a bigint of digits, not a ${typeof value}`);
+}
+
+/** A statement's period as query parameters (a Date as its UTC timestamp), with `more` parameters. */
+function statementQuery(period: StatementPeriod, more: Record<string, string>): Record<string, string> {
+  const query: Record<string, string> = { ...more };
+  for (const name of ['from', 'to'] as const) {
+    const value = period[name];
+    if (value instanceof Date) query[name] = value.toISOString();
+    else if (typeof value === 'string') query[name] = value;
+  }
+  return query;
+}
+
+/** The list's filters as query parameters: a Date as its UTC timestamp, the BatchID as its digits. */
+function listQuery(filters: PayoutListFilters, cursor: string | null): Record<string, string> {
+  const query: Record<string, string> = {};
+  // A JavaScript caller may leave a member null as well as out.
+  for (const [name, value] of Object.entries(filters) as [
+    string,
+    string | number | bigint | Date | null | undefined,
+  ][]) {
+    if (value === undefined || value === null) continue;
+    if (value instanceof Date) query[name] = value.toISOString();
+    else if (name === 'BatchID') query[name] = digitsQuery('BatchID', value);
+    else query[name] = String(value);
+  }
+  if (cursor !== null) query.cursor = cursor;
+  return query;
 }
 
 function transactionIdQuery(value: unknown): string {

@@ -40,6 +40,14 @@ interface ApiRequest {
   /** For error details only. */
   transactionId?: string;
   signal?: AbortSignal | undefined;
+  /** Also take a 200 answer of this media type, as its text (the statement's CSV); errors stay JSON. */
+  accept?: 'text/csv';
+  /**
+   * A POST's Idempotency-Key: the caller's, or else a new UUID for this call, sent with each of its attempts, so
+   * a retry whose first attempt did reach the gateway is answered that attempt's answer (docs/api.md,
+   * "Idempotency keys"). `false` sends none.
+   */
+  idempotencyKey?: string | false | undefined;
 }
 
 export interface ApiAnswer {
@@ -47,6 +55,8 @@ export interface ApiAnswer {
   requestId: string | undefined;
   /** The body, parsed losslessly. */
   body: JsonObject;
+  /** The body's text, when it is the media type the request accepted instead of JSON (its `body` is then {}). */
+  text?: string;
 }
 
 /**
@@ -61,8 +71,15 @@ export async function send(transport: Transport, request: ApiRequest): Promise<A
   // Appended, not resolved: a gateway behind a path prefix (https://host/payouts) keeps its prefix.
   const url = new URL(transport.baseUrl.replace(/\/+$/, '') + request.path);
   for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, value);
-  const headers: Record<string, string> = { Accept: 'application/json', MID: transport.mid, Token: transport.token };
+  const headers: Record<string, string> = {
+    Accept: request.accept ? `${request.accept}, application/json` : 'application/json',
+    MID: transport.mid,
+    Token: transport.token,
+  };
   if (request.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (request.method === 'POST' && request.idempotencyKey !== false) {
+    headers['Idempotency-Key'] = request.idempotencyKey ?? globalThis.crypto.randomUUID();
+  }
 
   // The last answer the gateway gave, kept across attempts: when the deadline cuts the final attempt short,
   // what the gateway last said (a 503, say) is still what the caller wants to know.
@@ -82,6 +99,8 @@ export async function send(transport: Transport, request: ApiRequest): Promise<A
           why: `HTTP ${response.status}: ${text.slice(0, 200)}`,
           retryAfterMs: retryAfterMs(response.headers.get('Retry-After')),
         };
+      } else if (request.accept && response.status === 200 && isMediaType(response, request.accept)) {
+        return { status: response.status, requestId, body: {}, text };
       } else {
         return { status: response.status, requestId, body: parseBody(text, response.status, requestId, request) };
       }
@@ -147,6 +166,10 @@ function parseBody(text: string, status: number, requestId: string | undefined, 
       ...(request.transactionId !== undefined && { transactionId: request.transactionId }),
     },
   );
+}
+
+function isMediaType(response: Response, mediaType: string): boolean {
+  return (response.headers.get('Content-Type') ?? '').split(';')[0]!.trim().toLowerCase() === mediaType;
 }
 
 function describeTransportError(error: unknown): string {

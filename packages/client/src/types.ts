@@ -1,4 +1,4 @@
-import type { components } from './generated/openapi.js';
+import type { components, operations } from './generated/openapi.js';
 
 // Every answer type here is derived from the generated OpenAPI types (src/generated/openapi.ts), so the
 // client describes exactly the document the gateway publishes; only identifiers and money change type, from
@@ -101,6 +101,17 @@ export type PayoutStatusOutcome =
   | NotFound
   | Invalid;
 
+/**
+ * The answer of a cancel (POST /api/payout/cancel): `cancelled` (now, or by an earlier cancel: the payout as its
+ * lookup shows it, Failed with reason_code CANCELLED_BY_MERCHANT), `already_sent` (a bank has it; nothing
+ * changed), or not found. Never thrown.
+ */
+export type CancelPayoutOutcome =
+  | (Answered & { kind: 'cancelled'; payout: PayoutStatusBody & { status: 'Failed' } })
+  | (Answered & { kind: 'already_sent'; TransactionID: string; message: string })
+  | NotFound
+  | Invalid;
+
 export type PayinStatusOutcome = (Answered & { kind: 'found'; payin: PayinStatus }) | NotFound | Invalid;
 
 export type MainWalletOutcome =
@@ -114,6 +125,92 @@ export type MainWalletOutcome =
 
 /** The answer of GET /api/downtimes: the downtimes open now, oldest first (empty when none). */
 export type DowntimesOutcome = Answered & { kind: 'found'; downtimes: Downtime[] };
+
+// ----- your payouts, a page at a time (docs/api.md, "Listing payouts")
+
+type ListQuery = NonNullable<operations['listPayouts']['parameters']['query']>;
+
+/**
+ * What listPayouts narrows your payouts to; every member optional. `from` (at or after) and `to` (before) are
+ * a Date, or text the gateway reads: a date "2026-11-28" (the day from 00:00 India time) or a timestamp with
+ * its offset. `limit` is how many payouts each request fetches (1 to 1 000, 100 unless given).
+ */
+export type PayoutListFilters = Omit<ListQuery, 'from' | 'to' | 'BatchID' | 'cursor'> & {
+  from?: Date | string;
+  to?: Date | string;
+  /** Only the payouts of this bulk batch of yours. */
+  BatchID?: Digits;
+};
+
+/** A page of your payouts: each as the status lookup shows it, newest first, and the cursor of the next page. */
+export type PayoutPageOutcome =
+  | (Answered & {
+      kind: 'found';
+      payouts: PayoutStatusBody[];
+      /** Pass it to getPayoutPage, with the same filters, for the next page; null after the last page. */
+      nextCursor: string | null;
+    })
+  | Invalid;
+
+// ----- your main wallet's statement (docs/api.md, "Statement")
+
+/** A page of the statement: the period, its opening and closing balances, and the page's entries. */
+export type StatementBody = Schemas['Statement'];
+/** One movement of the main wallet, with the balance after it (`amount` negative when money left it). */
+export type StatementEntry = Schemas['StatementEntry'];
+
+/**
+ * Which statement: `from` (included) and `to` (not included), each a Date or text the gateway reads — a date
+ * "2026-12-01" (the day from 00:00 India time) or a timestamp with its offset. Without both, today so far (India
+ * time); without `to`, up to now. At most 93 days.
+ */
+export interface StatementPeriod {
+  from?: Date | string;
+  to?: Date | string;
+}
+
+/** A statement's period, and how many entries each request fetches (1 to 1 000, 100 unless given). */
+export type StatementFilters = StatementPeriod & { limit?: number };
+
+export type StatementPageOutcome =
+  | (Answered & {
+      kind: 'found';
+      statement: StatementBody;
+      /** Pass it to getStatementPage for the next page (it carries its period); null after the last page. */
+      nextCursor: string | null;
+    })
+  /** You have no main wallet yet: it opens with its first credit. */
+  | NotFound
+  | Invalid;
+
+/** The whole period as the gateway's CSV file (docs/api.md, "Statement"), as text. */
+export type StatementCsvOutcome = (Answered & { kind: 'found'; csv: string }) | NotFound | Invalid;
+
+// ----- your events feed (docs/api.md, "Events feed")
+
+/**
+ * One event of your feed: its `position` (a string of digits, 1, 2, 3, … in the order your events were
+ * recorded), then exactly the body of the webhook that carries it — a payout result with `event` and `sequence`,
+ * or a downtime with `event` and `sequence` — `Amount` and `TransactionID` as exact strings.
+ */
+export type FeedEvent = Exact<Schemas['FeedEvent']>;
+
+/** Where a walk of your feed starts, and how many events each request fetches (1 to 500, 100 unless given). */
+export interface EventFeedFrom {
+  /** Only events after this position: the last `position` you applied; 0 (unless given) for your first event. */
+  after?: Digits;
+  limit?: number;
+}
+
+export type EventPageOutcome =
+  | (Answered & {
+      kind: 'found';
+      /** Oldest first; empty when you have every event recorded so far. */
+      events: FeedEvent[];
+      /** Pass it as `after` for the next page: the last event's position, or the `after` sent when none came. */
+      nextAfter: string;
+    })
+  | Invalid;
 
 // ----- bulk payouts (docs/api.md, "Bulk payouts")
 
@@ -206,4 +303,10 @@ export type RevokeTokenOutcome =
  * replaced still signs beside it (null for your first); `not_found` when no webhook URL is registered yet.
  */
 export type WebhookSecretOutcome =
-  (Answered & { kind: 'issued'; secret: string; prefix: string; previousValidUntil: string | null }) | NotFound;
+  | (Answered & { kind: 'issued'; secret: string; prefix: string; previousValidUntil: string | null })
+  /**
+   * The Idempotency-Key's first request issued a secret (`prefix`), which is shown only once: fetch another with
+   * a new key if you did not receive it.
+   */
+  | (Answered & { kind: 'issued_before'; prefix: string; message: string })
+  | NotFound;

@@ -35,6 +35,9 @@ const LOOKUPS = {
   walletNotFound: 'Data not found, please contact administrative !!.',
   invalidPayoutType: 'Something went wrong, please input valid payout type',
 };
+const CANCELS = {
+  payoutAlreadySent: 'The payout was already sent to a bank, so it can no longer be cancelled.',
+};
 const REQUESTS = {
   routeNotFound: 'The requested resource does not exist.',
   methodNotAllowed: 'This method is not allowed on this resource.',
@@ -50,7 +53,7 @@ const FAULTS = {
   internal: 'Something went wrong on our side. Please retry later or contact support.',
 };
 
-export const MESSAGES = { ...AUTHENTICATION, ...LOOKUPS, ...REQUESTS, ...TOKENS, ...FAULTS } as const;
+export const MESSAGES = { ...AUTHENTICATION, ...LOOKUPS, ...CANCELS, ...REQUESTS, ...TOKENS, ...FAULTS } as const;
 
 const fieldError = z.object({
   field: z.string().meta({ examples: ['Ifsc'] }),
@@ -197,6 +200,16 @@ export const batchConflictSchema = conflict(
   batchId,
   'BatchID 20240601 is already used for a different batch',
   'a batch with different items',
+);
+
+/** 409 for a cancel of a payout a bank already has (docs/api.md, "Cancelling a payout"). */
+export const payoutAlreadySentSchema = errorSchema(
+  'PayoutAlreadySent',
+  409,
+  'CONFLICT',
+  z.literal(MESSAGES.payoutAlreadySent),
+  'The payout was sent to a bank already (or settled another way), so it can no longer be cancelled. Nothing changed.',
+  { TransactionID: transactionIdText },
 );
 
 /**

@@ -11,8 +11,11 @@ export * from './errors.js';
 export * from './bulk.js';
 export * from './beneficiary-validation.js';
 export * from './webhook-payload.js';
+export * from './event-feed.js';
 export * from './downtimes.js';
 export * from './tokens.js';
+export * from './payout-list.js';
+export * from './statement.js';
 export {
   accountNumberField,
   amountField,

@@ -20,6 +20,7 @@ export * from './repositories/banks.js';
 export * from './repositories/payout-queue.js';
 export * from './repositories/wallet-repository.js';
 export * from './repositories/payout-repository.js';
+export * from './repositories/payout-cancel.js';
 // The views of a payout the repositories take and give are the domain's (packages/domain/src/payout.ts).
 export type { PayoutForWork, PayoutInstructionRecord, PayoutSummary } from '@payout/domain';
 export * from './repositories/collection-repository.js';
@@ -75,10 +76,28 @@ export {
 } from './repositories/collection-ingestion.js';
 export * from './repositories/webhook-endpoint-repository.js';
 export * from './repositories/webhook-delivery-repository.js';
+export { eventPageStatement, findEventPage, type EventPageQuery, type FeedEvent } from './repositories/event-feed.js';
 export { withAdvisoryLock } from './advisory-lock.js';
 export * from './repositories/operations-gauges.js';
 export { lookUpCollection, lookUpPayout, lookUpWallet, type LookupDatabases } from './read-routing.js';
+export {
+  findPayoutPage,
+  payoutPageStatement,
+  type PayoutPage,
+  type PayoutPageFilters,
+  type PayoutPageItem,
+  type PayoutPageQuery,
+} from './repositories/payout-list.js';
+// The merchant's statement of its main wallet (docs/api.md, "Statement").
+export {
+  findStatementPage,
+  openStatement,
+  type StatementEntryRow,
+  type StatementPage,
+  type StatementPageQuery,
+} from './repositories/wallet-statement.js';
 export * from './repositories/bulk-batch-repository.js';
+export * from './repositories/idempotency-keys.js';
 export { NextTurnFlush } from './next-turn-flush.js';
 export { StatementCoalescer, type CoalescingLimits, type Pending } from './statement-coalescer.js';
 export * from './repositories/day-at-a-glance.js';

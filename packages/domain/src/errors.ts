@@ -14,7 +14,7 @@ export type ErrorCode =
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'PAYLOAD_TOO_LARGE'
   | 'TRANSACTION_ID_CONFLICT'
-  /** The admin listener only: the thing asked about is no longer in the state the action needs. */
+  /** The thing asked about is no longer in the state the action needs (a merchant's cancel, the admin listener). */
   | 'CONFLICT'
   | 'RATE_LIMITED'
   | 'DEPENDENCY_UNAVAILABLE'

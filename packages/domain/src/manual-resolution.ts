@@ -6,11 +6,12 @@ import type { RailAnswer } from './rail-outcome.js';
  * balance (intake decides that one, before anything is reserved) and never a reversal (a paid payout the bank
  * sends back becomes REVERSED with its own ledger entry, docs/reconciliation.md; the database's
  * `payouts_reversed_has_its_reason` refuses that reason on any other state), and never a bank downtime (a
- * payout held unsent past its hold window fails with it, docs/banks.md; a payout a bank holds is not unsent).
+ * payout held unsent past its hold window fails with it, docs/banks.md; a payout a bank holds is not unsent),
+ * and never a cancel (only its merchant cancels, and only a payout no bank was sent).
  */
 export type SettlementFailureReason = Exclude<
   FailureReason,
-  'INSUFFICIENT_BALANCE' | 'REVERSED_BY_BENEFICIARY_BANK' | 'BANK_DOWNTIME'
+  'INSUFFICIENT_BALANCE' | 'REVERSED_BY_BENEFICIARY_BANK' | 'BANK_DOWNTIME' | 'CANCELLED_BY_MERCHANT'
 >;
 
 export function isSettlementFailureReason(value: unknown): value is SettlementFailureReason {
@@ -19,7 +20,8 @@ export function isSettlementFailureReason(value: unknown): value is SettlementFa
     Object.hasOwn(FAILURE_REASON_TEXT, value) &&
     value !== 'INSUFFICIENT_BALANCE' &&
     value !== 'REVERSED_BY_BENEFICIARY_BANK' &&
-    value !== 'BANK_DOWNTIME'
+    value !== 'BANK_DOWNTIME' &&
+    value !== 'CANCELLED_BY_MERCHANT'
   );
 }
 

@@ -79,6 +79,7 @@ const FAILURE_REASON_SOURCE = {
   RAIL_REJECTED: 'rail',
   REVERSED_BY_BENEFICIARY_BANK: 'reversal',
   BANK_DOWNTIME: 'downtime',
+  CANCELLED_BY_MERCHANT: 'merchant',
 } as const;
 
 export type FailureReason = keyof typeof FAILURE_REASON_SOURCE;
@@ -105,12 +106,14 @@ export const FAILURE_REASON_TEXT: Record<FailureReason, string> = {
   RAIL_REJECTED: 'rail rejected',
   REVERSED_BY_BENEFICIARY_BANK: 'reversed by beneficiary bank',
   BANK_DOWNTIME: 'bank downtime; retrying is safe',
+  CANCELLED_BY_MERCHANT: 'cancelled by you',
 };
 
 /**
  * Whether a merchant may send the same payout again, under a new TransactionID, after it failed for this
  * reason, and expect it to go through (the lookups' `retryable`, CONTRACT.md "Several banks"): nothing was
- * paid, and the cause was ours or passing — a downtime, a short balance (once the wallet is funded). A refusal
+ * paid, and the cause was ours, the merchant's own or passing — a downtime, a short balance (once the wallet
+ * is funded), its own cancel. A refusal
  * about the beneficiary, or money sent back by the beneficiary's bank, would only come back the same way.
  */
 export const FAILURE_REASON_RETRYABLE: Record<FailureReason, boolean> = {
@@ -121,6 +124,7 @@ export const FAILURE_REASON_RETRYABLE: Record<FailureReason, boolean> = {
   RAIL_REJECTED: false,
   REVERSED_BY_BENEFICIARY_BANK: false,
   BANK_DOWNTIME: true,
+  CANCELLED_BY_MERCHANT: true,
 };
 
 /** The message of a pending payout waiting in its merchant's queue for balance. */

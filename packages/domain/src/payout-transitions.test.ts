@@ -22,13 +22,14 @@ describe('the table of transitions', () => {
     }
   });
 
-  it('fails a payout only with a reason, and a settlement with any reason but a short balance or a downtime', () => {
+  it('fails a payout only with a reason, and a settlement with any reason but a short balance, a downtime or a cancel', () => {
     for (const row of PAYOUT_TRANSITIONS)
       expect(row.failureReasons !== undefined).toBe(row.to === 'FAILED' || row.to === 'REVERSED');
     const all = Object.keys(FAILURE_REASON_TEXT) as FailureReason[];
     const settled = PAYOUT_TRANSITIONS.find((t) => t.to === 'FAILED' && t.cause === 'settlement')!;
-    // A short balance is decided before anything is reserved; a downtime fails only a payout never sent.
-    const notBySettlement = ['INSUFFICIENT_BALANCE', 'BANK_DOWNTIME'];
+    // A short balance is decided before anything is reserved; a downtime, or its merchant's cancel, fails only a
+    // payout never sent.
+    const notBySettlement = ['INSUFFICIENT_BALANCE', 'BANK_DOWNTIME', 'CANCELLED_BY_MERCHANT'];
     expect([...settled.failureReasons!].sort()).toEqual(all.filter((r) => !notBySettlement.includes(r)).sort());
   });
 
@@ -38,6 +39,11 @@ describe('the table of transitions', () => {
     // A held payout was never sent: only an ACCEPTED one fails for a downtime, its reservation released.
     expect(statesBefore('FAILED', 'hold-expiry')).toEqual(['ACCEPTED']);
     expect(postingsOf('FAILED', 'hold-expiry')).toEqual(['release']);
+    // Its merchant cancels only what no bank has: an accepted payout's reservation goes back, a queued one had none.
+    expect(statesBefore('FAILED', 'cancel')).toEqual(['ACCEPTED']);
+    expect(postingsOf('FAILED', 'cancel')).toEqual(['release']);
+    expect(statesBefore('FAILED', 'cancel-queued')).toEqual(['QUEUED']);
+    expect(postingsOf('FAILED', 'cancel-queued')).toEqual([]);
     expect(statesBefore('ACCEPTED', 'progress')).toEqual([]);
     expect(statesBefore('REVERSED', 'reversal')).toEqual(['SUCCESS']);
   });

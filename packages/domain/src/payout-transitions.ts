@@ -39,7 +39,9 @@ export const POSTINGS = Object.keys(POSTING_ENTRY) as Posting[];
  * - `settlement`: the rail's, a statement's or an operator's outcome (settle_payouts.sql);
  * - `reversal`: the money came back after SUCCESS (docs/reconciliation.md);
  * - `late-debit`: an operator charges the merchant for a payout paid at the bank after it FAILED here
- *   (docs/reconciliation.md, the SUCCESS_AFTER_FAILED discrepancy): money moves, the state stays.
+ *   (docs/reconciliation.md, the SUCCESS_AFTER_FAILED discrepancy): money moves, the state stays;
+ * - `cancel`, `cancel-queued`: its merchant cancelled it before it was sent to any bank, accepted or queued for
+ *   balance (cancel_payout.sql, docs/api.md "Cancelling a payout").
  */
 export type TransitionCause =
   | 'accept'
@@ -51,7 +53,9 @@ export type TransitionCause =
   | 'progress'
   | 'settlement'
   | 'reversal'
-  | 'late-debit';
+  | 'late-debit'
+  | 'cancel'
+  | 'cancel-queued';
 
 /** The webhook delivery a move writes to the outbox when the merchant has an endpoint (its `cause`). */
 export type TransitionWebhook = 'SETTLEMENT' | 'REVERSAL';
@@ -122,6 +126,24 @@ export const PAYOUT_TRANSITIONS: readonly PayoutTransition[] = [
     postings: ['release'],
     webhook: 'SETTLEMENT',
     failureReasons: ['BANK_DOWNTIME'],
+  },
+  // Cancelled by its merchant before any bank was sent it: what was reserved goes back; a queued payout had
+  // nothing reserved. The merchant hears it by webhook too, as of every failure after the answer.
+  {
+    from: 'ACCEPTED',
+    to: 'FAILED',
+    cause: 'cancel',
+    postings: ['release'],
+    webhook: 'SETTLEMENT',
+    failureReasons: ['CANCELLED_BY_MERCHANT'],
+  },
+  {
+    from: 'QUEUED',
+    to: 'FAILED',
+    cause: 'cancel-queued',
+    postings: [],
+    webhook: 'SETTLEMENT',
+    failureReasons: ['CANCELLED_BY_MERCHANT'],
   },
   // FAILED straight from ACCEPTED only before anything was sent (the rail refused the instruction outright).
   ...settlements('ACCEPTED', ['FAILED']),

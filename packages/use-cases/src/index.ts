@@ -97,6 +97,7 @@ export {
 } from './statement-matching.js';
 export { directAccepter, type PayoutAccepter } from './intake/payout-accepter.js';
 export { CoalescingAccepter, type CoalescingOptions } from './intake/coalescing-accepter.js';
+export { cancelPayout, type CancelPayoutDeps } from './intake/cancel-payout.js';
 export {
   createPayout,
   type CreatePayoutDeps,

@@ -13,6 +13,7 @@ import { merchantOf } from '../auth/authenticate.js';
 import { merchantAccess } from '../auth/merchant-access.js';
 import { MESSAGES } from '../http/error-responses.js';
 import { methodNotAllowed } from '../http/error-handler.js';
+import { idempotencyKey } from '../http/idempotency.js';
 import { largeJsonBody } from '../http/json-body.js';
 import { sendJson } from '../http/send-json.js';
 import type { PayoutRouteDeps } from '../payouts/payout-routes.js';
@@ -32,6 +33,7 @@ export function bulkPayoutRoutes(deps: PayoutRouteDeps): Router {
     .post(
       ...merchantAccess(deps, 'FAILED'),
       ...largeJsonBody(BULK_BODY_LIMIT_BYTES, `The request body must not exceed 8 MiB (${MAX_BULK_ITEMS} payouts).`),
+      idempotencyKey(deps.db),
       async (req: Request, res: Response) => {
         const { BatchID, Payouts } = validate(bulkPayoutRequestSchema, req.body);
         const batch = await submitBulkPayout(deps, {

@@ -75,9 +75,20 @@ const parseBody: RequestHandler = (req, _res, next) => {
     return;
   }
   const raw: unknown = req.body;
-  req.body = parseJsonObject(Buffer.isBuffer(raw) ? raw : Buffer.alloc(0));
+  const bytes = Buffer.isBuffer(raw) ? raw : Buffer.alloc(0);
+  // Kept (the same buffer, no copy): an Idempotency-Key's request is told from another by these very bytes.
+  (req as RequestWithBytes)[BODY_BYTES] = bytes;
+  req.body = parseJsonObject(bytes);
   next();
 };
+
+const BODY_BYTES = Symbol('body bytes');
+type RequestWithBytes = Request & { [BODY_BYTES]?: Buffer };
+
+/** The bytes of the body {@link jsonBody} or {@link largeJsonBody} parsed, exactly as they arrived. */
+export function bodyBytesOf(req: Request): Buffer | undefined {
+  return (req as RequestWithBytes)[BODY_BYTES];
+}
 
 /** A JSON object body: 415 without the JSON content type, 413 over 16 KiB, 400 if not a JSON object. */
 export const jsonBody: RequestHandler[] = [requireJsonContentType, ...readRawBody, parseBody];

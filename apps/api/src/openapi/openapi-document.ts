@@ -1,7 +1,8 @@
-import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
+import { type OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import {
   badBodySchema,
+  cancelPayoutRequestSchema,
   collectionStatusSchema,
   conflictSchema,
   downtimesSchema,
@@ -14,6 +15,7 @@ import {
   MESSAGES,
   PAYOUT_RESULT_SCHEMAS,
   payloadTooLargeSchema,
+  payoutAlreadySentSchema,
   payoutResult,
   payoutStatusSchema,
   rateLimitedSchema,
@@ -30,6 +32,10 @@ import {
 } from '@payout/contract';
 import { AppError, type ErrorCode, type PayoutMode } from '@payout/domain';
 import { registerBulkAndValidationPaths } from './bulk-and-validation-paths.js';
+import { registerEventFeedPaths } from './event-feed-paths.js';
+import { IdempotentPostsRegistry } from './idempotency-key-paths.js';
+import { registerPayoutListPaths } from './payout-list-paths.js';
+import { registerStatementPaths } from './statement-paths.js';
 import { registerTokenPaths } from './token-paths.js';
 
 // Every body below is a schema of the wire contract (packages/contract), the one place that also builds
@@ -64,6 +70,10 @@ Failed (a failed payout's amount returns to the main wallet).
 with the same details (mode, beneficiary, amount) makes no second payout: the answer is the payout's current
 state (202, 200 or 400). After a time-out, a 503 or a lost connection, retry with the same TransactionID.
 The same TransactionID with different details is 409 and changes nothing.
+
+**Idempotency-Key.** Every POST also takes an optional \`Idempotency-Key\` (1 to 255 visible ASCII characters,
+kept 24 hours per MID): the same key with the same request is answered the first answer again, byte for byte,
+with \`Idempotent-Replayed: true\`; with another request it is 422, and while the first request still runs, 409.
 
 **Limits.** POST bodies must be \`Content-Type: application/json\` (else 415), at most 16 KiB (else 413).
 Requests are rate-limited per MID: 429 with \`Retry-After\` (seconds).
@@ -216,9 +226,11 @@ const impsBeneficiary = { ...beneficiary, BankName: 'HDFC Bank', Ifsc: 'HDFC0001
 
 // The document lists the operations in the order they are registered here.
 function buildRegistry(): OpenAPIRegistry {
-  const registry = new OpenAPIRegistry();
+  // Every POST takes an Idempotency-Key (docs/api.md, "Idempotency keys"), documented in idempotency-key-paths.ts.
+  const registry = new IdempotentPostsRegistry();
   registerComponents(registry);
   registerPayoutPaths(registry);
+  registerCancelPath(registry);
   registerLookupPaths(registry);
   registerWalletPath(registry);
   registerDowntimePath(registry);
@@ -226,6 +238,9 @@ function buildRegistry(): OpenAPIRegistry {
   const shared = { response, common, postOnly, validation, invalidMid: invalidMidFailed, security };
   registerBulkAndValidationPaths(registry, shared);
   registerTokenPaths(registry, shared);
+  registerPayoutListPaths(registry, shared);
+  registerEventFeedPaths(registry, shared);
+  registerStatementPaths(registry, { ...shared, invalidMid: invalidMidBadRequest });
   return registry;
 }
 
@@ -300,6 +315,48 @@ function registerPayoutPaths(registry: OpenAPIRegistry): void {
       ),
     },
     responses: payoutOperation('UPI'),
+  });
+}
+
+function registerCancelPath(registry: OpenAPIRegistry): void {
+  registry.registerPath({
+    method: 'post',
+    path: '/api/payout/cancel',
+    operationId: 'cancelPayout',
+    tags: ['Payouts'],
+    summary: 'Cancel a payout no bank has been sent',
+    description:
+      'Withdraws a payout that is accepted and not yet taken for a bank, held through a downtime, or queued for ' +
+      'balance: it fails with reason_code CANCELLED_BY_MERCHANT, what was reserved is back in your main wallet, ' +
+      'and your webhook tells of it. Cancelling it again answers the same. A cancel and a worker taking the ' +
+      'payout at the same moment are decided one after the other: exactly one wins.',
+    security,
+    request: {
+      body: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: cancelPayoutRequestSchema,
+            examples: {
+              string: { summary: 'TransactionID as a string', value: { TransactionID: '20240601000123' } },
+              number: { summary: 'TransactionID as a JSON number', value: { TransactionID: 20240601000123 } },
+            },
+          },
+        },
+      },
+    },
+    responses: {
+      200: response('Cancelled (now, or by an earlier cancel): the payout as its lookup shows it.', payoutStatusSchema),
+      400: response(
+        'Malformed MID (or merchant suspended), or the body is not a JSON object.',
+        z.union([invalidMidFailed, badBodySchema]),
+      ),
+      404: response('No payout of yours has this TransactionID.', transactionNotFoundSchema),
+      409: response('A bank has the payout already. Nothing changed.', payoutAlreadySentSchema),
+      ...postOnly,
+      422: validation('TransactionID missing or not 1 to 30 digits'),
+      ...common,
+    },
   });
 }
 
@@ -451,12 +508,13 @@ export function buildOpenApiDocument(version: string, serverUrl = '/'): OpenApiD
     tags: [
       { name: 'Payouts', description: 'Send money from your main wallet.' },
       { name: 'Status lookups', description: 'Find a payout or a pay-in by your TransactionID.' },
-      { name: 'Wallet', description: 'Your balance.' },
+      { name: 'Wallet', description: 'Your balance, and the statement of its movements.' },
       { name: 'Bulk payouts', description: 'Many payouts in one request, each an ordinary payout.' },
       { name: 'Beneficiary validation', description: 'Check a beneficiary exists before paying it.' },
       { name: 'Tokens', description: 'Rotate and revoke your own tokens.' },
       { name: 'Webhook signing secret', description: 'Fetch or rotate the secret your webhooks are signed with.' },
       { name: 'Bank downtimes', description: 'Sponsor banks down or degraded now, per payment mode.' },
+      { name: 'Events', description: 'Every event your webhooks carry, in order: catch up on what you missed.' },
     ],
   });
 }

@@ -14,6 +14,7 @@ import { merchantAccess, type MerchantAccessDeps } from '../auth/merchant-access
 import { MESSAGES } from '../http/error-responses.js';
 import { methodNotAllowed } from '../http/error-handler.js';
 import type { DirectRoute } from '../http/direct-routes.js';
+import { idempotencyKey } from '../http/idempotency.js';
 import { jsonBody } from '../http/json-body.js';
 import { requestLines } from '../http/request-context.js';
 import { sendJson } from '../http/send-json.js';
@@ -46,6 +47,7 @@ export function payoutRouteTable(deps: PayoutRouteDeps): DirectRoute[] {
   const payoutOperation = (requestOf: (body: unknown) => PayoutRequest): RequestHandler[] => [
     ...merchantAccess(deps, 'FAILED'),
     ...jsonBody,
+    idempotencyKey(deps.db),
     async (req: Request, res: Response) => {
       const payout = await createPayout(deps, {
         merchant: merchantOf(res),

@@ -17,6 +17,7 @@ import { merchantOf, tokenDigestOf } from '../auth/authenticate.js';
 import { merchantAccess, type MerchantAccessDeps } from '../auth/merchant-access.js';
 import { methodNotAllowed } from '../http/error-handler.js';
 import { MESSAGES } from '../http/error-responses.js';
+import { idempotencyKey, SECRETS_SHOWN_ONCE } from '../http/idempotency.js';
 import { jsonBody } from '../http/json-body.js';
 import { sendJson } from '../http/send-json.js';
 
@@ -27,10 +28,13 @@ import { sendJson } from '../http/send-json.js';
  * forget the merchant's cached credentials at once; the others within AUTH_CACHE_TTL_MS.
  */
 export function tokenRoutes(deps: { db: PrismaClient } & MerchantAccessDeps): Router {
+  // An Idempotency-Key's stored answer never holds the token or secret these show once (http/idempotency.ts).
+  const rotationKey = idempotencyKey(deps.db, SECRETS_SHOWN_ONCE.token);
+  const secretKey = idempotencyKey(deps.db, SECRETS_SHOWN_ONCE.webhookSecret);
   const router = Router();
   router
     .route('/api/token/rotate')
-    .post(...merchantAccess(deps, 'FAILED'), ...jsonBody, async (req, res) => {
+    .post(...merchantAccess(deps, 'FAILED'), ...jsonBody, rotationKey, async (req, res) => {
       validate(rotateTokenRequestSchema, req.body);
       const merchant = merchantOf(res);
       const rotated = await rotateOwnToken(deps, { merchantId: merchant.id, mid: merchant.mid });
@@ -42,7 +46,7 @@ export function tokenRoutes(deps: { db: PrismaClient } & MerchantAccessDeps): Ro
     .all(methodNotAllowed);
   router
     .route('/api/token/revoke')
-    .post(...merchantAccess(deps, 'FAILED'), ...jsonBody, async (req, res) => {
+    .post(...merchantAccess(deps, 'FAILED'), ...jsonBody, idempotencyKey(deps.db), async (req, res) => {
       const { TokenPrefix } = validate(revokeTokenRequestSchema, req.body);
       const merchant = merchantOf(res);
       const revoked = await revokeOwnToken(deps, {
@@ -58,7 +62,7 @@ export function tokenRoutes(deps: { db: PrismaClient } & MerchantAccessDeps): Ro
     .all(methodNotAllowed);
   router
     .route('/api/webhook/secret')
-    .post(...merchantAccess(deps, 'FAILED'), ...jsonBody, async (req, res) => {
+    .post(...merchantAccess(deps, 'FAILED'), ...jsonBody, secretKey, async (req, res) => {
       validate(webhookSecretRequestSchema, req.body);
       const merchant = merchantOf(res);
       const issued = await rotateOwnWebhookSecret(deps, { merchantId: merchant.id, mid: merchant.mid });

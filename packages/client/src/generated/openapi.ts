@@ -42,6 +42,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/payout/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel a payout no bank has been sent
+     * @description Withdraws a payout that is accepted and not yet taken for a bank, held through a downtime, or queued for balance: it fails with reason_code CANCELLED_BY_MERCHANT, what was reserved is back in your main wallet, and your webhook tells of it. Cancelling it again answers the same. A cancel and a worker taking the payout at the same moment are decided one after the other: exactly one wins.
+     */
+    post: operations['cancelPayout'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/check_payout_status': {
     parameters: {
       query?: never;
@@ -262,6 +282,66 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/payouts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Your payouts, newest first, a page at a time
+     * @description Your payouts (IMPS and UPI, single and bulk), newest first by the time each was accepted, each exactly as GET /api/check_payout_status shows it. Narrow them with any of the filters; page with `cursor`: send the page's `next_cursor` back with the same filters until it is null. Pages never shift: payouts accepted while you page are not slipped into the pages still to come, nor do they push one payout onto two pages. A parameter not listed here, or given twice, is refused (422), as is a cursor sent with other filters.
+     */
+    get: operations['listPayouts'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every event your webhooks carry, in order, from a position
+     * @description Every event a webhook tells you of — payout.success, payout.failed, payout.reversed, downtime.started, downtime.resolved — whether or not it could be delivered to you, oldest first. Each is its `position` in your feed, then exactly the members of its webhook, with the same `sequence`. Read from `after=0`, then send each page's `next_after` back as `after`; a page shorter than `limit` means you are up to date. An event appears once every event before it has appeared, so continuing from a position never skips one. A parameter not listed here, or given twice, is refused (422).
+     */
+    get: operations['events'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/statement': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Your main wallet statement for a period
+     * @description Every movement of your main wallet in a period, oldest first, with the balance after each: payouts accepted (their amount taken), payouts failed or reversed (their amount back), credits and pay-ins. The balance is the one GET /api/checkMainWallet shows: opening_balance plus the entries of the period is closing_balance, and without `to` the closing balance is that lookup. The period is today (India time) so far unless given, at most 93 days. Page with `cursor`: send the page's `next_cursor` back until it is null. `format=csv` answers the whole period as one CSV file instead. A parameter not listed here, or given twice, is refused (422), as is a cursor of another period.
+     */
+    get: operations['statement'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface webhooks {
   payout: {
@@ -446,7 +526,8 @@ export interface components {
         | 'MP007 - Transaction failed: declined by beneficiary bank'
         | 'MP007 - Transaction failed: rail rejected'
         | 'MP007 - Transaction failed: reversed by beneficiary bank'
-        | 'MP007 - Transaction failed: bank downtime; retrying is safe';
+        | 'MP007 - Transaction failed: bank downtime; retrying is safe'
+        | 'MP007 - Transaction failed: cancelled by you';
     };
     /** @description A UPI payout in progress. Amount and TransactionID are JSON numbers. */
     UpiPayoutPending: {
@@ -572,7 +653,8 @@ export interface components {
         | 'MP007 - Transaction failed: declined by beneficiary bank'
         | 'MP007 - Transaction failed: rail rejected'
         | 'MP007 - Transaction failed: reversed by beneficiary bank'
-        | 'MP007 - Transaction failed: bank downtime; retrying is safe';
+        | 'MP007 - Transaction failed: bank downtime; retrying is safe'
+        | 'MP007 - Transaction failed: cancelled by you';
     };
     /** @description A bank downtime started or resolved: the downtime as GET /api/downtimes shows it, then event and sequence. */
     DowntimeWebhook: {
@@ -621,6 +703,17 @@ export interface components {
       /** @enum {string} */
       message: 'The request body must be a JSON object.';
     };
+    /** @description The Idempotency-Key is empty, longer than 255, has a character outside visible ASCII, or was sent twice. Nothing changed. */
+    IdempotencyKeyMalformed: {
+      /** @enum {boolean} */
+      error: true;
+      /** @enum {number} */
+      status_code: 400;
+      /** @enum {string} */
+      status: 'BAD REQUEST';
+      /** @enum {string} */
+      message: 'Idempotency-Key must be 1 to 255 visible ASCII characters.';
+    };
     /** @description MID or Token missing, unknown, or not matching each other; or sent from an address outside your IP allow-list. */
     Unauthorized: {
       /** @enum {boolean} */
@@ -647,6 +740,17 @@ export interface components {
        * @example 20240601000123
        */
       TransactionID: string;
+    };
+    /** @description The first request with this Idempotency-Key is still running. Retry later with the same key. */
+    IdempotencyKeyInProgress: {
+      /** @enum {boolean} */
+      error: true;
+      /** @enum {number} */
+      status_code: 409;
+      /** @enum {string} */
+      status: 'CONFLICT';
+      /** @enum {string} */
+      message: 'A request with this Idempotency-Key is still in progress; retry later.';
     };
     /** @description The body is over 16 KiB. */
     PayloadTooLarge: {
@@ -684,6 +788,23 @@ export interface components {
         field: string;
         /** @example Ifsc must be 4 letters, a zero, then 6 letters or digits */
         message: string;
+      }[];
+    };
+    /** @description This Idempotency-Key was sent with another method, path or body within 24 hours. Nothing changed. */
+    IdempotencyKeyReused: {
+      /** @enum {boolean} */
+      error: true;
+      /** @enum {number} */
+      status_code: 422;
+      /** @enum {string} */
+      status: 'VALIDATION ERROR';
+      /** @enum {string} */
+      message: 'This Idempotency-Key was used with another request.';
+      errors: {
+        /** @enum {string} */
+        field: 'Idempotency-Key';
+        /** @enum {string} */
+        message: 'This Idempotency-Key was used with another request.';
       }[];
     };
     /** @description Too many requests for this MID; wait as long as Retry-After says. */
@@ -866,7 +987,8 @@ export interface components {
         | 'MP007 - Transaction failed: declined by beneficiary bank'
         | 'MP007 - Transaction failed: rail rejected'
         | 'MP007 - Transaction failed: reversed by beneficiary bank'
-        | 'MP007 - Transaction failed: bank downtime; retrying is safe';
+        | 'MP007 - Transaction failed: bank downtime; retrying is safe'
+        | 'MP007 - Transaction failed: cancelled by you';
       /**
        * @description The alias of the sponsor bank the payout was sent to (never its account); absent until it is sent.
        * @example primary
@@ -884,7 +1006,8 @@ export interface components {
         | 'DECLINED_BY_BENEFICIARY_BANK'
         | 'RAIL_REJECTED'
         | 'REVERSED_BY_BENEFICIARY_BANK'
-        | 'BANK_DOWNTIME';
+        | 'BANK_DOWNTIME'
+        | 'CANCELLED_BY_MERCHANT';
       /** @description With reason_code: true when sending the same payout again, under a new TransactionID, is safe and may go through (nothing was paid; the cause was passing). */
       retryable?: boolean;
     };
@@ -903,6 +1026,31 @@ export interface components {
        * @example 20240601000123
        */
       TransactionID: string;
+    };
+    /** @description The payout was sent to a bank already (or settled another way), so it can no longer be cancelled. Nothing changed. */
+    PayoutAlreadySent: {
+      /** @enum {boolean} */
+      error: true;
+      /** @enum {number} */
+      status_code: 409;
+      /** @enum {string} */
+      status: 'CONFLICT';
+      /** @enum {string} */
+      message: 'The payout was already sent to a bank, so it can no longer be cancelled.';
+      /**
+       * @description The TransactionID you sent, digit for digit.
+       * @example 20240601000123
+       */
+      TransactionID: string;
+    };
+    /** @description The payout to cancel. Members not listed are ignored. */
+    CancelPayoutRequest: {
+      /**
+       * @description The TransactionID you sent the payout with: 1 to 30 digits, as a JSON number or a string.
+       * @example 20240601000123
+       * @example 20240601000123
+       */
+      TransactionID: string | number;
     };
     /** @description A pay-in (collection) found by its TransactionID. */
     CollectionStatus: {
@@ -1331,6 +1479,17 @@ export interface components {
       /** @example You already hold two active tokens (pgt_Xk3q9Z, pgt_b7QmR2). Revoke the one you no longer use (POST /api/token/revoke), then rotate again. */
       message: string;
     };
+    /** @description The first request with this Idempotency-Key was answered a secret, which is shown once and never kept: named by its prefix. Nothing changed. */
+    IdempotencyKeySecretShownOnce: {
+      /** @enum {boolean} */
+      error: true;
+      /** @enum {number} */
+      status_code: 409;
+      /** @enum {string} */
+      status: 'CONFLICT';
+      /** @example This Idempotency-Key's request issued a new token (pgt_Xk3q9Z), shown only once and not kept, so it cannot be shown again. If you did not receive it, revoke it (POST /api/token/revoke) with the token you hold, then rotate again with a new Idempotency-Key. */
+      message: string;
+    };
     /** @description No members: the token you send in the headers is the proof. */
     TokenRotationRequest: Record<string, never>;
     /** @description The token no longer works. */
@@ -1430,6 +1589,145 @@ export interface components {
     };
     /** @description No members: the token you send in the headers is the proof. */
     WebhookSecretRequest: Record<string, never>;
+    /** @description A page of your payouts, newest first. */
+    PayoutList: {
+      /** @enum {boolean} */
+      error: false;
+      /** @enum {number} */
+      status_code: 200;
+      /** @enum {string} */
+      status: 'Success';
+      /** @description This page's payouts, newest first (by acceptance time, then our own order): each exactly the body GET /api/check_payout_status answers for it. Empty when none matches. */
+      payouts: components['schemas']['PayoutStatus'][];
+      /**
+       * @description Send it as `cursor`, with the same filters, for the next page; null on the last page. Opaque: keep it as it is.
+       * @example MToxNzk1ODU3MzAwMDAwOjEyMzQ1OmFiYzIyMzcyMWQ3ZTI1Njc
+       */
+      next_cursor: string | null;
+    };
+    /** @description A page of your events feed, oldest first. */
+    EventFeed: {
+      /** @enum {boolean} */
+      error: false;
+      /** @enum {number} */
+      status_code: 200;
+      /** @enum {string} */
+      status: 'Success';
+      /** @description Your events after `after`, oldest first, at most `limit`. Fewer than `limit`: you have read every event recorded so far. */
+      events: components['schemas']['FeedEvent'][];
+      /**
+       * @description Send it as `after` for the next page: the position of the last event of this page, or, when the page is empty, the `after` you sent.
+       * @example 4711
+       */
+      next_after: string;
+    };
+    /** @description An event: its `position`, then exactly the members of the webhook that carries it — a payout webhook (the payout result as it is now, `event`, `sequence`) or a downtime webhook (the downtime, `event`, `sequence`). */
+    FeedEvent:
+      | ({
+          /**
+           * @description The event's position in your feed: 1, 2, 3, … in the order your events were recorded, as a string of digits. Send the last one you applied as `after` to continue from it.
+           * @example 4711
+           */
+          position: string;
+        } & (
+          | components['schemas']['ImpsPayoutPending']
+          | components['schemas']['ImpsPayoutSuccess']
+          | components['schemas']['ImpsPayoutFailed']
+          | components['schemas']['UpiPayoutPending']
+          | components['schemas']['UpiPayoutSuccess']
+          | components['schemas']['UpiPayoutFailed']
+        ) & {
+            /** @enum {string} */
+            event: 'payout.success' | 'payout.failed' | 'payout.reversed' | 'payout.pending';
+            sequence: number;
+          })
+      | ({
+          /**
+           * @description The event's position in your feed: 1, 2, 3, … in the order your events were recorded, as a string of digits. Send the last one you applied as `after` to continue from it.
+           * @example 4711
+           */
+          position: string;
+        } & components['schemas']['DowntimeWebhook']);
+    /** @description A page of the statement of your main wallet: the period, its balances and its entries. */
+    Statement: {
+      /** @enum {boolean} */
+      error: false;
+      /** @enum {number} */
+      status_code: 200;
+      /** @enum {string} */
+      status: 'Success';
+      /**
+       * @description The period's start (included), India time.
+       * @example 2026-12-01T00:00:00.000+05:30
+       */
+      from: string;
+      /**
+       * @description The period's end (not included), India time; null when it runs up to now.
+       * @example 2026-12-02T00:00:00.000+05:30
+       */
+      to: string | null;
+      /**
+       * @description The available balance at from: before any entry of the period. In rupees with two fraction digits, as mainwallet.
+       * @example 4765.00
+       */
+      opening_balance: string;
+      /**
+       * @description The available balance at to, or now: after every entry of the period. Without to, it is the wallet lookup's mainwallet. In rupees with two fraction digits, as mainwallet.
+       * @example 4765.00
+       */
+      closing_balance: string;
+      /** @description This page's entries, oldest first (by time, then id). The first page's first entry starts from opening_balance; each balance_after is the balance before it plus its amount. Empty when none. */
+      entries: components['schemas']['StatementEntry'][];
+      /**
+       * @description Send it as `cursor` for the next page; null on the last page. Opaque: keep it as it is. It carries its period.
+       * @example czE6MTc5NjA2MzQwMDAwMDoxNzk2MTQ5ODAwMDAwOjE3OTYxMDAzMzAxMjM6OTE4MjczOjM4NjJhMmI4ODM1ZQ
+       */
+      next_cursor: string | null;
+    };
+    /** @description One movement of the main wallet. */
+    StatementEntry: {
+      /**
+       * @description Our id of the entry: digits, increasing as entries are posted.
+       * @example 918273
+       */
+      id: string;
+      /**
+       * @description When the movement was posted: India time with its offset, to the millisecond.
+       * @example 2026-12-01T10:15:30.123+05:30
+       */
+      time: string;
+      /**
+       * @description PAYOUT: a payout accepted, its amount taken. PAYOUT_FAILED: a payout failed (or was cancelled, or expired), its amount back. PAYOUT_REVERSED: a paid payout the beneficiary bank returned, its amount back. PAYOUT_CHARGED: a payout that failed here but the bank paid, charged after all. WALLET_CREDIT: the main wallet funded. PAYIN: a pay-in received.
+       * @enum {string}
+       */
+      type: 'PAYOUT' | 'PAYOUT_FAILED' | 'PAYOUT_REVERSED' | 'PAYOUT_CHARGED' | 'WALLET_CREDIT' | 'PAYIN';
+      /**
+       * @description The type in words.
+       * @example Pay-in received
+       */
+      description: string;
+      /**
+       * @description What the entry did to the balance, in rupees: negative when money left the wallet.
+       * @example -101.00
+       * @example 2500.00
+       */
+      amount: string;
+      /**
+       * @description The available balance right after this entry. In rupees with two fraction digits, as mainwallet.
+       * @example 4765.00
+       */
+      balance_after: string;
+      /**
+       * @description The payout's or pay-in's TransactionID, digit for digit; null for a wallet credit.
+       * @example 20240601000123
+       */
+      TransactionID: string | null;
+      /**
+       * @description A wallet credit's reference; null for the other types.
+       * @example NEFT-20261201-01
+       */
+      reference: string | null;
+    };
   };
   responses: never;
   parameters: never;
@@ -1445,7 +1743,10 @@ export interface operations {
   impsPayout: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, new for each operation you mean (a UUID will do); kept 24 hours per MID. The same key with the same request (method, path and body bytes) is answered the first request's answer again, byte for byte, with `Idempotent-Replayed: true`; with another request, 422; while the first request still runs, 409. A 5xx or 429 answer is not kept: the same key then runs the request again. Without it, nothing changes (a payout is still idempotent by its TransactionID). */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -1475,7 +1776,7 @@ export interface operations {
           'application/json': components['schemas']['ImpsPayoutPending'];
         };
       };
-      /** @description FAILED (not enough available balance, or the answer to a retry of a failed payout: the TransactionID is used up), or a malformed MID, or a body that is not a JSON object. */
+      /** @description FAILED (not enough available balance, or the answer to a retry of a failed payout: the TransactionID is used up), or a malformed MID, or a body that is not a JSON object. Or the Idempotency-Key is malformed. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -1485,7 +1786,8 @@ export interface operations {
           'application/json':
             | components['schemas']['ImpsPayoutFailed']
             | components['schemas']['InvalidMid']
-            | components['schemas']['BadRequestBody'];
+            | components['schemas']['BadRequestBody']
+            | components['schemas']['IdempotencyKeyMalformed'];
         };
       };
       /** @description Credentials missing, unknown or wrong. */
@@ -1498,14 +1800,15 @@ export interface operations {
           'application/json': components['schemas']['Unauthorized'];
         };
       };
-      /** @description The TransactionID is already used for a different payout. Nothing changed. */
+      /** @description The TransactionID is already used for a different payout. Nothing changed. Or the first request with this Idempotency-Key is still running. */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['TransactionIdConflict'];
+          'application/json':
+            components['schemas']['TransactionIdConflict'] | components['schemas']['IdempotencyKeyInProgress'];
         };
       };
       /** @description Body over 16 KiB. */
@@ -1528,14 +1831,14 @@ export interface operations {
           'application/json': components['schemas']['UnsupportedMediaType'];
         };
       };
-      /** @description Validation failed: a member of the body breaks its rule or a required member is missing. `errors` lists each failing member. */
+      /** @description Validation failed: a member of the body breaks its rule or a required member is missing. `errors` lists each failing member. Or this Idempotency-Key was used with another request. */
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ValidationError'];
+          'application/json': components['schemas']['ValidationError'] | components['schemas']['IdempotencyKeyReused'];
         };
       };
       /** @description Rate limit for this MID reached. */
@@ -1575,7 +1878,10 @@ export interface operations {
   upiPayout: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, new for each operation you mean (a UUID will do); kept 24 hours per MID. The same key with the same request (method, path and body bytes) is answered the first request's answer again, byte for byte, with `Idempotent-Replayed: true`; with another request, 422; while the first request still runs, 409. A 5xx or 429 answer is not kept: the same key then runs the request again. Without it, nothing changes (a payout is still idempotent by its TransactionID). */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -1605,7 +1911,7 @@ export interface operations {
           'application/json': components['schemas']['UpiPayoutPending'];
         };
       };
-      /** @description FAILED (not enough available balance, or the answer to a retry of a failed payout: the TransactionID is used up), or a malformed MID, or a body that is not a JSON object. */
+      /** @description FAILED (not enough available balance, or the answer to a retry of a failed payout: the TransactionID is used up), or a malformed MID, or a body that is not a JSON object. Or the Idempotency-Key is malformed. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -1615,7 +1921,8 @@ export interface operations {
           'application/json':
             | components['schemas']['UpiPayoutFailed']
             | components['schemas']['InvalidMid']
-            | components['schemas']['BadRequestBody'];
+            | components['schemas']['BadRequestBody']
+            | components['schemas']['IdempotencyKeyMalformed'];
         };
       };
       /** @description Credentials missing, unknown or wrong. */
@@ -1628,14 +1935,15 @@ export interface operations {
           'application/json': components['schemas']['Unauthorized'];
         };
       };
-      /** @description The TransactionID is already used for a different payout. Nothing changed. */
+      /** @description The TransactionID is already used for a different payout. Nothing changed. Or the first request with this Idempotency-Key is still running. */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['TransactionIdConflict'];
+          'application/json':
+            components['schemas']['TransactionIdConflict'] | components['schemas']['IdempotencyKeyInProgress'];
         };
       };
       /** @description Body over 16 KiB. */
@@ -1658,14 +1966,148 @@ export interface operations {
           'application/json': components['schemas']['UnsupportedMediaType'];
         };
       };
-      /** @description Validation failed: a member of the body breaks its rule or a required member is missing. `errors` lists each failing member. */
+      /** @description Validation failed: a member of the body breaks its rule or a required member is missing. `errors` lists each failing member. Or this Idempotency-Key was used with another request. */
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ValidationError'];
+          'application/json': components['schemas']['ValidationError'] | components['schemas']['IdempotencyKeyReused'];
+        };
+      };
+      /** @description Rate limit for this MID reached. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequests'];
+        };
+      };
+      /** @description Something unexpected; retrying later with the same TransactionID is safe. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InternalServerError'];
+        };
+      };
+      /** @description PostgreSQL is unreachable; retry with the same TransactionID. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailable'];
+        };
+      };
+    };
+  };
+  cancelPayout: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, new for each operation you mean (a UUID will do); kept 24 hours per MID. The same key with the same request (method, path and body bytes) is answered the first request's answer again, byte for byte, with `Idempotent-Replayed: true`; with another request, 422; while the first request still runs, 409. A 5xx or 429 answer is not kept: the same key then runs the request again. Without it, nothing changes (a payout is still idempotent by its TransactionID). */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CancelPayoutRequest'];
+      };
+    };
+    responses: {
+      /** @description Cancelled (now, or by an earlier cancel): the payout as its lookup shows it. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PayoutStatus'];
+        };
+      };
+      /** @description Malformed MID (or merchant suspended), or the body is not a JSON object. Or the Idempotency-Key is malformed. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json':
+            | components['schemas']['InvalidMid']
+            | components['schemas']['BadRequestBody']
+            | components['schemas']['IdempotencyKeyMalformed'];
+        };
+      };
+      /** @description Credentials missing, unknown or wrong. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Unauthorized'];
+        };
+      };
+      /** @description No payout of yours has this TransactionID. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TransactionNotFound'];
+        };
+      };
+      /** @description A bank has the payout already. Nothing changed. Or the first request with this Idempotency-Key is still running. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json':
+            components['schemas']['PayoutAlreadySent'] | components['schemas']['IdempotencyKeyInProgress'];
+        };
+      };
+      /** @description Body over 16 KiB. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PayloadTooLarge'];
+        };
+      };
+      /** @description Content-Type is not application/json. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaType'];
+        };
+      };
+      /** @description Validation failed: TransactionID missing or not 1 to 30 digits. `errors` lists each failing member. Or this Idempotency-Key was used with another request. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'] | components['schemas']['IdempotencyKeyReused'];
         };
       };
       /** @description Rate limit for this MID reached. */
@@ -2056,7 +2498,10 @@ export interface operations {
   bulkPayout: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, new for each operation you mean (a UUID will do); kept 24 hours per MID. The same key with the same request (method, path and body bytes) is answered the first request's answer again, byte for byte, with `Idempotent-Replayed: true`; with another request, 422; while the first request still runs, 409. A 5xx or 429 answer is not kept: the same key then runs the request again. Without it, nothing changes (a payout is still idempotent by its TransactionID). */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -2076,14 +2521,17 @@ export interface operations {
           'application/json': components['schemas']['BulkPayoutAccepted'];
         };
       };
-      /** @description Malformed MID (or merchant suspended), or the body is not a JSON object. */
+      /** @description Malformed MID (or merchant suspended), or the body is not a JSON object. Or the Idempotency-Key is malformed. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['InvalidMid'] | components['schemas']['BadRequestBody'];
+          'application/json':
+            | components['schemas']['InvalidMid']
+            | components['schemas']['BadRequestBody']
+            | components['schemas']['IdempotencyKeyMalformed'];
         };
       };
       /** @description Credentials missing, unknown or wrong. */
@@ -2096,14 +2544,15 @@ export interface operations {
           'application/json': components['schemas']['Unauthorized'];
         };
       };
-      /** @description The BatchID is already used for a batch with different items. Nothing changed. */
+      /** @description The BatchID is already used for a batch with different items. Nothing changed. Or the first request with this Idempotency-Key is still running. */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['BatchIdConflict'];
+          'application/json':
+            components['schemas']['BatchIdConflict'] | components['schemas']['IdempotencyKeyInProgress'];
         };
       };
       /** @description Body over 8 MiB. */
@@ -2126,14 +2575,14 @@ export interface operations {
           'application/json': components['schemas']['UnsupportedMediaType'];
         };
       };
-      /** @description Validation failed: BatchID not 1 to 30 digits, or Payouts not an array of 1 to 5000 items. `errors` lists each failing member. */
+      /** @description Validation failed: BatchID not 1 to 30 digits, or Payouts not an array of 1 to 5000 items. `errors` lists each failing member. Or this Idempotency-Key was used with another request. */
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ValidationError'];
+          'application/json': components['schemas']['ValidationError'] | components['schemas']['IdempotencyKeyReused'];
         };
       };
       /** @description Rate limit for this MID reached. */
@@ -2269,7 +2718,10 @@ export interface operations {
   validateAccount: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, new for each operation you mean (a UUID will do); kept 24 hours per MID. The same key with the same request (method, path and body bytes) is answered the first request's answer again, byte for byte, with `Idempotent-Replayed: true`; with another request, 422; while the first request still runs, 409. A 5xx or 429 answer is not kept: the same key then runs the request again. Without it, nothing changes (a payout is still idempotent by its TransactionID). */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -2289,14 +2741,17 @@ export interface operations {
           'application/json': components['schemas']['AccountValidation'];
         };
       };
-      /** @description Malformed MID (or merchant suspended), or the body is not a JSON object. */
+      /** @description Malformed MID (or merchant suspended), or the body is not a JSON object. Or the Idempotency-Key is malformed. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['InvalidMid'] | components['schemas']['BadRequestBody'];
+          'application/json':
+            | components['schemas']['InvalidMid']
+            | components['schemas']['BadRequestBody']
+            | components['schemas']['IdempotencyKeyMalformed'];
         };
       };
       /** @description Credentials missing, unknown or wrong. */
@@ -2307,6 +2762,16 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Unauthorized'];
+        };
+      };
+      /** @description The first request with this Idempotency-Key is still running. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['IdempotencyKeyInProgress'];
         };
       };
       /** @description Body over 16 KiB. */
@@ -2329,14 +2794,14 @@ export interface operations {
           'application/json': components['schemas']['UnsupportedMediaType'];
         };
       };
-      /** @description Validation failed: Account or Ifsc missing or malformed. `errors` lists each failing member. */
+      /** @description Validation failed: Account or Ifsc missing or malformed. `errors` lists each failing member. Or this Idempotency-Key was used with another request. */
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ValidationError'];
+          'application/json': components['schemas']['ValidationError'] | components['schemas']['IdempotencyKeyReused'];
         };
       };
       /** @description Rate limit for this MID reached. */
@@ -2376,7 +2841,10 @@ export interface operations {
   validateUpi: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, new for each operation you mean (a UUID will do); kept 24 hours per MID. The same key with the same request (method, path and body bytes) is answered the first request's answer again, byte for byte, with `Idempotent-Replayed: true`; with another request, 422; while the first request still runs, 409. A 5xx or 429 answer is not kept: the same key then runs the request again. Without it, nothing changes (a payout is still idempotent by its TransactionID). */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -2396,14 +2864,17 @@ export interface operations {
           'application/json': components['schemas']['UpiValidation'];
         };
       };
-      /** @description Malformed MID (or merchant suspended), or the body is not a JSON object. */
+      /** @description Malformed MID (or merchant suspended), or the body is not a JSON object. Or the Idempotency-Key is malformed. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['InvalidMid'] | components['schemas']['BadRequestBody'];
+          'application/json':
+            | components['schemas']['InvalidMid']
+            | components['schemas']['BadRequestBody']
+            | components['schemas']['IdempotencyKeyMalformed'];
         };
       };
       /** @description Credentials missing, unknown or wrong. */
@@ -2414,6 +2885,16 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Unauthorized'];
+        };
+      };
+      /** @description The first request with this Idempotency-Key is still running. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['IdempotencyKeyInProgress'];
         };
       };
       /** @description Body over 16 KiB. */
@@ -2436,14 +2917,14 @@ export interface operations {
           'application/json': components['schemas']['UnsupportedMediaType'];
         };
       };
-      /** @description Validation failed: Upi missing or not a UPI address. `errors` lists each failing member. */
+      /** @description Validation failed: Upi missing or not a UPI address. `errors` lists each failing member. Or this Idempotency-Key was used with another request. */
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ValidationError'];
+          'application/json': components['schemas']['ValidationError'] | components['schemas']['IdempotencyKeyReused'];
         };
       };
       /** @description Rate limit for this MID reached. */
@@ -2483,7 +2964,10 @@ export interface operations {
   rotateToken: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, new for each operation you mean (a UUID will do); kept 24 hours per MID. The same key with the same request (method, path and body bytes) is answered the first request's answer again, byte for byte, with `Idempotent-Replayed: true`; with another request, 422; while the first request still runs, 409. A 5xx or 429 answer is not kept: the same key then runs the request again. Without it, nothing changes (a payout is still idempotent by its TransactionID). */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -2503,14 +2987,17 @@ export interface operations {
           'application/json': components['schemas']['TokenRotated'];
         };
       };
-      /** @description Malformed MID (or merchant suspended), or the body is not a JSON object. */
+      /** @description Malformed MID (or merchant suspended), or the body is not a JSON object. Or the Idempotency-Key is malformed. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['InvalidMid'] | components['schemas']['BadRequestBody'];
+          'application/json':
+            | components['schemas']['InvalidMid']
+            | components['schemas']['BadRequestBody']
+            | components['schemas']['IdempotencyKeyMalformed'];
         };
       };
       /** @description Credentials missing, unknown or wrong. */
@@ -2523,14 +3010,17 @@ export interface operations {
           'application/json': components['schemas']['Unauthorized'];
         };
       };
-      /** @description You already hold two active tokens. Nothing changed. */
+      /** @description You already hold two active tokens. Nothing changed. Or the first request with this Idempotency-Key is still running. Or this Idempotency-Key was answered a secret already, which is shown only once. */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['TokenLimit'];
+          'application/json':
+            | components['schemas']['TokenLimit']
+            | components['schemas']['IdempotencyKeyInProgress']
+            | components['schemas']['IdempotencyKeySecretShownOnce'];
         };
       };
       /** @description Body over 16 KiB. */
@@ -2551,6 +3041,16 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['UnsupportedMediaType'];
+        };
+      };
+      /** @description This Idempotency-Key was used with another request. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['IdempotencyKeyReused'];
         };
       };
       /** @description Rate limit for this MID reached. */
@@ -2590,7 +3090,10 @@ export interface operations {
   revokeToken: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, new for each operation you mean (a UUID will do); kept 24 hours per MID. The same key with the same request (method, path and body bytes) is answered the first request's answer again, byte for byte, with `Idempotent-Replayed: true`; with another request, 422; while the first request still runs, 409. A 5xx or 429 answer is not kept: the same key then runs the request again. Without it, nothing changes (a payout is still idempotent by its TransactionID). */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -2610,14 +3113,17 @@ export interface operations {
           'application/json': components['schemas']['TokenRevoked'];
         };
       };
-      /** @description Malformed MID (or merchant suspended), or the body is not a JSON object. */
+      /** @description Malformed MID (or merchant suspended), or the body is not a JSON object. Or the Idempotency-Key is malformed. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['InvalidMid'] | components['schemas']['BadRequestBody'];
+          'application/json':
+            | components['schemas']['InvalidMid']
+            | components['schemas']['BadRequestBody']
+            | components['schemas']['IdempotencyKeyMalformed'];
         };
       };
       /** @description Credentials missing, unknown or wrong. */
@@ -2640,14 +3146,17 @@ export interface operations {
           'application/json': components['schemas']['TokenNotFound'];
         };
       };
-      /** @description The prefix names a token older than the one this request was sent with, or this very token while you hold no other. Nothing changed. */
+      /** @description The prefix names a token older than the one this request was sent with, or this very token while you hold no other. Nothing changed. Or the first request with this Idempotency-Key is still running. */
       409: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['TokenRevokesOlder'] | components['schemas']['LastToken'];
+          'application/json':
+            | components['schemas']['TokenRevokesOlder']
+            | components['schemas']['LastToken']
+            | components['schemas']['IdempotencyKeyInProgress'];
         };
       };
       /** @description Body over 16 KiB. */
@@ -2670,7 +3179,241 @@ export interface operations {
           'application/json': components['schemas']['UnsupportedMediaType'];
         };
       };
-      /** @description Validation failed: TokenPrefix missing or not a token prefix. `errors` lists each failing member. */
+      /** @description Validation failed: TokenPrefix missing or not a token prefix. `errors` lists each failing member. Or this Idempotency-Key was used with another request. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'] | components['schemas']['IdempotencyKeyReused'];
+        };
+      };
+      /** @description Rate limit for this MID reached. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequests'];
+        };
+      };
+      /** @description Something unexpected; retrying later with the same TransactionID is safe. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InternalServerError'];
+        };
+      };
+      /** @description PostgreSQL is unreachable; retry with the same TransactionID. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailable'];
+        };
+      };
+    };
+  };
+  rotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, new for each operation you mean (a UUID will do); kept 24 hours per MID. The same key with the same request (method, path and body bytes) is answered the first request's answer again, byte for byte, with `Idempotent-Replayed: true`; with another request, 422; while the first request still runs, 409. A 5xx or 429 answer is not kept: the same key then runs the request again. Without it, nothing changes (a payout is still idempotent by its TransactionID). */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['WebhookSecretRequest'];
+      };
+    };
+    responses: {
+      /** @description The new signing secret, shown this once. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookSecretIssued'];
+        };
+      };
+      /** @description Malformed MID (or merchant suspended), or the body is not a JSON object. Or the Idempotency-Key is malformed. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json':
+            | components['schemas']['InvalidMid']
+            | components['schemas']['BadRequestBody']
+            | components['schemas']['IdempotencyKeyMalformed'];
+        };
+      };
+      /** @description Credentials missing, unknown or wrong. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Unauthorized'];
+        };
+      };
+      /** @description No webhook URL is registered for you yet. Nothing changed. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookNotRegistered'];
+        };
+      };
+      /** @description The first request with this Idempotency-Key is still running. Or this Idempotency-Key was answered a secret already, which is shown only once. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json':
+            components['schemas']['IdempotencyKeyInProgress'] | components['schemas']['IdempotencyKeySecretShownOnce'];
+        };
+      };
+      /** @description Body over 16 KiB. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PayloadTooLarge'];
+        };
+      };
+      /** @description Content-Type is not application/json. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaType'];
+        };
+      };
+      /** @description This Idempotency-Key was used with another request. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['IdempotencyKeyReused'];
+        };
+      };
+      /** @description Rate limit for this MID reached. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequests'];
+        };
+      };
+      /** @description Something unexpected; retrying later with the same TransactionID is safe. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InternalServerError'];
+        };
+      };
+      /** @description PostgreSQL is unreachable; retry with the same TransactionID. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailable'];
+        };
+      };
+    };
+  };
+  listPayouts: {
+    parameters: {
+      query?: {
+        /** @description Only payouts accepted at or after this: a date (YYYY-MM-DD, a day from 00:00 India time) or a timestamp with its offset (2026-11-28T10:00:00+05:30, 2026-11-28T04:30:00Z). */
+        from?: string;
+        /** @description Only payouts accepted before this (not at it): a date (YYYY-MM-DD, a day from 00:00 India time) or a timestamp with its offset (2026-11-28T10:00:00+05:30, 2026-11-28T04:30:00Z). Later than from. */
+        to?: string;
+        /** @description Only payouts whose status lookup says this now. */
+        status?: 'Pending' | 'Success' | 'Failed';
+        /** @description Only payouts of this mode. */
+        mode?: 'IMPS' | 'UPI';
+        /** @description Only the payouts of your bulk batch with this BatchID (POST /api/bulkpayout): 1 to 30 digits. A BatchID of no batch of yours lists nothing. */
+        BatchID?: string;
+        /** @description Only payouts sent to the sponsor bank with this alias, as the status lookup names it in `bank` (a payout not sent yet has none). */
+        bank?: string;
+        /** @description Payouts per page: 1 to 1000, 100 unless given. */
+        limit?: number;
+        /** @description The next page: the next_cursor of this list's previous page, unchanged, sent with the same filters (from, to, status, mode, BatchID, bank) as that page; limit may change. Without it, the first page. */
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of your payouts. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PayoutList'];
+        };
+      };
+      /** @description Malformed MID, or merchant suspended. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvalidMid'];
+        };
+      };
+      /** @description Credentials missing, unknown or wrong. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Unauthorized'];
+        };
+      };
+      /** @description Validation failed: a parameter this list does not have, one given twice or breaking its rule, `to` not later than `from`, or a cursor that is not the next_cursor of this list with these filters. `errors` lists each failing member. */
       422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
@@ -2714,37 +3457,38 @@ export interface operations {
       };
     };
   };
-  rotateWebhookSecret: {
+  events: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Only events after this position: the `next_after` of your previous page (or the position of the last event you applied). 0 unless given: from your first event. */
+        after?: string;
+        /** @description Events per page: 1 to 500, 100 unless given. */
+        limit?: number;
+      };
       header?: never;
       path?: never;
       cookie?: never;
     };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['WebhookSecretRequest'];
-      };
-    };
+    requestBody?: never;
     responses: {
-      /** @description The new signing secret, shown this once. */
+      /** @description A page of your events. */
       200: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['WebhookSecretIssued'];
+          'application/json': components['schemas']['EventFeed'];
         };
       };
-      /** @description Malformed MID (or merchant suspended), or the body is not a JSON object. */
+      /** @description Malformed MID, or merchant suspended. */
       400: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['InvalidMid'] | components['schemas']['BadRequestBody'];
+          'application/json': components['schemas']['InvalidMid'];
         };
       };
       /** @description Credentials missing, unknown or wrong. */
@@ -2757,34 +3501,121 @@ export interface operations {
           'application/json': components['schemas']['Unauthorized'];
         };
       };
-      /** @description No webhook URL is registered for you yet. Nothing changed. */
+      /** @description Validation failed: a parameter this feed does not have, or one given twice or breaking its rule. `errors` lists each failing member. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'];
+        };
+      };
+      /** @description Rate limit for this MID reached. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description Seconds to wait before retrying. */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequests'];
+        };
+      };
+      /** @description Something unexpected; retrying later with the same TransactionID is safe. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InternalServerError'];
+        };
+      };
+      /** @description PostgreSQL is unreachable; retry with the same TransactionID. */
+      503: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailable'];
+        };
+      };
+    };
+  };
+  statement: {
+    parameters: {
+      query?: {
+        /** @description The period's start, included: a date (YYYY-MM-DD, a day from 00:00 India time) or a timestamp with its offset (2026-12-01T00:00:00+05:30, 2026-11-30T18:30:00Z). 00:00 India time today unless given; required with to. */
+        from?: string;
+        /** @description The period's end, not included: a date (YYYY-MM-DD, a day from 00:00 India time) or a timestamp with its offset (2026-12-01T00:00:00+05:30, 2026-11-30T18:30:00Z). Later than from, at most 93 days after it. Unless given, the statement runs up to the moment each page is read. */
+        to?: string;
+        /** @description Entries per page: 1 to 1000, 100 unless given. JSON only. */
+        limit?: number;
+        /** @description The next page: the next_cursor of a page of this statement, unchanged, sent with the same from and to as that page, or with neither (the cursor carries its period); limit may change. Without it, the first page. JSON only. */
+        cursor?: string;
+        /** @description json (unless given): a page of entries. csv: the whole period as one file (text/csv, an attachment), its opening and closing balances included; without limit and cursor. */
+        format?: 'json' | 'csv';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of your statement (format json), or the whole period as a CSV file (format csv). */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          /** @description With format csv: attachment; filename="statement-<MID>-<first day>-to-<last day>.csv". */
+          'Content-Disposition'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Statement'];
+          'text/csv': string;
+        };
+      };
+      /** @description Malformed MID, or merchant suspended. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['InvalidMidWallet'];
+        };
+      };
+      /** @description Credentials missing, unknown or wrong. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['X-Request-Id'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Unauthorized'];
+        };
+      };
+      /** @description Your main wallet has never been funded. */
       404: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['WebhookNotRegistered'];
+          'application/json': components['schemas']['WalletNotFound'];
         };
       };
-      /** @description Body over 16 KiB. */
-      413: {
+      /** @description Validation failed: a parameter the statement does not have, one given twice or breaking its rule, to without from, a period that is empty or longer than 93 days, limit or cursor with format csv, or a cursor that is not a next_cursor of this statement. `errors` lists each failing member. */
+      422: {
         headers: {
           'X-Request-Id': components['headers']['X-Request-Id'];
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['PayloadTooLarge'];
-        };
-      };
-      /** @description Content-Type is not application/json. */
-      415: {
-        headers: {
-          'X-Request-Id': components['headers']['X-Request-Id'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['UnsupportedMediaType'];
+          'application/json': components['schemas']['ValidationError'];
         };
       };
       /** @description Rate limit for this MID reached. */

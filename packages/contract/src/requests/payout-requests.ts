@@ -105,6 +105,24 @@ export const transactionQuerySchema = z.object({
   }),
 });
 
+/** The body of a cancel (docs/api.md, "Cancelling a payout"). Members not listed are ignored. */
+export const cancelPayoutRequestSchema = z
+  .object({
+    TransactionID: transactionIdField.meta({
+      description: 'The TransactionID you sent the payout with: 1 to 30 digits, as a JSON number or a string.',
+      examples: ['20240601000123', 20240601000123],
+    }),
+  })
+  .meta({
+    id: 'CancelPayoutRequest',
+    description: 'The payout to cancel. Members not listed are ignored.',
+  });
+
+/** The TransactionID of a cancel, or the contract's 422. */
+export function cancelledTransactionId(body: unknown): string {
+  return validate(cancelPayoutRequestSchema, body).TransactionID;
+}
+
 const fromImps = (r: ImpsPayoutRequest): PayoutRequest => ({
   mode: 'IMPS',
   transactionId: r.TransactionID,

@@ -5,11 +5,14 @@
 --
 -- enqueue_payout_webhook: the one writer of the webhook outbox. Records a delivery of the payout's result,
 -- due now, when its merchant has a webhook endpoint; returns its id, or NULL when there is no endpoint
--- (nowhere to deliver to, so nothing is recorded). Called inside the statement that changes the payout
--- (settle_payouts, expire_queued_payouts, reverse_payout), so the notification is recorded with the state
--- change or not at all, and by an operator's replay (packages/db/src/repositories/webhook-delivery-repository.ts,
--- recordWebhookReplay). Its sequence is given by assign_webhook_sequence (docs/webhooks.md). p_merchant_id is
--- the payout's merchant: the callers have it at hand, so the settlement's hot path reads no row for it.
+-- (nowhere to deliver to). Without one the event is still recorded, as an unsent event, so that the merchant's
+-- events feed lists every event (GET /api/events; docs/api.md, "Events feed"); a replay then records nothing.
+-- Called inside the statement that changes the payout (settle_payouts, expire_queued_payouts, reverse_payout),
+-- so the notification is recorded with the state change or not at all, and by an operator's replay
+-- (packages/db/src/repositories/webhook-delivery-repository.ts, recordWebhookReplay). Its sequence is given by
+-- assign_webhook_sequence (docs/webhooks.md), its place in the feed by assign_webhook_event_position.
+-- p_merchant_id is the payout's merchant: the callers have it at hand, so the settlement's hot path reads no
+-- row for it.
 CREATE OR REPLACE FUNCTION "enqueue_payout_webhook"(
     p_merchant_id integer,
     p_payout_id bigint,
@@ -26,6 +29,9 @@ BEGIN
     SELECT p_merchant_id, p_payout_id, p_cause, now(), p_requested_by
       FROM webhook_endpoints e WHERE e.merchant_id = p_merchant_id
     RETURNING id INTO v_delivery_id;
+    IF v_delivery_id IS NULL AND p_cause <> 'REPLAY' THEN
+        INSERT INTO unsent_webhook_events (merchant_id, payout_id, cause) VALUES (p_merchant_id, p_payout_id, p_cause);
+    END IF;
     RETURN v_delivery_id;
 END;
 $$;

@@ -5,7 +5,9 @@
 --
 -- expire_queued_payouts: fails the queued payouts (of one merchant, or of all when NULL) older than their
 -- merchant's queue window. Nothing was reserved, so nothing moves; the merchant is told by webhook as for
--- any failed payout (enqueue_payout_webhook). Returns how many failed.
+-- any failed payout (enqueue_payout_webhook), in merchant order, as every statement recording events of several
+-- merchants: each event holds its merchant's place in the events feed until commit
+-- (assign_webhook_event_position). Returns how many failed.
 CREATE OR REPLACE FUNCTION "expire_queued_payouts"(p_merchant_id integer DEFAULT NULL)
 RETURNS integer
 LANGUAGE plpgsql
@@ -35,8 +37,8 @@ BEGIN
     ), outbox AS MATERIALIZED (
         -- One row per failed payout (the delivery's id, or NULL without an endpoint); counted below, so every
         -- row is computed.
-        SELECT enqueue_payout_webhook(failed.merchant_id, failed.id, 'SETTLEMENT', 'settlement') AS delivery_id
-          FROM failed
+        SELECT enqueue_payout_webhook(f.merchant_id, f.id, 'SETTLEMENT', 'settlement') AS delivery_id
+          FROM (SELECT merchant_id, id FROM failed ORDER BY merchant_id, id) f
     )
     SELECT count(*) INTO expired FROM outbox;
     RETURN expired;

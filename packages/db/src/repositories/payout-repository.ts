@@ -34,7 +34,7 @@ const SUMMARY_FIELDS = [
 type SummaryRow = PayoutRow<(typeof SUMMARY_FIELDS)[number]>;
 
 /** What a status lookup tells besides the summary: the bank it was sent to, and whether it is held. */
-const LOOKUP_FIELDS = [...SUMMARY_FIELDS, 'bank', 'heldSince'] as const satisfies readonly (keyof Payout)[];
+export const LOOKUP_FIELDS = [...SUMMARY_FIELDS, 'bank', 'heldSince'] as const satisfies readonly (keyof Payout)[];
 
 /** A payout as a status lookup finds it (packages/contract's `payoutStatusBody`). */
 export type PayoutLookup = PayoutSummary & Pick<Payout, 'bank' | 'heldSince'>;

@@ -32,14 +32,12 @@ export interface ClaimedWebhookAttempt {
   subject: WebhookSubject;
 }
 
-interface ClaimRow {
-  delivery_id: bigint;
-  window_starts_at: Date;
-  sequence: number;
+/**
+ * The columns a webhook's subject is read from: the payout as it is now, or the downtime it tells of. Shared by
+ * the delivery's claim and the events feed (event-feed.ts), which build the same bodies.
+ */
+export interface WebhookSubjectRow {
   cause: WebhookDeliveryCause;
-  url: string | null;
-  signing_secret: string | null;
-  previous_secret: string | null;
   payout_id: bigint | null;
   mode: PayoutMode;
   status: PayoutStatus;
@@ -55,6 +53,15 @@ interface ClaimRow {
   downtime_mode: PayoutMode;
   downtime_status: DowntimeStatus;
   downtime_since: Date;
+}
+
+interface ClaimRow extends WebhookSubjectRow {
+  delivery_id: bigint;
+  window_starts_at: Date;
+  sequence: number;
+  url: string | null;
+  signing_secret: string | null;
+  previous_secret: string | null;
 }
 
 /**
@@ -114,11 +121,12 @@ export async function claimWebhookAttempt(
     sequence: row.sequence,
     url: row.url,
     secrets: [row.signing_secret, row.previous_secret].filter((s): s is string => s !== null),
-    subject: subjectOf(row),
+    subject: webhookSubjectOf(row),
   };
 }
 
-function subjectOf(row: ClaimRow): WebhookSubject {
+/** The subject a webhook's body is built from, out of its row. */
+export function webhookSubjectOf(row: WebhookSubjectRow): WebhookSubject {
   if (row.downtime_id !== null) {
     return {
       kind: 'downtime',
