@@ -166,6 +166,7 @@ export async function seedLookupPayouts(
         mobile: '9876543210',
         email: 'asha@example.com',
         description: 'Salary',
+        scheduledAt: null,
       });
     }
   }

@@ -435,6 +435,7 @@ describe('GET /api/statement?format=csv', () => {
       mobile: null,
       email: null,
       description: null,
+      scheduledAt: null,
     });
     for (let start = 0; start < 2_500; start += 500) {
       await acceptPayouts(

@@ -54,6 +54,7 @@ describe('a bulk batch that fails part-way', () => {
           faultArmed && instruction.transactionId === failing
             ? Promise.reject(new AppError('DEPENDENCY_UNAVAILABLE', 'injected: the accepter gave up'))
             : real.accept(instruction),
+        findRecorded: (merchantId, transactionId) => real.findRecorded(merchantId, transactionId),
       },
     };
     const batchId = newTransactionId();

@@ -68,6 +68,7 @@ async function accept(subject: Subject): Promise<void> {
       mobile: null,
       email: null,
       description: null,
+      scheduledAt: null,
     },
   ]);
   subject.payoutId = result!.payout.id;

@@ -74,6 +74,7 @@ function instruction(r: Real, transactionId: string, amount: bigint, mode: Payou
     mobile: null,
     email: null,
     description: null,
+    scheduledAt: null,
   };
 }
 

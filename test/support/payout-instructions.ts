@@ -22,5 +22,6 @@ export function upiInstruction(
     mobile: null,
     email: null,
     description: null,
+    scheduledAt: null,
   };
 }

@@ -57,6 +57,7 @@ export async function payoutAtTheRail(
       mobile: null,
       email: null,
       description: null,
+      scheduledAt: null,
     },
   ]);
   if (accepted?.outcome !== 'accepted') throw new Error(`payout not accepted: ${accepted?.outcome}`);

@@ -76,6 +76,11 @@ interface Asked {
 
 const SUBMITTING_ONLY: PayoutState[] = ['SUBMITTING'];
 const DEFAULT_HOLD_RETRY_MS = 5_000;
+/**
+ * The shortest wait for a scheduled payout's time: the claim compares with the database's clock, so a worker
+ * whose clock runs ahead of it looks again shortly rather than at once.
+ */
+const SCHEDULE_RECHECK_MS = 1_000;
 
 const MOVE_BECAUSE = {
   'refused-before-acceptance': 'refused the only submit it was sent',
@@ -111,7 +116,8 @@ export class PayoutDriver {
    * and returns the payout as it stands, so the common case — an ACCEPTED payout — takes one statement before
    * the bank, not a read and then a claim. When no bank serves its mode, the payout is held, reserved and
    * unsent, and looks again shortly; past its merchant's hold window it fails with BANK_DOWNTIME
-   * (docs/banks.md, "Holding").
+   * (docs/banks.md, "Holding"). A payout scheduled for later is refused by the claim, and the job waits until
+   * its time (docs/api.md, "Scheduling a payout").
    */
   async execute(payoutId: bigint): Promise<string> {
     await this.banks.ready;
@@ -131,6 +137,12 @@ export class PayoutDriver {
       if (claim.holdExpired) return this.expireHold(payout);
       this.options.logger.debug({ ackNo: payout.ackNo, mode: payout.mode }, 'payout held: no bank serves its mode');
       throw new RunAgainLater(this.holdRetryMs, `held: no bank serves ${payout.mode}`);
+    }
+    if (payout.state === 'ACCEPTED' && claim.scheduledAt) {
+      // Neither claimed nor held: its time is still ahead by the database's clock. The job waits for it; the
+      // sweeper finds the payout by its next check, the same time, should the job be lost.
+      const waitMs = Math.max(claim.scheduledAt.getTime() - now, SCHEDULE_RECHECK_MS);
+      throw new RunAgainLater(waitMs, `scheduled for ${claim.scheduledAt.toISOString()}`);
     }
     if (isTerminal(payout.state)) return `already ${payout.state}`;
     // Another worker has it (or had it and died): the inquiry due at next_check_at finds out what happened.

@@ -5,6 +5,8 @@ import {
   HELD_MESSAGE,
   payoutMessage,
   QUEUED_MESSAGE,
+  SCHEDULED_MESSAGE_PATTERN,
+  scheduledMessage,
   type FailureReason,
   type JsonNumber,
 } from '@payout/domain';
@@ -83,15 +85,26 @@ export const failedMessage = z.enum(FAILED_MESSAGES).meta({
   examples: [payoutMessage('FAILED', 'INSUFFICIENT_BALANCE')],
 });
 
-export const pendingMessage = z.enum(PENDING_MESSAGES).meta({
+/** The one pending message with a time in it: "MP006 - Your transaction is scheduled for <IST time>". */
+const scheduledPendingMessage = z
+  .string()
+  .regex(SCHEDULED_MESSAGE_PATTERN)
+  .meta({
+    description: 'MP006 for a payout waiting for its ScheduledAt, with that time in IST to the minute.',
+    examples: [scheduledMessage(new Date('2026-12-24T04:30:00Z'))],
+  });
+
+export const pendingMessage = z.union([z.enum(PENDING_MESSAGES), scheduledPendingMessage]).meta({
   description:
-    'MP006: in progress, queued until the main wallet holds enough (for a merchant who opted in), or held while ' +
-    'no bank serves its mode (sent when one recovers).',
+    'MP006: in progress, queued until the main wallet holds enough (for a merchant who opted in), held while ' +
+    'no bank serves its mode (sent when one recovers), or scheduled for the time the merchant chose.',
 });
 
-export const payoutMessageMember = z.enum([...PENDING_MESSAGES, SUCCESS_MESSAGE, ...FAILED_MESSAGES]).meta({
-  description: 'The result code and its text, as in the payout result.',
-});
+export const payoutMessageMember = z
+  .union([z.enum([...PENDING_MESSAGES, SUCCESS_MESSAGE, ...FAILED_MESSAGES]), scheduledPendingMessage])
+  .meta({
+    description: 'The result code and its text, as in the payout result.',
+  });
 
 /** `error`, `status_code` and `status` of a success body: every answer starts with them (docs/api.md). */
 export const okHead = <C extends number, S extends string>(statusCode: C, status: S) => ({

@@ -58,6 +58,16 @@ export {
   type PersonalCredentialKind,
 } from './personal-credentials.js';
 export { isSameInstruction, MINIMUM_PAYOUT_PAISE, MODE_CEILING_PAISE } from './payout-instruction.js';
+export {
+  IST_OFFSET_MS,
+  istMinute,
+  SCHEDULE_MAX_LEAD_MS,
+  SCHEDULE_MIN_LEAD_MS,
+  SCHEDULED_MESSAGE_PATTERN,
+  SCHEDULED_MESSAGE_PREFIX,
+  scheduledMessage,
+  scheduleWindowProblem,
+} from './payout-schedule.js';
 export type { Payout, PayoutForWork, PayoutInstructionRecord, PayoutRequest, PayoutSummary } from './payout.js';
 export {
   inquiryDelayMs,

@@ -4,9 +4,10 @@ import type { PayoutMode } from './payout-state.js';
 
 /**
  * Whether a repeated request (same merchant and TransactionID) asks for the same payout: same mode,
- * beneficiary (account or UPI address, IFSC, name) and amount. A replay of the same payout is answered
- * with its current state; anything else is a conflict, because the TransactionID is already spent on a
- * different payout. Contact details and the description do not identify a payout and are not compared.
+ * beneficiary (account or UPI address, IFSC, name), amount and scheduled time (the same instant, however its
+ * offset was written; none on both). A replay of the same payout is answered with its current state;
+ * anything else is a conflict, because the TransactionID is already spent on a different payout. Contact
+ * details and the description do not identify a payout and are not compared.
  */
 export function isSameInstruction(a: InstructionIdentity, b: InstructionIdentity): boolean {
   return (
@@ -14,7 +15,8 @@ export function isSameInstruction(a: InstructionIdentity, b: InstructionIdentity
     a.amountPaise === b.amountPaise &&
     a.account === b.account &&
     (a.ifsc ?? null) === (b.ifsc ?? null) &&
-    a.name === b.name
+    a.name === b.name &&
+    (a.scheduledAt?.getTime() ?? null) === (b.scheduledAt?.getTime() ?? null)
   );
 }
 

@@ -6,16 +6,19 @@ export type PayoutResultSource = Pick<
   Payout,
   'mode' | 'status' | 'transactionId' | 'amountPaise' | 'ackNo' | 'account' | 'ifsc' | 'bankReference' | 'failureReason'
 > &
-  Partial<Pick<Payout, 'state' | 'heldSince'>>;
+  Partial<Pick<Payout, 'state' | 'heldSince' | 'scheduledAt'>>;
 
 /** Whether the payout waits, reserved and unsent, for a bank serving its mode to recover (docs/banks.md, "Holding"). */
 export function isHeld(p: Pick<PayoutResultSource, 'state' | 'heldSince'>): boolean {
   return p.state === 'ACCEPTED' && p.heldSince !== undefined && p.heldSince !== null;
 }
 
-/** The message of the payout's result and lookups: its status, reason, and whether it is queued or held. */
+/**
+ * The message of the payout's result and lookups: its status, reason, and whether it is queued, held or
+ * waiting for its scheduled time.
+ */
 export function payoutResultMessage(p: PayoutResultSource): string {
-  return payoutMessage(p.status, p.failureReason, p.state, isHeld(p));
+  return payoutMessage(p.status, p.failureReason, p.state, isHeld(p), p.scheduledAt);
 }
 
 /**

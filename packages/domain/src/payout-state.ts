@@ -1,4 +1,5 @@
 // payout-transitions.ts imports only types from here, so it has loaded whole before this module runs.
+import { scheduledMessage } from './payout-schedule.js';
 import { PAYOUT_TRANSITIONS, statesBefore } from './payout-transitions.js';
 
 /**
@@ -140,17 +141,22 @@ export const HELD_MESSAGE =
 /**
  * The message of a payout result, beginning with its result code (docs/api.md, "Response bodies"). `held`: the
  * payout waits for a bank to recover (ACCEPTED with `heldSince` set; `payoutResultMessage` decides).
+ * `scheduledAt`: the time the merchant asked for; an ACCEPTED payout with one is not sent yet, since the
+ * worker's claim moves it out of ACCEPTED (docs/api.md, "Scheduling a payout").
  */
 export function payoutMessage(
   status: PayoutStatus,
   reason?: FailureReason | null,
   state?: PayoutState,
   held = false,
+  scheduledAt?: Date | null,
 ): string {
   switch (status) {
     case 'PENDING':
       if (state === 'QUEUED') return QUEUED_MESSAGE;
-      return held ? HELD_MESSAGE : 'MP006 - Your transaction is in progress';
+      if (held) return HELD_MESSAGE;
+      if (state === 'ACCEPTED' && scheduledAt) return scheduledMessage(scheduledAt);
+      return 'MP006 - Your transaction is in progress';
     case 'SUCCESS':
       return 'MP00 - Transaction successful';
     case 'FAILED':

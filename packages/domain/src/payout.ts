@@ -29,6 +29,11 @@ export interface Payout {
   mobile: string | null;
   email: string | null;
   description: string | null;
+  /**
+   * When the merchant asked for it to be sent (docs/api.md, "Scheduling a payout"); null to send it at once.
+   * The worker's claim refuses it before this time, and it waits, reserved, as ACCEPTED until then.
+   */
+  scheduledAt: Date | null;
   /** Where the payout stands inside the gateway (payout-state.ts has the moves allowed). */
   state: PayoutState;
   /** What the merchant sees; follows from `state`. */
@@ -65,13 +70,14 @@ export type PayoutRequest = Pick<
   | 'mobile'
   | 'email'
   | 'description'
+  | 'scheduledAt'
 >;
 
 /** A request of a known merchant with our reference drawn: what the accept records. */
 export type PayoutInstructionRecord = PayoutRequest & Pick<Payout, 'merchantId' | 'ackNo'>;
 
-/** What identifies an instruction: where the money goes and how much (payout-instruction.ts says why). */
-export type InstructionIdentity = Pick<Payout, 'mode' | 'amountPaise' | 'account' | 'ifsc' | 'name'>;
+/** What identifies an instruction: where the money goes, how much and when (payout-instruction.ts says why). */
+export type InstructionIdentity = Pick<Payout, 'mode' | 'amountPaise' | 'account' | 'ifsc' | 'name' | 'scheduledAt'>;
 
 /** What a merchant may be told about a payout, and what a replay is compared against. */
 export type PayoutSummary = Pick<
@@ -89,6 +95,7 @@ export type PayoutSummary = Pick<
   | 'account'
   | 'ifsc'
   | 'name'
+  | 'scheduledAt'
 >;
 
 /** Everything the worker needs to drive one payout. */

@@ -1,6 +1,12 @@
 export { jobRequest, PAYOUT_QUEUE, payoutJobs, type JobRequest } from './job-catalog.js';
 export { WEBHOOK_QUEUE, webhookJobs } from './job-catalog.js';
-export { createPayoutProducer, JOBS_PER_COMMAND, type EnqueueOutcome, type PayoutProducer } from './payout-producer.js';
+export {
+  createPayoutProducer,
+  JOBS_PER_COMMAND,
+  type EnqueueOutcome,
+  type PayoutProducer,
+  type ScheduledExecution,
+} from './payout-producer.js';
 export { createProducerConnection, createWorkerConnection, type RedisConnection } from './redis-connection.js';
 export { findPayoutJobs, type PayoutJobView } from './job-inspection.js';
 export { deleteKeysMatching } from './redis-keys.js';

@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import type { RedisConnection } from './redis-connection.js';
-import { jobRequest, PAYOUT_QUEUE, payoutJobs } from './job-catalog.js';
+import { jobRequest, PAYOUT_QUEUE, payoutJobs, type JobRequest } from './job-catalog.js';
 
 /**
  * What became of a call's payouts: all queued, or some left to the sweeper — because Redis did not answer a
@@ -17,6 +17,12 @@ export const JOBS_PER_COMMAND = 500;
 
 type EnqueueOutcomeWhy = Extract<EnqueueOutcome, { queued: false }>['why'];
 
+/** A payout to send at a time of its merchant's choosing, not before. */
+export interface ScheduledExecution {
+  id: bigint;
+  scheduledAt: Date;
+}
+
 export interface PayoutProducer {
   /**
    * Queues the execute job of each payout, in pieces of at most {@link JOBS_PER_COMMAND}, each waiting at
@@ -24,6 +30,13 @@ export interface PayoutProducer {
    * the payouts are already safe in PostgreSQL.
    */
   enqueueExecute(payoutIds: readonly bigint[]): Promise<EnqueueOutcome>;
+  /**
+   * Queues the execute job of each scheduled payout delayed until its time (docs/api.md, "Scheduling a
+   * payout"), in pieces as {@link enqueueExecute} does but without its gathering window: scheduled payouts are
+   * few, and their jobs are not due now. Never rejects; a job Redis does not take is queued by the sweeper once
+   * the payout's time has passed.
+   */
+  enqueueScheduledExecute(payouts: readonly ScheduledExecution[]): Promise<EnqueueOutcome>;
   readonly queue: Queue;
   close(): Promise<void>;
 }
@@ -88,8 +101,14 @@ export function createPayoutProducer(options: PayoutProducerOptions): PayoutProd
     return new Set();
   }
 
-  async function addWithin(ids: readonly string[], timeoutMs: number): Promise<EnqueueOutcomeWhy | null> {
-    const jobs = ids.map((payoutId) => jobRequest(payoutJobs.execute, { payoutId }));
+  function addWithin(ids: readonly string[], timeoutMs: number): Promise<EnqueueOutcomeWhy | null> {
+    return addJobsWithin(
+      ids.map((payoutId) => jobRequest(payoutJobs.execute, { payoutId })),
+      timeoutMs,
+    );
+  }
+
+  async function addJobsWithin(jobs: JobRequest[], timeoutMs: number): Promise<EnqueueOutcomeWhy | null> {
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timed out'>((resolve) => {
       timer = setTimeout(() => resolve('timed out'), timeoutMs);
@@ -114,6 +133,24 @@ export function createPayoutProducer(options: PayoutProducerOptions): PayoutProd
       const left = await batch.done;
       const notQueued = left.size === 0 ? 0 : mine.filter((id) => left.has(id)).length;
       return notQueued === 0 ? { queued: true } : { queued: false, left: notQueued, why: batch.why };
+    },
+    async enqueueScheduledExecute(payouts) {
+      for (let start = 0; start < payouts.length; start += JOBS_PER_COMMAND) {
+        // The delay is counted when the piece is sent; a time already past is a job due now.
+        const now = Date.now();
+        const jobs = payouts
+          .slice(start, start + JOBS_PER_COMMAND)
+          .map((p) =>
+            jobRequest(
+              payoutJobs.execute,
+              { payoutId: p.id.toString() },
+              { delay: Math.max(0, p.scheduledAt.getTime() - now) },
+            ),
+          );
+        const failure = await addJobsWithin(jobs, options.timeoutMs);
+        if (failure) return { queued: false, left: payouts.length - start, why: failure };
+      }
+      return { queued: true };
     },
     queue,
     async close() {

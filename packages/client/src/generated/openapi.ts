@@ -425,14 +425,14 @@ export interface components {
        * @example 20240601000123
        */
       TransactionID: string;
-      /**
-       * @description MP006: in progress, queued until the main wallet holds enough (for a merchant who opted in), or held while no bank serves its mode (sent when one recovers).
-       * @enum {string}
-       */
+      /** @description MP006: in progress, queued until the main wallet holds enough (for a merchant who opted in), held while no bank serves its mode (sent when one recovers), or scheduled for the time the merchant chose. */
       message:
-        | 'MP006 - Your transaction is in progress'
-        | 'MP006 - Your transaction is queued: insufficient balance in main wallet'
-        | 'MP006 - Your transaction is held: the bank for this mode is down; it will be sent when it recovers';
+        | (
+            | 'MP006 - Your transaction is in progress'
+            | 'MP006 - Your transaction is queued: insufficient balance in main wallet'
+            | 'MP006 - Your transaction is held: the bank for this mode is down; it will be sent when it recovers'
+          )
+        | `MP006 - Your transaction is scheduled for ${string}`;
     };
     /** @description An IMPS payout that has succeeded. */
     ImpsPayoutSuccess: {
@@ -562,14 +562,14 @@ export interface components {
        * @example 20240601000123
        */
       TransactionID: number | string;
-      /**
-       * @description MP006: in progress, queued until the main wallet holds enough (for a merchant who opted in), or held while no bank serves its mode (sent when one recovers).
-       * @enum {string}
-       */
+      /** @description MP006: in progress, queued until the main wallet holds enough (for a merchant who opted in), held while no bank serves its mode (sent when one recovers), or scheduled for the time the merchant chose. */
       message:
-        | 'MP006 - Your transaction is in progress'
-        | 'MP006 - Your transaction is queued: insufficient balance in main wallet'
-        | 'MP006 - Your transaction is held: the bank for this mode is down; it will be sent when it recovers';
+        | (
+            | 'MP006 - Your transaction is in progress'
+            | 'MP006 - Your transaction is queued: insufficient balance in main wallet'
+            | 'MP006 - Your transaction is held: the bank for this mode is down; it will be sent when it recovers'
+          )
+        | `MP006 - Your transaction is scheduled for ${string}`;
     };
     /** @description A UPI payout that has succeeded. Amount and TransactionID are JSON numbers. */
     UpiPayoutSuccess: {
@@ -888,6 +888,12 @@ export interface components {
        * @example Salary June
        */
       Description?: string | null;
+      /**
+       * Format: date-time
+       * @description When to send the payout, as an ISO 8601 time with an offset (Z or ±hh:mm): at least one minute and at most 90 days after it is accepted. It is accepted and reserved at once, answered PENDING "MP006 - Your transaction is scheduled for <IST time>", and sent to the bank at that minute, not before; it can be cancelled until then. Optional: absent, null and "" all mean not given.
+       * @example 2026-12-24T10:00:00+05:30
+       */
+      ScheduledAt?: string | null;
     };
     /** @description A transfer to a UPI address. Members not listed are ignored. */
     UpiPayoutRequest: {
@@ -928,6 +934,12 @@ export interface components {
        * @example Salary June
        */
       Description?: string | null;
+      /**
+       * Format: date-time
+       * @description When to send the payout, as an ISO 8601 time with an offset (Z or ±hh:mm): at least one minute and at most 90 days after it is accepted. It is accepted and reserved at once, answered PENDING "MP006 - Your transaction is scheduled for <IST time>", and sent to the bank at that minute, not before; it can be cancelled until then. Optional: absent, null and "" all mean not given.
+       * @example 2026-12-24T10:00:00+05:30
+       */
+      ScheduledAt?: string | null;
     };
     /** @description A payout found by its TransactionID, with its mode and message. */
     PayoutStatus: {
@@ -972,23 +984,23 @@ export interface components {
       TransactionID: string;
       /** @enum {string} */
       mode: 'IMPS' | 'UPI';
-      /**
-       * @description The result code and its text, as in the payout result.
-       * @enum {string}
-       */
+      /** @description The result code and its text, as in the payout result. */
       message:
-        | 'MP006 - Your transaction is in progress'
-        | 'MP006 - Your transaction is queued: insufficient balance in main wallet'
-        | 'MP006 - Your transaction is held: the bank for this mode is down; it will be sent when it recovers'
-        | 'MP00 - Transaction successful'
-        | 'MP007 - Transaction failed: insufficient balance in main wallet'
-        | 'MP007 - Transaction failed: invalid beneficiary account'
-        | 'MP007 - Transaction failed: invalid UPI address'
-        | 'MP007 - Transaction failed: declined by beneficiary bank'
-        | 'MP007 - Transaction failed: rail rejected'
-        | 'MP007 - Transaction failed: reversed by beneficiary bank'
-        | 'MP007 - Transaction failed: bank downtime; retrying is safe'
-        | 'MP007 - Transaction failed: cancelled by you';
+        | (
+            | 'MP006 - Your transaction is in progress'
+            | 'MP006 - Your transaction is queued: insufficient balance in main wallet'
+            | 'MP006 - Your transaction is held: the bank for this mode is down; it will be sent when it recovers'
+            | 'MP00 - Transaction successful'
+            | 'MP007 - Transaction failed: insufficient balance in main wallet'
+            | 'MP007 - Transaction failed: invalid beneficiary account'
+            | 'MP007 - Transaction failed: invalid UPI address'
+            | 'MP007 - Transaction failed: declined by beneficiary bank'
+            | 'MP007 - Transaction failed: rail rejected'
+            | 'MP007 - Transaction failed: reversed by beneficiary bank'
+            | 'MP007 - Transaction failed: bank downtime; retrying is safe'
+            | 'MP007 - Transaction failed: cancelled by you'
+          )
+        | `MP006 - Your transaction is scheduled for ${string}`;
       /**
        * @description The alias of the sponsor bank the payout was sent to (never its account); absent until it is sent.
        * @example primary
@@ -1284,6 +1296,12 @@ export interface components {
        * @example Salary June
        */
       Description?: string | null;
+      /**
+       * Format: date-time
+       * @description When to send the payout, as an ISO 8601 time with an offset (Z or ±hh:mm): at least one minute and at most 90 days after it is accepted. It is accepted and reserved at once, answered PENDING "MP006 - Your transaction is scheduled for <IST time>", and sent to the bank at that minute, not before; it can be cancelled until then. Optional: absent, null and "" all mean not given.
+       * @example 2026-12-24T10:00:00+05:30
+       */
+      ScheduledAt?: string | null;
       /** @enum {string} */
       Mode: 'IMPS';
     };
@@ -1326,6 +1344,12 @@ export interface components {
        * @example Salary June
        */
       Description?: string | null;
+      /**
+       * Format: date-time
+       * @description When to send the payout, as an ISO 8601 time with an offset (Z or ±hh:mm): at least one minute and at most 90 days after it is accepted. It is accepted and reserved at once, answered PENDING "MP006 - Your transaction is scheduled for <IST time>", and sent to the bank at that minute, not before; it can be cancelled until then. Optional: absent, null and "" all mean not given.
+       * @example 2026-12-24T10:00:00+05:30
+       */
+      ScheduledAt?: string | null;
       /** @enum {string} */
       Mode: 'UPI';
     };

@@ -8,6 +8,7 @@ import {
   mobileField,
   optional,
   text,
+  timeWithOffsetField,
   transactionIdField,
   upiField,
 } from './request-fields.js';
@@ -43,6 +44,14 @@ const members = {
     description: `Free text for your records: at most 255 characters; line breaks allowed, other control characters not. ${OPTIONAL}`,
     examples: ['Salary June'],
   }),
+  ScheduledAt: optional(timeWithOffsetField('ScheduledAt')).meta({
+    description:
+      'When to send the payout, as an ISO 8601 time with an offset (Z or ±hh:mm): at least one minute and at most ' +
+      '90 days after it is accepted. It is accepted and reserved at once, answered PENDING "MP006 - Your ' +
+      'transaction is scheduled for <IST time>", and sent to the bank at that minute, not before; it can be ' +
+      `cancelled until then. ${OPTIONAL}`,
+    examples: ['2026-12-24T10:00:00+05:30'],
+  }),
 };
 
 export const impsPayoutRequestSchema = z
@@ -66,6 +75,7 @@ export const impsPayoutRequestSchema = z
     Mobile: members.Mobile,
     Email: members.Email,
     Description: members.Description,
+    ScheduledAt: members.ScheduledAt,
   })
   .meta({
     id: 'ImpsPayoutRequest',
@@ -84,6 +94,7 @@ export const upiPayoutRequestSchema = z
     Mobile: members.Mobile,
     Email: members.Email,
     Description: members.Description,
+    ScheduledAt: members.ScheduledAt,
   })
   .meta({
     id: 'UpiPayoutRequest',
@@ -134,6 +145,7 @@ const fromImps = (r: ImpsPayoutRequest): PayoutRequest => ({
   mobile: r.Mobile ?? null,
   email: r.Email ?? null,
   description: r.Description ?? null,
+  scheduledAt: r.ScheduledAt ?? null,
 });
 
 const fromUpi = (r: UpiPayoutRequest): PayoutRequest => ({
@@ -147,6 +159,7 @@ const fromUpi = (r: UpiPayoutRequest): PayoutRequest => ({
   mobile: r.Mobile ?? null,
   email: r.Email ?? null,
   description: r.Description ?? null,
+  scheduledAt: r.ScheduledAt ?? null,
 });
 
 /**

@@ -14,6 +14,10 @@
 --      without enough balance, record the payout as FAILED (so its TransactionID is used up) and reserve
 --      nothing — unless the merchant queues payouts when the balance is low (docs/api.md, "Queue if low
 --      balance"): then a payout that does not fit, or that arrives while others wait, is QUEUED.
+-- A scheduled payout (scheduled_at given; docs/api.md, "Scheduling a payout") is reserved the same way; its
+-- next check is its scheduled time, so the worker's sweeper sends it then if its delayed job is lost, and
+-- claim_payout_for_bank refuses it before then. Whether the time is within the window is the caller's
+-- check, made only for a new payout (a replay is answered whatever the time now).
 -- Returns one row per instruction: outcome 'accepted' (reserved, or queued: see the row's state),
 -- 'rejected' (insufficient balance) or 'existing'.
 CREATE OR REPLACE FUNCTION "accept_payouts"(p_items jsonb)
@@ -31,7 +35,8 @@ RETURNS TABLE (
     bank_reference text,
     beneficiary_account text,
     beneficiary_ifsc text,
-    beneficiary_name text
+    beneficiary_name text,
+    scheduled_at timestamptz
 )
 LANGUAGE plpgsql
 AS $$
@@ -48,15 +53,15 @@ BEGIN
                jsonb_to_record(e.value) AS r(
                    merchant_id integer, transaction_id text, mode payout_mode, amount_paise bigint,
                    ack_no text, account text, ifsc text, name text, bank_name text, mobile text,
-                   email text, description text)
+                   email text, description text, scheduled_at timestamptz)
          ORDER BY e.n
     LOOP
         INSERT INTO payouts (merchant_id, transaction_id, mode, amount_paise, ack_no, state, status,
                              beneficiary_account, beneficiary_ifsc, beneficiary_name, beneficiary_bank_name,
-                             beneficiary_mobile, beneficiary_email, description, next_check_at)
+                             beneficiary_mobile, beneficiary_email, description, scheduled_at, next_check_at)
         VALUES (item.merchant_id, item.transaction_id, item.mode, item.amount_paise, item.ack_no,
                 'ACCEPTED', 'PENDING', item.account, item.ifsc, item.name, item.bank_name,
-                item.mobile, item.email, item.description, now())
+                item.mobile, item.email, item.description, item.scheduled_at, coalesce(item.scheduled_at, now()))
         ON CONFLICT (merchant_id, transaction_id) DO NOTHING
         RETURNING payouts.id INTO new_id;
 
@@ -65,7 +70,7 @@ BEGIN
                 SELECT 'existing', p.id, p.merchant_id, p.transaction_id::text, p.mode::text, p.amount_paise,
                        p.ack_no::text, p.state::text, p.status::text, p.failure_reason::text,
                        p.bank_reference::text, p.beneficiary_account::text, p.beneficiary_ifsc::text,
-                       p.beneficiary_name::text
+                       p.beneficiary_name::text, p.scheduled_at::timestamptz
                   FROM payouts p
                  WHERE p.merchant_id = item.merchant_id AND p.transaction_id = item.transaction_id;
             CONTINUE;
@@ -107,7 +112,7 @@ BEGIN
                    p.id, p.merchant_id, p.transaction_id::text, p.mode::text, p.amount_paise,
                    p.ack_no::text, p.state::text, p.status::text, p.failure_reason::text,
                    p.bank_reference::text, p.beneficiary_account::text, p.beneficiary_ifsc::text,
-                   p.beneficiary_name::text
+                   p.beneficiary_name::text, p.scheduled_at::timestamptz
               FROM payouts p
              WHERE p.id = new_id;
     END LOOP;

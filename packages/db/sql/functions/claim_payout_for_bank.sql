@@ -10,6 +10,10 @@
 -- p_pinned_routes (null when no bank can be pinned) one per pinned bank and mode. A route is
 -- `{"decision": {bank, score, reason, at}, "reason": <the event's note>}`, or `{"hold": <why>}`.
 --
+-- A payout scheduled for later (scheduled_at after now(); docs/api.md, "Scheduling a payout") is not claimed
+-- at all: nothing changes, and the row returned carries scheduled_at so the worker looks again then. The
+-- state change below is what makes a schedule sent once, however many jobs or sweeps reach it.
+--
 -- Under the payout's row lock, if its state is one of p_allowed: the route of its mode (its merchant's pinned
 -- bank's, if the merchant is pinned and p_pinned_routes has that bank) is taken. A decision moves it to
 -- SUBMITTING with its submit counter and next check, records the bank and the decision on the payout, clears
@@ -45,7 +49,8 @@ RETURNS TABLE (
     inquiry_attempts integer,
     next_check_at timestamptz,
     created_at timestamptz,
-    bank text
+    bank text,
+    scheduled_at timestamptz
 )
 LANGUAGE plpgsql
 AS $$
@@ -55,6 +60,7 @@ DECLARE
     v_mode text;
     v_merchant_id integer;
     v_held_since timestamptz;
+    v_scheduled_at timestamptz;
     v_pin text;
     v_route jsonb;
     v_attempt integer;
@@ -63,13 +69,14 @@ DECLARE
     v_held boolean := false;
     v_expired boolean := false;
 BEGIN
-    SELECT p.state, p.mode::text, p.merchant_id, p.held_since INTO v_from, v_mode, v_merchant_id, v_held_since
+    SELECT p.state, p.mode::text, p.merchant_id, p.held_since, p.scheduled_at
+      INTO v_from, v_mode, v_merchant_id, v_held_since, v_scheduled_at
       FROM payouts p WHERE p.id = p_payout_id FOR NO KEY UPDATE;
     IF NOT FOUND THEN
         RETURN;
     END IF;
 
-    IF v_from = ANY(p_allowed) THEN
+    IF v_from = ANY(p_allowed) AND (v_scheduled_at IS NULL OR v_scheduled_at <= now()) THEN
         v_route := p_routes -> v_mode;
         IF p_pinned_routes IS NOT NULL THEN
             SELECT m.pinned_bank INTO v_pin FROM merchants m WHERE m.id = v_merchant_id;
@@ -115,7 +122,7 @@ BEGIN
     SELECT v_moved, v_held, coalesce(v_expired, false), v_from::text, p.id, p.merchant_id, p.mode::text,
            p.amount_paise, p.ack_no::text, p.state::text, p.beneficiary_account::text, p.beneficiary_ifsc::text,
            p.beneficiary_name::text, p.submit_attempts, p.inquiry_attempts, p.next_check_at::timestamptz,
-           p.created_at::timestamptz, p.bank::text
+           p.created_at::timestamptz, p.bank::text, p.scheduled_at::timestamptz
       FROM payouts p WHERE p.id = p_payout_id;
 END;
 $$;

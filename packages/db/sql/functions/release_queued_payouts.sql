@@ -8,7 +8,8 @@
 -- Lock order is the wallet row, then the queued payouts — the order of every accept and every posting —
 -- so concurrent credits, accepts and releases serialise on the wallet and a payout is released once.
 -- A released payout is ACCEPTED with its next step overdue, so the worker's next sweep
--- (SWEEP_INTERVAL_MS) queues its execute job. Returns how many were released.
+-- (SWEEP_INTERVAL_MS) queues its execute job — or, scheduled for later, the first sweep after its scheduled
+-- time (docs/api.md, "Scheduling a payout"). Returns how many were released.
 CREATE OR REPLACE FUNCTION "release_queued_payouts"(p_merchant_id integer)
 RETURNS integer
 LANGUAGE plpgsql
@@ -29,8 +30,11 @@ BEGIN
            FOR UPDATE
     LOOP
         EXIT WHEN post_ledger_entry(p_merchant_id, 'PAYOUT_RESERVE', queued.amount_paise, queued.id) <> 'posted';
-        -- Dated an hour back: older than any sweep grace, so the next sweep queues it.
-        UPDATE payouts p SET state = 'ACCEPTED', next_check_at = now() - interval '1 hour', updated_at = now()
+        -- Dated an hour back: older than any sweep grace, so the next sweep queues it; a scheduled payout's
+        -- next check is its scheduled time, as at its accept.
+        UPDATE payouts p
+           SET state = 'ACCEPTED', next_check_at = greatest(now() - interval '1 hour', p.scheduled_at),
+               updated_at = now()
          WHERE p.id = queued.id;
         INSERT INTO payout_events (payout_id, from_state, to_state, reason, actor)
         VALUES (queued.id, 'QUEUED', 'ACCEPTED', 'released from the queue; amount reserved from the main wallet', 'queue');

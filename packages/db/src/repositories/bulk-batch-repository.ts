@@ -74,6 +74,7 @@ interface BatchItemRow {
   beneficiary_account: string | null;
   beneficiary_ifsc: string | null;
   beneficiary_name: string | null;
+  scheduled_at: Date | null;
 }
 
 /** A merchant's batch by its BatchID, each item with its payout as it stands now; another merchant's is never found. */
@@ -89,7 +90,8 @@ export async function findBulkBatch(
     SELECT b.batch_id, b.items_digest, i.item_index, i.refusal,
            p.id, p.merchant_id, p.transaction_id, p.mode::text AS mode, p.amount_paise, p.ack_no,
            p.state::text AS state, p.status::text AS status, p.failure_reason::text AS failure_reason,
-           p.bank_reference, p.beneficiary_account, p.beneficiary_ifsc, p.beneficiary_name
+           p.bank_reference, p.beneficiary_account, p.beneficiary_ifsc, p.beneficiary_name,
+           p.scheduled_at
       FROM bulk_batches b
       JOIN bulk_batch_items i ON i.batch_id = b.id
       LEFT JOIN payouts p ON p.id = i.payout_id
@@ -120,6 +122,7 @@ export async function findBulkBatch(
           account: row.beneficiary_account!,
           ifsc: row.beneficiary_ifsc,
           name: row.beneficiary_name!,
+          scheduledAt: row.scheduled_at,
         },
       };
     }),

@@ -69,6 +69,7 @@ async function payoutsOf(merchant: number, count: number): Promise<bigint[]> {
         mobile: null,
         email: null,
         description: null,
+        scheduledAt: null,
       })),
     );
     for (const a of accepted) {

@@ -28,6 +28,7 @@ const PAYOUT_COLUMN = {
   nextCheckAt: 'next_check_at',
   bank: 'bank',
   heldSince: 'held_since',
+  scheduledAt: 'scheduled_at',
   createdAt: 'created_at',
 } as const satisfies Record<keyof Payout, string>;
 

@@ -41,6 +41,7 @@ async function merchantWith(payouts: number, balancePaise: bigint): Promise<numb
     mobile: null,
     email: null,
     description: null,
+    scheduledAt: null,
   });
   for (let start = 0; start < payouts; start += 500) {
     const chunk = Array.from({ length: Math.min(500, payouts - start) }, (_, i) => instruction(start + i));

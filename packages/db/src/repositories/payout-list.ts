@@ -71,7 +71,7 @@ export function payoutPageStatement({ merchantId, filters: f, after, limit }: Pa
     SELECT p.id, p.merchant_id, p.transaction_id, p.mode::text AS mode, p.amount_paise, p.ack_no,
            p.state::text AS state, p.status::text AS status, p.failure_reason::text AS failure_reason,
            p.bank_reference, p.beneficiary_account, p.beneficiary_ifsc, p.beneficiary_name, p.bank, p.held_since,
-           p.created_at
+           p.scheduled_at, p.created_at
       FROM payouts p
      WHERE p.merchant_id = ${merchantId}
        AND (${after?.createdAt ?? null}::timestamptz IS NULL

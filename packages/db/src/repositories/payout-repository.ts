@@ -29,6 +29,7 @@ const SUMMARY_FIELDS = [
   'account',
   'ifsc',
   'name',
+  'scheduledAt',
 ] as const satisfies readonly (keyof PayoutSummary)[];
 
 type SummaryRow = PayoutRow<(typeof SUMMARY_FIELDS)[number]>;
@@ -93,6 +94,7 @@ function acceptItems(instructions: readonly PayoutInstructionRecord[]): string {
       mobile: i.mobile,
       email: i.email,
       description: i.description,
+      scheduled_at: i.scheduledAt,
     })),
   );
 }
@@ -167,7 +169,8 @@ export async function findPayoutsByTransactionIds(
     db,
     sql`SELECT k.position, p.id, p.merchant_id, p.transaction_id, p.mode::text AS mode, p.amount_paise, p.ack_no,
                p.state::text AS state, p.status::text AS status, p.failure_reason::text AS failure_reason,
-               p.bank_reference, p.beneficiary_account, p.beneficiary_ifsc, p.beneficiary_name, p.bank, p.held_since
+               p.bank_reference, p.beneficiary_account, p.beneficiary_ifsc, p.beneficiary_name, p.bank, p.held_since,
+               p.scheduled_at
           FROM unnest(${keys.map((k) => k.merchantId)}::int[], ${keys.map((k) => k.transactionId)}::text[])
                WITH ORDINALITY AS k(merchant_id, transaction_id, position)
           JOIN payouts p ON p.merchant_id = k.merchant_id AND p.transaction_id = k.transaction_id`,

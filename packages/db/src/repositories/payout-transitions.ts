@@ -133,6 +133,11 @@ export interface BankClaim extends TransitionOutcome {
   held: boolean;
   /** Held longer than its merchant's hold window: it is to fail with BANK_DOWNTIME (expireHeldPayouts). */
   holdExpired: boolean;
+  /**
+   * The payout's scheduled time (docs/api.md, "Scheduling a payout"), null if it has none; when it is still
+   * ahead, the claim refused the payout and changed nothing.
+   */
+  scheduledAt: Date | null;
 }
 
 /**
@@ -140,7 +145,8 @@ export interface BankClaim extends TransitionOutcome {
  * (from the state it is in). The route of its mode — or of its merchant's pinned bank — is taken under the
  * row lock: a decision moves it to SUBMITTING recording the bank and the decision (and the event, with the
  * bank and the decision's note); a hold keeps it ACCEPTED with held_since set and its next check at
- * `holdNextCheckAt`. One call of the SQL function `claim_payout_for_bank`
+ * `holdNextCheckAt`. A payout scheduled for later is not claimed (its `scheduledAt` says until when). One call
+ * of the SQL function `claim_payout_for_bank`
  * (packages/db/sql/functions/claim_payout_for_bank.sql), the same one statement the claim always was.
  */
 export async function claimPayoutForBank(
@@ -155,7 +161,9 @@ export async function claimPayoutForBank(
   },
 ): Promise<BankClaim> {
   const [row] = await sqlRows<
-    TransitionRow & { held: boolean; hold_expired: boolean } & PayoutRow<(typeof WORK_FIELDS)[number]>
+    TransitionRow & { held: boolean; hold_expired: boolean; scheduled_at: Date | null } & PayoutRow<
+        (typeof WORK_FIELDS)[number]
+      >
   >(
     db,
     sql`SELECT * FROM claim_payout_for_bank(${payoutId},
@@ -167,6 +175,7 @@ export async function claimPayoutForBank(
     moved: row?.moved ?? false,
     held: row?.held ?? false,
     holdExpired: row?.hold_expired ?? false,
+    scheduledAt: row?.scheduled_at ?? null,
     from: row?.from_state ?? null,
     payout: row ? payoutFromRow(row, WORK_FIELDS) : null,
   };

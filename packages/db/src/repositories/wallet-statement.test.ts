@@ -52,6 +52,7 @@ async function merchantWith(payouts: number): Promise<number> {
     mobile: null,
     email: null,
     description: null,
+    scheduledAt: null,
   });
   for (let start = 0; start < payouts; start += 500) {
     await acceptPayouts(

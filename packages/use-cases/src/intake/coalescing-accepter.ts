@@ -1,10 +1,12 @@
 import {
   acceptPayouts,
+  findPayoutByTransactionId,
   isDatabaseUnavailable,
   isRetryableTransactionError,
   type AcceptResult,
   type CoalescingLimits,
   type PayoutInstructionRecord,
+  type PayoutSummary,
   type PrismaClient,
   NextTurnFlush,
 } from '@payout/db';
@@ -66,6 +68,11 @@ export class CoalescingAccepter implements PayoutAccepter {
       this.waiting.push(waiting);
       this.schedule();
     });
+  }
+
+  /** Not coalesced: asked only for the rare request that may be recorded only as a replay. */
+  findRecorded(merchantId: number, transactionId: string): Promise<PayoutSummary | null> {
+    return findPayoutByTransactionId(this.db, merchantId, transactionId);
   }
 
   private giveUp(waiting: Waiting): void {

@@ -3,11 +3,12 @@ import {
   formatRupees,
   isSameInstruction,
   newAckNo,
+  scheduleWindowProblem,
   type PayoutMode,
   type PayoutRequest,
 } from '@payout/domain';
 import type { MerchantCredentials, PayoutSummary } from '@payout/db';
-import type { PayoutProducer } from '@payout/queue';
+import type { EnqueueOutcome, PayoutProducer } from '@payout/queue';
 import { maskAccount, type Logger, type ServiceMetrics } from '@payout/telemetry';
 import type { PayoutAccepter } from './payout-accepter.js';
 
@@ -71,6 +72,10 @@ export async function recordPayout(
     ]);
   }
 
+  // Only a scheduled payout asks anything more of the database, and only when its time is outside the window.
+  if (payout.scheduledAt !== null)
+    await refuseUnlessWithinWindow(deps.accepter, merchant.id, payout.transactionId, payout.scheduledAt);
+
   const { outcome, payout: recorded } = await deps.accepter.accept({
     merchantId: merchant.id,
     ackNo: newAckNo(),
@@ -96,14 +101,58 @@ export async function recordPayout(
   return recorded;
 }
 
-/** Queues the execute jobs of payouts without waiting; if Redis does not take them, the sweeper queues them. */
+/**
+ * A new payout's ScheduledAt must be one minute to 90 days ahead (docs/api.md, "Scheduling a payout"). A
+ * request outside that window may still be a replay of a payout already scheduled — the window was checked
+ * when it was accepted, and its time may be near or past by now — so it goes on to the accept, which answers
+ * it as a replay or a conflict, when its TransactionID is already recorded; otherwise it is refused (422)
+ * before anything is recorded or reserved.
+ */
+async function refuseUnlessWithinWindow(
+  accepter: PayoutAccepter,
+  merchantId: number,
+  transactionId: string,
+  scheduledAt: Date,
+): Promise<void> {
+  const problem = scheduleWindowProblem(scheduledAt, new Date());
+  if (problem === null) return;
+  if (await accepter.findRecorded(merchantId, transactionId)) return;
+  throw AppError.validation([{ field: 'ScheduledAt', message: problem }]);
+}
+
+/**
+ * Queues the execute jobs of payouts without waiting; if Redis does not take them, the sweeper queues them. A
+ * scheduled payout's job is delayed until its time (docs/api.md, "Scheduling a payout").
+ */
 export function queueExecution(
   deps: Pick<CreatePayoutDeps, 'producer'>,
   log: IntakeLog,
   payouts: readonly PayoutSummary[],
 ): void {
   if (payouts.length === 0) return;
-  void deps.producer.enqueueExecute(payouts.map((p) => p.id)).then((outcome) => {
+  if (!anyScheduled(payouts)) {
+    reportUnqueued(log, payouts, deps.producer.enqueueExecute(payouts.map((p) => p.id)));
+    return;
+  }
+  const now = payouts.filter((p) => p.scheduledAt === null);
+  const later = payouts.filter((p): p is PayoutSummary & { scheduledAt: Date } => p.scheduledAt !== null);
+  if (now.length > 0) reportUnqueued(log, now, deps.producer.enqueueExecute(now.map((p) => p.id)));
+  reportUnqueued(log, later, deps.producer.enqueueScheduledExecute(later));
+}
+
+/** Whether any of the payouts is scheduled: a plain loop, as the accept of an unscheduled payout runs it too. */
+function anyScheduled(payouts: readonly PayoutSummary[]): boolean {
+  for (let i = 0; i < payouts.length; i++) if (payouts[i]!.scheduledAt !== null) return true;
+  return false;
+}
+
+/** Logs the payouts Redis did not take, which the sweeper will queue. */
+function reportUnqueued(
+  log: IntakeLog,
+  payouts: readonly Pick<PayoutSummary, 'ackNo'>[],
+  queued: Promise<EnqueueOutcome>,
+): void {
+  void queued.then((outcome) => {
     if (outcome.queued) return;
     const ackNos = payouts
       .slice(-outcome.left)

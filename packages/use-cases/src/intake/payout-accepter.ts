@@ -1,4 +1,11 @@
-import { acceptPayouts, type AcceptResult, type PayoutInstructionRecord, type PrismaClient } from '@payout/db';
+import {
+  acceptPayouts,
+  findPayoutByTransactionId,
+  type AcceptResult,
+  type PayoutInstructionRecord,
+  type PayoutSummary,
+  type PrismaClient,
+} from '@payout/db';
 
 /**
  * Records payout instructions (claim TransactionID, reserve balance, write ledger and event). The seam
@@ -6,6 +13,12 @@ import { acceptPayouts, type AcceptResult, type PayoutInstructionRecord, type Pr
  */
 export interface PayoutAccepter {
   accept(instruction: PayoutInstructionRecord): Promise<AcceptResult>;
+  /**
+   * The payout a merchant already recorded under a TransactionID, or null: asked only for a request that may
+   * be recorded only as a replay (a ScheduledAt outside the window of a new payout, docs/api.md "Scheduling a
+   * payout"), never on the accept's own path.
+   */
+  findRecorded(merchantId: number, transactionId: string): Promise<PayoutSummary | null>;
 }
 
 /** One statement per payout. */
@@ -16,5 +29,6 @@ export function directAccepter(db: PrismaClient): PayoutAccepter {
       if (!result) throw new Error('accept_payouts returned no row');
       return result;
     },
+    findRecorded: (merchantId, transactionId) => findPayoutByTransactionId(db, merchantId, transactionId),
   };
 }
