@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { AppError, formatRupees, walletDelta, type LedgerEntryKind, type Paise } from '@payout/domain';
+import { AppError, formatRupees, IST_OFFSET_MS, walletDelta, type LedgerEntryKind, type Paise } from '@payout/domain';
 import { okHead } from './members.js';
 import { queryParameter, timeParameter } from './query-parameters.js';
 import { fieldErrors, optional, type FieldError } from './requests/request-fields.js';
@@ -56,8 +56,6 @@ const ENTRY_TYPES = [...new Set(Object.values(STATEMENT_WORDS).flatMap((words) =
 
 // ----- times
 
-/** India keeps one offset all year (no daylight saving). */
-const IST_OFFSET_MS = (5 * 60 + 30) * 60 * 1000;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** A moment in India time with its offset, to the millisecond: "2026-12-01T10:15:30.123+05:30". */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { formatRupees, isJsonNumber, MINIMUM_PAYOUT_PAISE, parseRupees, type Paise } from '@payout/domain';
+import { parseTimestamp, TIMESTAMP_FORM } from '../times.js';
 
 // Field schemas for merchant requests (docs/api.md, "Request members"): the request side of the wire
 // contract, shared by every endpoint's schema. Bodies are parsed losslessly, so a JSON number arrives as a
@@ -140,38 +141,16 @@ export const emailField = z
   .max(254, { error: 'Email must be at most 254 characters' })
   .pipe(z.email({ error: 'Email must be an e-mail address' }));
 
-// A time with its offset: the merchant says which clock it means, so no time is read in a zone it did not
-// name (CONTRACT.md, "The merchant API beyond the seed": times ISO 8601 with offset). Seconds and up to
-// three fraction digits are optional; the offset is Z or ±hh:mm.
-const TIME_WITH_OFFSET =
-  /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:\.([0-9]{1,3}))?)?(Z|([+-])([0-9]{2}):([0-9]{2}))$/;
-
 /**
- * The moment an ISO 8601 time with an explicit offset names, or undefined when the text is not one or names no
- * such moment: Date.parse alone would read "2026-02-30" as 2 March and "24:00" as the next day.
+ * An ISO 8601 time with an explicit offset (Z or ±hh:mm), to a Date: the merchant says which clock it means, so
+ * no time is read in a zone it did not name (parseTimestamp, ../times.ts).
  */
-export function timeWithOffset(value: string): Date | undefined {
-  const m = TIME_WITH_OFFSET.exec(value);
-  if (!m) return undefined;
-  const [, year, month, day, hour, minute, second = '00', fraction = '', zone, sign, offsetHours, offsetMinutes] = m;
-  if (zone !== 'Z' && (Number(offsetHours) > 23 || Number(offsetMinutes) > 59)) return undefined;
-  const offsetMs =
-    zone === 'Z' ? 0 : (sign === '-' ? -1 : 1) * (Number(offsetHours) * 60 + Number(offsetMinutes)) * 60_000;
-  const at = new Date(value);
-  if (Number.isNaN(at.getTime())) return undefined;
-  // The same wall-clock fields back from the moment, in the offset given, or the text named no real time.
-  const wall = new Date(at.getTime() + offsetMs).toISOString();
-  const written = `${year}-${month}-${day}T${hour}:${minute}:${second}.${fraction.padEnd(3, '0')}`;
-  return wall.slice(0, 23) === written ? at : undefined;
-}
-
-/** An ISO 8601 time with an explicit offset (Z or ±hh:mm), to a Date. */
 export function timeWithOffsetField(field: string) {
   const rule = `${field} must be an ISO 8601 time with an offset, such as 2026-12-24T10:00:00+05:30`;
   return z
     .string({ error: rule })
     .transform((value, ctx): Date => {
-      const at = timeWithOffset(value);
+      const at = parseTimestamp(value);
       if (at) return at;
       ctx.addIssue({ code: 'custom', message: rule });
       return z.NEVER;
@@ -179,7 +158,7 @@ export function timeWithOffsetField(field: string) {
     .meta({
       // OpenAPI: the check lives in a transform the generator cannot read, so the text's form is spelled out.
       format: 'date-time',
-      pattern: TIME_WITH_OFFSET.source,
+      pattern: `^${TIMESTAMP_FORM}$`,
     });
 }
 
