@@ -34,7 +34,7 @@ export interface PayoutProducer {
    * Queues the execute job of each scheduled payout delayed until its time (docs/api.md, "Scheduling a
    * payout"), in pieces as {@link enqueueExecute} does but without its gathering window: scheduled payouts are
    * few, and their jobs are not due now. Never rejects; a job Redis does not take is queued by the sweeper once
-   * the payout's time has passed.
+   * the payout's time has come.
    */
   enqueueScheduledExecute(payouts: readonly ScheduledExecution[]): Promise<EnqueueOutcome>;
   readonly queue: Queue;
