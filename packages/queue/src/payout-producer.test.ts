@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPayoutProducer, JOBS_PER_COMMAND } from './payout-producer.js';
+import { payoutJobs } from './job-catalog.js';
 import { createProducerConnection } from './redis-connection.js';
 
 // The producer's gathering window (docs/performance.md, "The enqueue window"), against this file's own
@@ -112,6 +113,34 @@ describe('createPayoutProducer', () => {
       expect(await queuedIds(reader)).toEqual(['20', '21']);
     } finally {
       await reader.close();
+    }
+  });
+});
+
+describe('enqueueScheduledExecute', () => {
+  it('when payouts are scheduled, then each job waits delayed until its own time, and one already due is not delayed', async () => {
+    const producer = producerWith(40);
+    try {
+      const now = Date.now();
+      const outcome = await producer.enqueueScheduledExecute([
+        { id: 31n, scheduledAt: new Date(now + 60 * 60_000) },
+        { id: 32n, scheduledAt: new Date(now + 24 * 60 * 60_000) },
+        { id: 33n, scheduledAt: new Date(now - 60_000) },
+      ]);
+
+      expect(outcome).toEqual({ queued: true });
+      const due = async (id: string) => {
+        const job = (await producer.queue.getJob(payoutJobs.execute.jobId(id)))!;
+        return { state: await job.getState(), at: job.timestamp + (job.opts.delay ?? 0) };
+      };
+      const [hour, day, past] = await Promise.all(['31', '32', '33'].map(due));
+      expect(hour!.state).toBe('delayed');
+      expect(Math.abs(hour!.at - (now + 60 * 60_000))).toBeLessThan(1_000);
+      expect(day!.state).toBe('delayed');
+      expect(Math.abs(day!.at - (now + 24 * 60 * 60_000))).toBeLessThan(1_000);
+      expect(past!.state).not.toBe('delayed');
+    } finally {
+      await producer.close();
     }
   });
 });
