@@ -19,7 +19,14 @@ export interface BenchOptions {
 }
 
 /** The stages `--only` can run alone. */
-export const BENCH_STAGES = ['accept', 'lookup-logging', 'bank-downtime', 'caught-payouts', 'statement'] as const;
+export const BENCH_STAGES = [
+  'accept',
+  'lookup-logging',
+  'bank-downtime',
+  'caught-payouts',
+  'statement',
+  'payout-list',
+] as const;
 export type BenchStage = (typeof BENCH_STAGES)[number];
 
 export class UsageError extends Error {
@@ -38,7 +45,8 @@ export const USAGE = `usage: pnpm bench [--smoke] [--duration <seconds>] [--json
                      lookup-logging (status lookups with the default logging ÷ logging off),
                      bank-downtime (settled/s with one of two banks down ÷ both up, and a bank's recovery),
                      caught-payouts (a bank down for a minute, then back: how soon the payouts it left undecided settle),
-                     statement (recon statement over a day's statement of 20,000 and 1,000,000 lines)`;
+                     statement (recon statement over a day's statement of 20,000 and 1,000,000 lines),
+                     payout-list (GET /api/payouts for a merchant with 10,000,000 payouts ÷ one with a few)`;
 
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   let parsed;

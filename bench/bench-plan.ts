@@ -1,5 +1,6 @@
 import type { BenchOptions } from './bench-options.js';
 import type { CaughtPayoutsPlan } from './caught-payouts-stage.js';
+import type { PayoutListPlan } from './payout-list-stage.js';
 
 /** How big each load is: the full bench, or the smoke run that only proves every path still works. */
 export interface BenchPlan {
@@ -37,6 +38,11 @@ export interface BenchPlan {
    * up before the primary goes down, how long it is down, and how long the stage waits for its caught payouts.
    */
   caughtPayoutsStage: CaughtPayoutsPlan;
+  /**
+   * The payout-list stage (bench/payout-list-stage.ts): the large merchant's payouts and the days they are
+   * spread over, the small merchant's, and the requests timed of each query.
+   */
+  payoutListStage: PayoutListPlan;
 }
 
 export function benchPlan(options: BenchOptions): BenchPlan {
@@ -66,6 +72,14 @@ export function benchPlan(options: BenchOptions): BenchPlan {
       statementLines: [2_000, 20_000],
       // A shorter downtime catches fewer payouts; the wait still leaves room for the primary's probes to bring it back.
       caughtPayoutsStage: { ratePerS: 5, healthyS: 5, downS: 15, waitS: 45 },
+      payoutListStage: {
+        payouts: 20_000,
+        days: 10,
+        smallPayouts: 50,
+        requests: 200,
+        warmupRequests: 20,
+        deepPages: 10,
+      },
     };
   }
   return {
@@ -81,5 +95,14 @@ export function benchPlan(options: BenchOptions): BenchPlan {
     statementLines: [20_000, 1_000_000],
     // A minute down, as an outage that pages someone; 20 s up first, so both banks are scored before it.
     caughtPayoutsStage: { ratePerS: 5, healthyS: 20, downS: 60, waitS: 90 },
+    // 10 M payouts of one merchant, 500,000 a day over 20 days; the walk goes 50 pages (5,000 payouts) in.
+    payoutListStage: {
+      payouts: 10_000_000,
+      days: 20,
+      smallPayouts: 50,
+      requests: 200,
+      warmupRequests: 20,
+      deepPages: 50,
+    },
   };
 }

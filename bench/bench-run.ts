@@ -52,6 +52,12 @@ import {
   statementRatioInputs,
   type StatementStage,
 } from './statement-stage.js';
+import {
+  measurePayoutListStage,
+  payoutListFigures,
+  payoutListRatioInputs,
+  type PayoutListStage,
+} from './payout-list-stage.js';
 import { PayoutRequests, type HttpRunResult } from './http-load.js';
 import { runPgbench, type CeilingScript, type PgbenchResult } from './pgbench-ceilings.js';
 import {
@@ -59,6 +65,7 @@ import {
   caughtPayoutsRatio,
   computeRatios,
   lookupLoggingCost,
+  payoutListAtScaleToSmall,
   ratioVerdicts,
   unmeasuredRatios,
   type RatioInputs,
@@ -128,6 +135,8 @@ export interface BenchReport {
   caughtPayouts: CaughtPayoutsStage;
   /** `recon statement` over statements of a day (docs/reconciliation.md, "Memory"). */
   statement: StatementStage;
+  /** GET /api/payouts for a merchant with 10,000,000 payouts and for one with a few (docs/performance.md). */
+  payoutList: PayoutListStage;
   memory: BenchEnv['memory'];
   problems: BenchEnv['problems'];
 }
@@ -154,6 +163,7 @@ export interface StageReport {
   bankDowntime?: BankDowntimeStage;
   caughtPayouts?: CaughtPayoutsStage;
   statement?: StatementStage;
+  payoutList?: PayoutListStage;
   memory: BenchEnv['memory'];
   problems: BenchEnv['problems'];
 }
@@ -234,7 +244,7 @@ export async function runBench(
       figures: Figure[];
       measurements: Pick<
         StageReport,
-        'accepts' | 'reference' | 'lookupLogging' | 'bankDowntime' | 'caughtPayouts' | 'statement'
+        'accepts' | 'reference' | 'lookupLogging' | 'bankDowntime' | 'caughtPayouts' | 'statement' | 'payoutList'
       >;
       /** Whether the stage's processes can be profiled (`recon statement` is not). */
       profiled: boolean;
@@ -277,6 +287,17 @@ export async function runBench(
       figures: statementFigures(statement),
       measurements: { statement },
       profiled: false,
+    });
+  }
+
+  if (options.only === 'payout-list') {
+    const payoutList = await measurePayoutListStage(env);
+    return stageReport(options.only, {
+      ratios: { payoutListAtScaleToSmall: payoutListAtScaleToSmall(payoutListRatioInputs(payoutList)) },
+      cpu: [],
+      figures: payoutListFigures(payoutList),
+      measurements: { payoutList },
+      profiled: true,
     });
   }
 
@@ -357,6 +378,7 @@ export async function runBench(
   const api = await measureApi(env, apps.api, apps.uncoalescedApi, payouts);
   const lookupLogging = await measureLookupLogging(env);
   const statement = await measureStatementStage(env, options.smoke);
+  const payoutList = await measurePayoutListStage(env);
   const reference = await measureReference(env, apps.reference, payouts);
   const bulk = await measureBulkBatch(env, apps.api);
   const endToEnd = await measureEndToEnd(env, apps.api, apps.rails, payouts);
@@ -411,6 +433,7 @@ export async function runBench(
     },
     caughtPayouts,
     statement: statementRatioInputs(statement).statement,
+    payoutList: payoutListRatioInputs(payoutList),
   });
 
   const finished = new Date();
@@ -436,11 +459,10 @@ export async function runBench(
     figures: [
       ...afterSection(
         withBulkFigures(
-          afterSection(
-            benchFigures(env, ceilings, api, reference, apiRssUnderLoad, endToEnd, slowRail),
-            'api',
-            lookupLoggingFigures(lookupLogging),
-          ),
+          afterSection(benchFigures(env, ceilings, api, reference, apiRssUnderLoad, endToEnd, slowRail), 'api', [
+            ...lookupLoggingFigures(lookupLogging),
+            ...payoutListFigures(payoutList),
+          ]),
           bulk,
           api.acceptImpsHot,
         ),
@@ -460,6 +482,7 @@ export async function runBench(
     bankDowntime,
     caughtPayouts,
     statement,
+    payoutList,
     memory: env.memory,
     problems: env.problems,
   };

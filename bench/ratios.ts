@@ -60,6 +60,12 @@ export interface Ratios {
   statementPeakRssMb: number | null;
   /** Peak RSS of `recon statement` at the stage's largest statement ÷ at its smallest (1,000,000 ÷ 20,000 lines). */
   statementRssGrowth: number | null;
+  /**
+   * GET /api/payouts: p50 latency of the slowest of three queries (first page, a deep page, one day and mode) for
+   * a merchant with 10,000,000 payouts ÷ p50 of the first page for a merchant with a few
+   * (bench/payout-list-stage.ts).
+   */
+  payoutListAtScaleToSmall: number | null;
 }
 
 export type RatioName = keyof Ratios;
@@ -92,6 +98,9 @@ export const RATIO_GOALS: Readonly<Record<RatioName, Goal>> = {
   statementLinesPerS: { atLeast: 8334 },
   statementPeakRssMb: { atMost: STATEMENT_MEMORY_BUDGET_MB },
   statementRssGrowth: { atMost: 1.5 },
+  // Read from the merchant's index, a page costs about what it costs a merchant with a few payouts; a scan of
+  // the merchant's payouts would be hundreds of times slower.
+  payoutListAtScaleToSmall: { atMost: 3 },
 };
 
 /** What bounds one worker's settlements against a slow rail: the rail's limit, or this machine's CPU. */
@@ -147,6 +156,8 @@ export interface RatioInputs {
   caughtPayouts?: { settledAfterRecoveryS: number | null } | undefined;
   /** The statement stage, if it ran: its figures as bench/statement-stage.ts computes them. */
   statement?: { linesPerS: number | null; peakRssMb: number | null; rssGrowth: number | null } | undefined;
+  /** The payout-list stage, if it ran: p50 ms of the large merchant's slowest query and of the small one's page. */
+  payoutList?: { atScaleP50Ms: number; smallP50Ms: number } | undefined;
 }
 
 export function computeRatios(inputs: RatioInputs): Ratios {
@@ -173,6 +184,7 @@ export function computeRatios(inputs: RatioInputs): Ratios {
     statementLinesPerS: inputs.statement?.linesPerS ?? null,
     statementPeakRssMb: inputs.statement?.peakRssMb ?? null,
     statementRssGrowth: inputs.statement?.rssGrowth ?? null,
+    payoutListAtScaleToSmall: payoutListAtScaleToSmall(inputs.payoutList),
     ...bankDowntimeRatios(inputs.bankDowntime),
     caughtPayoutsSettledAfterRecoveryS: caughtPayoutsRatio(inputs.caughtPayouts),
   };
@@ -194,6 +206,11 @@ export function bankDowntimeRatios(
     bankRecoveryToFirstPayoutS:
       recovery === null || recovery === undefined || !Number.isFinite(recovery) ? null : round(recovery, 2),
   };
+}
+
+/** The payout-list figure; null when the stage did not run or measured nothing. */
+export function payoutListAtScaleToSmall(stage: RatioInputs['payoutList']): number | null {
+  return stage ? ratio(stage.atScaleP50Ms, stage.smallP50Ms) : null;
 }
 
 /** Lookups with the default logging ÷ with logging off. */

@@ -74,12 +74,18 @@ export async function measureStatementStage(env: BenchEnv, fromSources: boolean)
   return { runs };
 }
 
-/** The payouts `seedSettledPayouts` wrote for `index`, removed, and the planner told. */
-export async function removeSeededPayouts(db: PrismaClient, merchantId: number, index: number): Promise<void> {
+/** The payouts `seedSettledPayouts` wrote for `index` (or for each of several), removed, and the planner told once. */
+export async function removeSeededPayouts(
+  db: PrismaClient,
+  merchantId: number,
+  index: number | readonly number[],
+): Promise<void> {
+  const patterns = (typeof index === 'number' ? [index] : index).map((each) => `${seededPrefix(each)}%`);
+  // One statement, so a merchant's payouts are read once however many batches are removed.
   await db.$executeRawUnsafe(
-    'DELETE FROM payouts WHERE merchant_id = $1 AND ack_no LIKE $2',
+    `DELETE FROM payouts WHERE merchant_id = $1 AND (${patterns.map((_, n) => `ack_no LIKE $${n + 2}`).join(' OR ')})`,
     merchantId,
-    `${seededPrefix(index)}%`,
+    ...patterns,
   );
   await db.$executeRawUnsafe('VACUUM ANALYZE payouts');
 }

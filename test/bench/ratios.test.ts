@@ -40,6 +40,7 @@ const INPUTS: RatioInputs = {
   bankDowntime: { bothUpPerS: 240, oneDownPerS: 228, recoveryToFirstPayoutS: 1.2345 },
   caughtPayouts: { settledAfterRecoveryS: 41.26 },
   statement: { linesPerS: 9_100, peakRssMb: 181.4, rssGrowth: 1.12 },
+  payoutList: { atScaleP50Ms: 4.2, smallP50Ms: 3.5 },
 };
 
 describe('bench ratios', () => {
@@ -64,6 +65,7 @@ describe('bench ratios', () => {
       statementLinesPerS: 9_100,
       statementPeakRssMb: 181.4,
       statementRssGrowth: 1.12,
+      payoutListAtScaleToSmall: 1.2,
     });
   });
 
@@ -87,6 +89,7 @@ describe('bench ratios', () => {
         'statementLinesPerS',
         'statementPeakRssMb',
         'statementRssGrowth',
+        'payoutListAtScaleToSmall',
         'workerPeakRssMb',
         'workerScaleAtSlowRail',
       ].sort(),
@@ -109,6 +112,7 @@ describe('bench ratios', () => {
       bankDowntime: { bothUpPerS: 0, oneDownPerS: 50, recoveryToFirstPayoutS: null },
       caughtPayouts: { settledAfterRecoveryS: null },
       statement: undefined,
+      payoutList: { atScaleP50Ms: 4.2, smallP50Ms: 0 },
     });
     expect(ratios).toMatchObject({
       acceptSpreadToPgbench: null,
@@ -128,7 +132,9 @@ describe('bench ratios', () => {
       statementLinesPerS: null,
       statementPeakRssMb: null,
       statementRssGrowth: null,
+      payoutListAtScaleToSmall: null,
     });
+    expect(computeRatios({ ...INPUTS, payoutList: undefined }).payoutListAtScaleToSmall).toBeNull();
     expect(computeRatios({ ...INPUTS, lookupLogging: undefined }).lookupLoggingCost).toBeNull();
     expect(computeRatios({ ...INPUTS, caughtPayouts: undefined }).caughtPayoutsSettledAfterRecoveryS).toBeNull();
     expect(computeRatios({ ...INPUTS, bankDowntime: undefined })).toMatchObject({
@@ -149,6 +155,7 @@ describe('bench ratios', () => {
       bankRecoveryToFirstPayoutS: 10.01,
       caughtPayoutsSettledAfterRecoveryS: 60,
       statementRssGrowth: 1.6,
+      payoutListAtScaleToSmall: 3.01,
       bulkPayoutsLeftToSweeper: 1,
     });
     const met = Object.fromEntries(verdicts.map((v) => [v.name, v.met]));
@@ -172,6 +179,7 @@ describe('bench ratios', () => {
       statementLinesPerS: true,
       statementPeakRssMb: true,
       statementRssGrowth: false,
+      payoutListAtScaleToSmall: false,
     });
     expect(verdicts.find((v) => v.name === 'p99AtHalfLoadMs')?.goal).toBe('≤ 50');
     expect(verdicts.find((v) => v.name === 'bankRecoveryToFirstPayoutS')?.goal).toBe('≤ 10');
