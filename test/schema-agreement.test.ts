@@ -112,8 +112,10 @@ const DATABASE_ONLY_CHECKS = [
   'bank_downtimes_status_known',
   'bank_downtimes_resolved_after_since',
   'bank_controls_state_known',
+  'merchant_users_email_lower_case',
 ];
 const DATABASE_ONLY_UNIQUE_INDEXES = [
+  'merchant_users_one_owner',
   'ledger_entries_one_terminal_entry_per_payout',
   'webhook_deliveries_one_settlement_per_payout',
   'webhook_deliveries_one_reversal_per_payout',

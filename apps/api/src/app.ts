@@ -11,6 +11,7 @@ import type { BeneficiaryValidator } from './beneficiaries/beneficiary-validator
 import { bulkPayoutRoutes } from './bulk/bulk-routes.js';
 import { payinCallbackRoutes } from './callbacks/payin-callback-routes.js';
 import { collectionRoutes } from './collections/collection-routes.js';
+import { dashboardRoutes } from './dashboard/dashboard-routes.js';
 import { downtimeRoutes } from './downtimes/downtime-routes.js';
 import { eventFeedRoutes } from './events/event-feed-routes.js';
 import { errorHandler, notFound } from './http/error-handler.js';
@@ -83,6 +84,8 @@ export function createApp(deps: ApiDependencies): Express {
   app.use(cancelPayoutRoutes(deps));
   app.use(payoutListRoutes(deps));
   app.use(eventFeedRoutes(deps));
+  // The merchant dashboard's pages (docs/dashboard.md): its own sessions and people, apart from the console's.
+  app.use(dashboardRoutes(deps));
   app.use(notFound);
   app.use(errorHandler);
   // An exact request to a payout endpoint skips the router: the same handlers, run in the same order.

@@ -142,6 +142,16 @@ export {
   type ConsolePermission,
   type ConsoleRole,
 } from './console-roles.js';
+export {
+  ASSIGNABLE_MERCHANT_ROLES,
+  MERCHANT_USER_EMAIL_PATTERN,
+  MERCHANT_USER_ROLES,
+  merchantMay,
+  merchantPermissionsOf,
+  merchantUserEmail,
+  type MerchantPermission,
+  type MerchantUserRole,
+} from './merchant-team.js';
 export { bulkCounts, MAX_BULK_ITEMS, type BulkItemStanding } from './bulk-batch.js';
 export {
   DEFAULT_APPROVAL_TTL_MS,
