@@ -51,12 +51,13 @@ export function statementRoutes(
  * one before is handed to the connection, so a long period never sits in memory, and a client that hangs up
  * stops the reading. Cells are written by the console's csvLine, which defuses anything a spreadsheet would run
  * as a formula. A failure after the first bytes can only cut the file short (error-handler.ts ends the
- * connection), never turn it into an error body.
+ * connection), never turn it into an error body. The dashboard's statement download sends the same file
+ * (docs/dashboard.md).
  */
-async function sendStatementCsv(
+export async function sendStatementCsv(
   res: Response,
   dbs: LookupDatabases,
-  merchant: AuthenticatedMerchant,
+  merchant: Pick<AuthenticatedMerchant, 'id' | 'mid'>,
   period: StatementPeriod,
 ): Promise<void> {
   const statement = await openStatement(dbs, { merchantId: merchant.id, period, batch: CSV_BATCH });
@@ -77,7 +78,7 @@ async function sendStatementCsv(
 }
 
 /** Writes to the connection and waits while its buffer is full; false once the client has gone. */
-async function written(res: Response, text: string): Promise<boolean> {
+export async function written(res: Response, text: string): Promise<boolean> {
   if (res.destroyed) return false;
   if (!res.write(text)) {
     await new Promise<void>((resolve) => {

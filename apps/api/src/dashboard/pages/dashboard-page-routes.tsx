@@ -1,7 +1,13 @@
 import { Router } from 'express';
 import type { ApiDependencies } from '../../app.js';
+import { payoutsPageRoutes } from './payouts-page.js';
 
-/** The pages every signed-in merchant user reads: payouts, a payout, the wallet and statement, downtimes. */
-export function dashboardPageRoutes(_deps: ApiDependencies): Router {
-  return Router({ caseSensitive: true, strict: true });
+/**
+ * The pages every signed-in merchant user reads (docs/dashboard.md): payouts, a payout, the wallet and its
+ * statement, downtimes; one module per page, each route wrapped in `permit` with the permission it needs.
+ */
+export function dashboardPageRoutes(deps: ApiDependencies): Router {
+  const router = Router({ caseSensitive: true, strict: true });
+  router.use(payoutsPageRoutes(deps));
+  return router;
 }
