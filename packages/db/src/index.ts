@@ -56,6 +56,8 @@ export {
 export { payoutsForStatement } from './repositories/console/merchant-statement-rows.js';
 export { listFailedWebhookDeliveries, type FailedWebhookRow } from './repositories/console/failed-webhooks.js';
 export { findMerchantOverview, type MerchantOverview } from './repositories/console/merchant-overview.js';
+// The merchant dashboard's reads beyond the merchant API's own (docs/dashboard.md).
+export { findPayoutDescription } from './repositories/dashboard/payout-description.js';
 export * from './repositories/statement-breaks.js';
 export {
   BANK_TIME_ZONE,

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { ApiDependencies } from '../../app.js';
+import { payoutPageRoutes } from './payout-page.js';
 import { payoutsPageRoutes } from './payouts-page.js';
 
 /**
@@ -9,5 +10,6 @@ import { payoutsPageRoutes } from './payouts-page.js';
 export function dashboardPageRoutes(deps: ApiDependencies): Router {
   const router = Router({ caseSensitive: true, strict: true });
   router.use(payoutsPageRoutes(deps));
+  router.use(payoutPageRoutes(deps));
   return router;
 }
