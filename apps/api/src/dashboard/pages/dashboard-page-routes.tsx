@@ -2,6 +2,7 @@ import { Router } from 'express';
 import type { ApiDependencies } from '../../app.js';
 import { payoutPageRoutes } from './payout-page.js';
 import { payoutsPageRoutes } from './payouts-page.js';
+import { walletPageRoutes } from './wallet-page.js';
 
 /**
  * The pages every signed-in merchant user reads (docs/dashboard.md): payouts, a payout, the wallet and its
@@ -11,5 +12,6 @@ export function dashboardPageRoutes(deps: ApiDependencies): Router {
   const router = Router({ caseSensitive: true, strict: true });
   router.use(payoutsPageRoutes(deps));
   router.use(payoutPageRoutes(deps));
+  router.use(walletPageRoutes(deps));
   return router;
 }
