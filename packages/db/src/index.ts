@@ -58,6 +58,7 @@ export { listFailedWebhookDeliveries, type FailedWebhookRow } from './repositori
 export { findMerchantOverview, type MerchantOverview } from './repositories/console/merchant-overview.js';
 // The merchant dashboard's reads beyond the merchant API's own (docs/dashboard.md).
 export { findPayoutDescription } from './repositories/dashboard/payout-description.js';
+export { listPastBankDowntimes, type PastBankDowntime } from './repositories/dashboard/past-downtimes.js';
 export * from './repositories/statement-breaks.js';
 export {
   BANK_TIME_ZONE,

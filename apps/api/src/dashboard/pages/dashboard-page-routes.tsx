@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { ApiDependencies } from '../../app.js';
+import { downtimesPageRoutes } from './downtimes-page.js';
 import { payoutPageRoutes } from './payout-page.js';
 import { payoutsPageRoutes } from './payouts-page.js';
 import { walletPageRoutes } from './wallet-page.js';
@@ -13,5 +14,6 @@ export function dashboardPageRoutes(deps: ApiDependencies): Router {
   router.use(payoutsPageRoutes(deps));
   router.use(payoutPageRoutes(deps));
   router.use(walletPageRoutes(deps));
+  router.use(downtimesPageRoutes(deps));
   return router;
 }
