@@ -1,24 +1,27 @@
-import type { ComponentChildren } from 'preact';
+import type { Response } from 'express';
+import type { ComponentChildren, VNode } from 'preact';
 import { isAppError, type FieldError } from '@payout/domain';
+import { renderDashboardPage } from '../dashboard-layout.js';
 
 // Pieces the dashboard's read pages share: reading a query the merchant API's own parser checks, the list of
 // what was wrong with it, links that keep a query, and tables that scroll inside themselves on a phone.
 
-/** What a query parser of packages/contract gave, or the fields it refused (its 422, shown on the page instead). */
-export type ParsedQuery<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };
-
 /**
  * Runs one of the merchant API's query parsers (parsePayoutListQuery, parseStatementQuery), so a page reads
- * its filters exactly as the API does (docs/api.md); a refusal comes back as the fields at fault.
+ * its filters exactly as the API does (docs/api.md). Where the API answers 422, the page is `refused` with
+ * the fields at fault, sent with 422, and this gives undefined.
  */
-export function parseQuery<T>(parse: () => T): ParsedQuery<T> {
+export function parsedOrRefused<T>(
+  res: Response,
+  parse: () => T,
+  refused: (errors: readonly FieldError[]) => VNode,
+): T | undefined {
   try {
-    return { ok: true, value: parse() };
+    return parse();
   } catch (error) {
-    if (isAppError(error) && error.code === 'VALIDATION_FAILED') {
-      return { ok: false, errors: (error.details.errors as FieldError[] | undefined) ?? [] };
-    }
-    throw error;
+    if (!isAppError(error) || error.code !== 'VALIDATION_FAILED') throw error;
+    renderDashboardPage(res, 422, refused((error.details.errors as FieldError[] | undefined) ?? []));
+    return undefined;
   }
 }
 
@@ -52,6 +55,16 @@ export function withQuery(path: string, parameters: Record<string, string | unde
   for (const [name, value] of Object.entries(parameters)) if (value) search.set(name, value);
   const text = search.toString();
   return text ? `${path}?${text}` : path;
+}
+
+/** The link to the page after this one: `path` with the parameters `kept` as given, and the next cursor. */
+export function nextPageHref(
+  path: string,
+  query: Record<string, unknown>,
+  kept: readonly string[],
+  cursor: string | null,
+): string | undefined {
+  return cursor === null ? undefined : withQuery(path, { ...textParameters(query, kept), cursor });
 }
 
 /** A table that scrolls sideways inside itself, so a phone-sized page never does. */

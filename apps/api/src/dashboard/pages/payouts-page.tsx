@@ -16,7 +16,7 @@ import { written } from '../../wallet/statement-routes.js';
 import { permit } from '../dashboard-gates.js';
 import { DashboardPage, renderDashboardPage } from '../dashboard-layout.js';
 import type { DashboardViewer } from '../dashboard-session.js';
-import { parseQuery, QueryErrors, textParameters, WideTable, withQuery } from './page-parts.js';
+import { nextPageHref, parsedOrRefused, QueryErrors, textParameters, WideTable, withQuery } from './page-parts.js';
 
 /** The list's filters as GET /api/payouts names them (docs/api.md, "Listing payouts"). */
 const FILTERS = ['from', 'to', 'status', 'mode', 'BatchID', 'bank'] as const;
@@ -54,22 +54,21 @@ export function payoutsPageRoutes(deps: ApiDependencies): Router {
     '/dashboard',
     permit('read', async (req, res, viewer) => {
       const given = textParameters(req.query, [...FILTERS, 'limit', 'cursor']);
-      const parsed = parseQuery(() => parsePayoutListQuery(req.query));
-      if (!parsed.ok) {
-        renderDashboardPage(res, 422, <PayoutsPage viewer={viewer} given={given} errors={parsed.errors} />);
-        return;
-      }
-      const { filters, limit, after } = parsed.value;
+      const query = parsedOrRefused(
+        res,
+        () => parsePayoutListQuery(req.query),
+        (errors) => <PayoutsPage viewer={viewer} given={given} errors={errors} />,
+      );
+      if (!query) return;
+      const { filters, limit, after } = query;
       const page = await findPayoutPage(dbs, { merchantId: viewer.merchant.id, filters, after, limit });
       const body = payoutListBody(page, filters);
       const rows = page.payouts.map((p, i) => ({ acceptedAt: p.createdAt, lookup: body.payouts[i]! }));
-      const older =
-        body.next_cursor &&
-        withQuery('/dashboard', { ...textParameters(req.query, [...FILTERS, 'limit']), cursor: body.next_cursor });
+      const older = nextPageHref('/dashboard', req.query, [...FILTERS, 'limit'], body.next_cursor);
       renderDashboardPage(
         res,
         200,
-        <PayoutsPage viewer={viewer} given={given} rows={rows} older={older ?? undefined} first={!after} />,
+        <PayoutsPage viewer={viewer} given={given} rows={rows} older={older} first={!after} />,
       );
     }),
   );
@@ -78,20 +77,22 @@ export function payoutsPageRoutes(deps: ApiDependencies): Router {
     '/dashboard/payouts.csv',
     permit('statements', async (req, res, viewer) => {
       const extra = ['limit', 'cursor'].filter((name) => req.query[name] !== undefined);
-      const parsed = parseQuery(() => {
-        if (extra.length > 0) {
-          throw AppError.validation(
-            extra.map((field) => ({ field, message: `${field} pages the list: the CSV holds every payout it lists` })),
-          );
-        }
-        return parsePayoutListQuery(req.query);
-      });
-      if (!parsed.ok) {
-        const given = textParameters(req.query, FILTERS);
-        renderDashboardPage(res, 422, <PayoutsPage viewer={viewer} given={given} errors={parsed.errors} />);
-        return;
-      }
-      await sendPayoutsCsv(res, dbs, viewer, parsed.value.filters);
+      const query = parsedOrRefused(
+        res,
+        () => {
+          if (extra.length > 0) {
+            throw AppError.validation(
+              extra.map((field) => ({
+                field,
+                message: `${field} pages the list: the CSV holds every payout it lists`,
+              })),
+            );
+          }
+          return parsePayoutListQuery(req.query);
+        },
+        (errors) => <PayoutsPage viewer={viewer} given={textParameters(req.query, FILTERS)} errors={errors} />,
+      );
+      if (query) await sendPayoutsCsv(res, dbs, viewer, query.filters);
     }),
   );
   return router;

@@ -14,7 +14,7 @@ import { sendStatementCsv } from '../../wallet/statement-routes.js';
 import { permit } from '../dashboard-gates.js';
 import { DashboardPage, renderDashboardPage } from '../dashboard-layout.js';
 import type { DashboardViewer } from '../dashboard-session.js';
-import { parseQuery, QueryErrors, textParameters, WideTable, withQuery } from './page-parts.js';
+import { nextPageHref, parsedOrRefused, QueryErrors, textParameters, WideTable, withQuery } from './page-parts.js';
 
 /** The statement's period as GET /api/statement names it (docs/api.md, "Statement"). */
 const PERIOD = ['from', 'to'] as const;
@@ -34,12 +34,13 @@ export function walletPageRoutes(deps: ApiDependencies): Router {
     '/dashboard/wallet',
     permit('read', async (req, res, viewer) => {
       const given = textParameters(req.query, [...PERIOD, 'limit', 'cursor']);
-      const parsed = parseQuery(() => parseStatementQuery(req.query, new Date()));
-      if (!parsed.ok) {
-        renderDashboardPage(res, 422, <WalletPage viewer={viewer} given={given} errors={parsed.errors} />);
-        return;
-      }
-      const { period, format, limit, after } = parsed.value;
+      const query = parsedOrRefused(
+        res,
+        () => parseStatementQuery(req.query, new Date()),
+        (errors) => <WalletPage viewer={viewer} given={given} errors={errors} />,
+      );
+      if (!query) return;
+      const { period, format, limit, after } = query;
       if (format === 'csv') {
         res.redirect(303, withQuery('/dashboard/wallet/statement.csv', textParameters(req.query, PERIOD)));
         return;
@@ -48,12 +49,7 @@ export function walletPageRoutes(deps: ApiDependencies): Router {
       const page = await findStatementPage(dbs, { merchantId: viewer.merchant.id, period, after, limit });
       if (!wallet || !page) throw new AppError('NOT_FOUND', MESSAGES.walletNotFound);
       const statement = statementBody(period, page);
-      const later =
-        statement.next_cursor &&
-        withQuery('/dashboard/wallet', {
-          ...textParameters(req.query, [...PERIOD, 'limit']),
-          cursor: statement.next_cursor,
-        });
+      const later = nextPageHref('/dashboard/wallet', req.query, [...PERIOD, 'limit'], statement.next_cursor);
       renderDashboardPage(
         res,
         200,
@@ -63,7 +59,7 @@ export function walletPageRoutes(deps: ApiDependencies): Router {
           balances={wallet}
           statement={statement}
           postedAt={page.entries.map((e) => e.createdAt)}
-          later={later ?? undefined}
+          later={later}
         />,
       );
     }),
@@ -72,13 +68,12 @@ export function walletPageRoutes(deps: ApiDependencies): Router {
   router.get(
     '/dashboard/wallet/statement.csv',
     permit('statements', async (req, res, viewer) => {
-      const parsed = parseQuery(() => parseStatementQuery({ ...req.query, format: 'csv' }, new Date()));
-      if (!parsed.ok) {
-        const given = textParameters(req.query, PERIOD);
-        renderDashboardPage(res, 422, <WalletPage viewer={viewer} given={given} errors={parsed.errors} />);
-        return;
-      }
-      await sendStatementCsv(res, dbs, viewer.merchant, parsed.value.period);
+      const query = parsedOrRefused(
+        res,
+        () => parseStatementQuery({ ...req.query, format: 'csv' }, new Date()),
+        (errors) => <WalletPage viewer={viewer} given={textParameters(req.query, PERIOD)} errors={errors} />,
+      );
+      if (query) await sendStatementCsv(res, dbs, viewer.merchant, query.period);
     }),
   );
   return router;
