@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PrismaClient } from '@payout/db';
+import { registerWebhookEndpoint, type PrismaClient } from '@payout/db';
 import { useApi } from '../support/api.js';
 import { testPool, testPrisma } from '../support/database.js';
 import { makeMerchant, type TestMerchant } from '../support/factories.js';
@@ -84,6 +84,46 @@ describe('GET /dashboard/payouts/:transactionId', () => {
     expect(res.text).not.toContain('AWAITING_RAIL');
   });
 
+  it('shows each webhook delivery and attempt with its HTTP status, never the attempt’s error or address', async () => {
+    const merchant = await makeMerchant(db, { balance: '1000.00' });
+    await registerWebhookEndpoint(
+      db,
+      merchant.merchant.id,
+      {
+        url: 'https://hooks.merchant.example/payouts',
+        secret: 'whsec_dashboard_test_secret',
+        secretPrefix: 'whsec_da',
+      },
+      0,
+    );
+    const person = await signedIn(db, merchant, 'FINANCE');
+    const id = await payOut(api.current, merchant, 'UPI');
+    expect((await postForm(api.current.url, `/dashboard/payouts/${id}/cancel`, person)).status).toBe(303);
+    const delivery = await db.webhookDelivery.findFirstOrThrow({
+      where: { payout: { merchantId: merchant.merchant.id } },
+    });
+    // What the worker records of a refused attempt.
+    await db.webhookAttempt.create({
+      data: {
+        deliveryId: delivery.id,
+        attempt: 1,
+        url: 'https://hooks.merchant.example/payouts',
+        statusCode: 502,
+        durationMs: 40,
+        error: 'ECONNRESET from 10.20.30.40',
+      },
+    });
+
+    const res = await getPage(api.current.url, `/dashboard/payouts/${id}`, person);
+
+    expect(res.status).toBe(200);
+    expect(res.text).toContain(`<p class="what">Webhook ${delivery.sequence} queued</p>`);
+    expect(res.text).toContain(`<p class="what">Webhook ${delivery.sequence}, attempt 1</p>`);
+    expect(res.text).toContain('your endpoint answered HTTP 502');
+    expect(res.text).not.toContain('ECONNRESET');
+    expect(res.text).not.toContain('hooks.merchant.example');
+  });
+
   it('is the 404 page for another merchant’s payout, an unknown one and a TransactionID that is not digits', async () => {
     for (const path of [
       `/dashboard/payouts/${theirId}`,
@@ -142,7 +182,7 @@ describe('POST /dashboard/payouts/:transactionId/cancel', () => {
     const res = await postForm(api.current.url, `/dashboard/payouts/${id}/cancel`, finance);
 
     expect(res.status).toBe(409);
-    expect(res.text).toContain('Not cancelled: a bank already has this payout');
+    expect(res.text).toContain('Not cancelled: this payout was already sent to a bank');
     expect(await payoutInDatabase(id)).toEqual({ state: 'SUCCESS', failure_reason: null, releases: '0' });
   });
 

@@ -24,7 +24,7 @@ const TRANSACTION_ID = /^[0-9]{1,30}$/;
 const CANCEL_NOTICES = {
   cancelled: 'Cancelled: the payout failed as cancelled by you, and its amount is back in the main wallet.',
   'already-cancelled': 'This payout was already cancelled. Nothing changed.',
-  sent: 'Not cancelled: a bank already has this payout, so it can no longer be cancelled. Nothing changed.',
+  sent: 'Not cancelled: this payout was already sent to a bank, or has already settled, so it can no longer be cancelled. Nothing changed.',
 } as const;
 
 type CancelNotice = keyof typeof CANCEL_NOTICES;
@@ -109,7 +109,8 @@ export function payoutPageRoutes(deps: ApiDependencies): Router {
       }
       req.log.info({ merchantUser: viewer.user.id, outcome: result.outcome }, 'dashboard payout cancel');
       if (result.outcome === 'sent') {
-        // Refused as the API refuses it (409): the page shows the payout as it stands, and why.
+        // Refused as the API refuses it (409; a payout that settled without a bank, such as one refused for
+        // balance, is `sent` too): the page shows the payout as it stands, and why.
         await showPayout(req, res, viewer, 409, 'sent');
         return;
       }
