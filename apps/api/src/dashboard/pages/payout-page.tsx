@@ -163,7 +163,7 @@ function PayoutPage(props: {
         <dt>Ack_no</dt>
         <dd>{b.Ack_no}</dd>
         <dt>Bank</dt>
-        <dd>{b.bank ?? 'not sent yet'}</dd>
+        <dd>{b.bank ?? (b.status === 'Pending' ? 'not sent yet' : '—')}</dd>
         <dt>Bank reference (Bankriff)</dt>
         <dd>{b.Bankriff || '—'}</dd>
         {b.reason_code && (

@@ -58,6 +58,7 @@ export function walletPageRoutes(deps: ApiDependencies): Router {
           given={given}
           balances={wallet}
           statement={statement}
+          period={period}
           postedAt={page.entries.map((e) => e.createdAt)}
           later={later}
         />,
@@ -85,11 +86,13 @@ function WalletPage(props: {
   errors?: readonly FieldError[];
   balances?: { availablePaise: Paise; reservedPaise: Paise };
   statement?: StatementBody;
+  /** The statement's period, shown in IST as the rest of the dashboard shows times. */
+  period?: { from: Date; to: Date | null };
   /** Each entry's posting time, for showing it in IST as the rest of the dashboard does. */
   postedAt?: readonly Date[];
   later?: string | undefined;
 }) {
-  const { given, statement: s, balances } = props;
+  const { given, statement: s, period, balances } = props;
   const mayDownload = merchantMay(props.viewer.user.role, 'statements');
   return (
     <DashboardPage title="Wallet" viewer={props.viewer}>
@@ -117,11 +120,11 @@ function WalletPage(props: {
         )}
       </form>
       {props.errors && <QueryErrors errors={props.errors} />}
-      {s && (
+      {s && period && (
         <>
           <p>
-            From {s.from} {s.to ? `to ${s.to}` : 'to now'}: opening balance ₹ {s.opening_balance}, closing balance ₹{' '}
-            {s.closing_balance}.
+            From {ist(period.from)} to {period.to ? ist(period.to) : 'now'}: opening balance ₹ {s.opening_balance},
+            closing balance ₹ {s.closing_balance}.
           </p>
           {s.entries.length === 0 ? (
             <p class="empty">No entries in this period{given.cursor ? ' after these' : ''}.</p>
