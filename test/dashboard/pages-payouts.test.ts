@@ -62,6 +62,32 @@ describe('GET /dashboard', () => {
     expect(fromApi).toEqual([ourIds[2], ourIds[0]]);
   });
 
+  it('lists what GET /api/payouts lists for each filter: status, an IST date range, bank and BatchID', async () => {
+    const istDay = (offsetDays: number) =>
+      new Date(Date.now() + offsetDays * 86_400_000 + 5.5 * 3_600_000).toISOString().slice(0, 10);
+    const queries = [
+      'status=Pending',
+      'status=Success',
+      `from=${istDay(0)}&to=${istDay(1)}`,
+      `to=${istDay(-1)}`,
+      'bank=primary',
+      'BatchID=424242',
+      'mode=UPI&status=Pending',
+    ];
+    for (const query of queries) {
+      const apiBody = losslessBody(await call(api.current, `/api/payouts?${query}`, { merchant: ours }));
+      const fromApi = (apiBody.payouts as { TransactionID: string }[]).map((p) => p.TransactionID);
+
+      const res = await page(`/dashboard?${query}`);
+
+      expect(res.status, query).toBe(200);
+      expect(listedTransactionIds(res.text), query).toEqual(fromApi);
+    }
+    // Not all empty: the date range of today and Pending hold every payout of ours.
+    const today = await page(`/dashboard?from=${istDay(0)}&to=${istDay(1)}&status=Pending`);
+    expect(listedTransactionIds(today.text)).toEqual([...ourIds].reverse());
+  });
+
   it('walks older pages by the cursor of the "Older" link, keeping the filters, and the last page has none', async () => {
     const first = await page('/dashboard?limit=2');
     expect(listedTransactionIds(first.text)).toEqual([ourIds[2], ourIds[1]]);
