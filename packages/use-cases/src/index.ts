@@ -114,6 +114,14 @@ export {
   type SubmitBulkInput,
 } from './intake/submit-bulk-payout.js';
 export { BULK_CSV_COLUMNS, BulkCsvRefused, bulkCsvBatchId, readBulkCsv } from './intake/bulk-csv.js';
+export {
+  previewMerchantBulk,
+  submitPreviewedBulk,
+  type MerchantBulkPreview,
+  type MerchantBulkPreviewLine,
+  type MerchantBulkPreviewOutcome,
+  type SubmitPreviewedBulkOutcome,
+} from './intake/merchant-bulk-preview.js';
 export { breakSaysMoneyIsMissing } from '@payout/recon';
 export {
   planOperatorBulkBatch,

@@ -44,6 +44,30 @@ export function readBulkCsv(bytes: Buffer | string): Record<string, string>[] {
 
 /** {@link readBulkCsv} with each item's line number, for messages that name the line. */
 export function readBulkCsvLines(bytes: Buffer | string): BulkCsvLine[] {
+  const { lines, refused } = judgeBulkCsvLines(bytes);
+  if (refused.length) {
+    const problems = refused.map((r) => `line ${r.line}: ${r.why}`);
+    const more = problems.length > LISTED_PROBLEMS ? `\n… and ${problems.length - LISTED_PROBLEMS} more` : '';
+    throw new BulkCsvRefused(
+      `file refused, nothing was reserved:\n${problems.slice(0, LISTED_PROBLEMS).join('\n')}${more}`,
+    );
+  }
+  return lines;
+}
+
+/** A line of a file that is not a payout, and why (the item rules' own messages). */
+export interface BulkCsvRefusedLine {
+  line: number;
+  why: string;
+}
+
+/**
+ * The file read line by line: the lines that are payouts and the lines that are not, each with the reason.
+ * Only the file as a whole (its header, no lines, more than MAX_BULK_ITEMS) is refused with a
+ * {@link BulkCsvRefused}. The operator's reader refuses a file with any bad line; a merchant's dashboard
+ * preview shows the bad lines and sends the others (docs/dashboard.md, "Bulk upload").
+ */
+export function judgeBulkCsvLines(bytes: Buffer | string): { lines: BulkCsvLine[]; refused: BulkCsvRefusedLine[] } {
   let records: { record: Record<string, string>; info: { lines: number } }[];
   try {
     records = parse<{ record: Record<string, string>; info: { lines: number } }>(bytes, {
@@ -62,28 +86,26 @@ export function readBulkCsvLines(bytes: Buffer | string): BulkCsvLine[] {
   if (records.length > MAX_BULK_ITEMS) {
     throw new BulkCsvRefused(`file refused: ${records.length} payouts, at most ${MAX_BULK_ITEMS} in one batch`);
   }
-  const problems: string[] = [];
+  const lines: BulkCsvLine[] = [];
+  const refused: BulkCsvRefusedLine[] = [];
   const seen = new Map<string, number>();
   for (const { record, info } of records) {
     try {
       const payout = parseBulkItem(record);
       const earlier = seen.get(payout.transactionId);
       if (earlier !== undefined)
-        problems.push(`line ${info.lines}: TransactionID ${payout.transactionId} is already on line ${earlier}`);
-      else seen.set(payout.transactionId, info.lines);
+        refused.push({ line: info.lines, why: `TransactionID ${payout.transactionId} is already on line ${earlier}` });
+      else {
+        seen.set(payout.transactionId, info.lines);
+        lines.push({ line: info.lines, item: record });
+      }
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       const fields = (error.details.errors as { field: string; message: string }[] | undefined) ?? [];
-      problems.push(`line ${info.lines}: ${fields.length ? fields.map((f) => f.message).join('; ') : error.message}`);
+      refused.push({ line: info.lines, why: fields.length ? fields.map((f) => f.message).join('; ') : error.message });
     }
   }
-  if (problems.length) {
-    const more = problems.length > LISTED_PROBLEMS ? `\n… and ${problems.length - LISTED_PROBLEMS} more` : '';
-    throw new BulkCsvRefused(
-      `file refused, nothing was reserved:\n${problems.slice(0, LISTED_PROBLEMS).join('\n')}${more}`,
-    );
-  }
-  return records.map((r) => ({ line: r.info.lines, item: r.record }));
+  return { lines, refused };
 }
 
 function checkedHeader(header: string[]): string[] {
@@ -99,8 +121,12 @@ function checkedHeader(header: string[]): string[] {
 
 /** A BatchID from the file's content, so submitting the same file again replays the batch instead of paying twice. */
 export function bulkCsvBatchId(bytes: Buffer | string): string {
-  const digest = createHash('sha256').update(bytes).digest('hex');
-  return BigInt(`0x${digest.slice(0, 24)}`)
+  return batchIdOfDigest(createHash('sha256').update(bytes).digest('hex'));
+}
+
+/** A BatchID (at most 30 digits, as the bulk endpoint takes) made from a hex SHA-256 digest: its first 96 bits. */
+export function batchIdOfDigest(hexDigest: string): string {
+  return BigInt(`0x${hexDigest.slice(0, 24)}`)
     .toString()
     .slice(0, 30);
 }

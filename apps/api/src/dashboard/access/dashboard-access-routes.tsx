@@ -1,10 +1,20 @@
 import { Router } from 'express';
 import type { ApiDependencies } from '../../app.js';
+import { bulkUploadBodies, bulkUploadRoutes } from './bulk-upload.js';
 
-/** The merchant's access and money actions: bulk upload, webhook endpoint, API tokens, IP allow-list. */
-export function dashboardAccessRoutes(_deps: ApiDependencies): Router {
-  return Router({ caseSensitive: true, strict: true });
+/**
+ * The merchant's access and money actions (docs/dashboard.md): bulk upload, webhook endpoint, API tokens, IP
+ * allow-list, one module per page. Each page and action is wrapped in `permit` with its own permission.
+ */
+export function dashboardAccessRoutes(deps: ApiDependencies): Router {
+  const router = Router({ caseSensitive: true, strict: true });
+  router.use(bulkUploadRoutes(deps));
+  return router;
 }
 
-/** Routes that read a body of their own (a bulk file, larger than the dashboard's forms). */
-dashboardAccessRoutes.withOwnBody = (_deps: ApiDependencies): Router => Router({ caseSensitive: true, strict: true });
+/**
+ * Routes that read a body of their own (a bulk file, larger than the dashboard's forms): each reads it only
+ * once the user is known to hold the route's permission; the CSRF check and the handler follow in
+ * {@link dashboardAccessRoutes}, after the dashboard's gates.
+ */
+dashboardAccessRoutes.withOwnBody = (_deps: ApiDependencies): Router => bulkUploadBodies();
