@@ -61,6 +61,16 @@ export {
   type RotateOwnTokenOutcome,
   type TokenHolder,
 } from './merchant-own-tokens.js';
+export {
+  revokeTokenByMerchantUser,
+  rotateTokenByMerchantUser,
+  setAllowlistByMerchantUser,
+  setWebhookUrlByMerchantUser,
+  type MerchantUserChange,
+  type RevokeTokenByMerchantUserOutcome,
+  type SetAllowlistByMerchantUserOutcome,
+  type SetWebhookUrlByMerchantUserOutcome,
+} from './merchant-user-access.js';
 export { planIpAllowlist, type PlanIpAllowlistOutcome } from './merchant-ip-allowlist.js';
 export { resolveDiscrepancyAction, type ResolveDiscrepancyOutcome } from './resolve-discrepancy.js';
 export { planStatementApplication, type PlanStatementApplicationOutcome } from './apply-statement.js';

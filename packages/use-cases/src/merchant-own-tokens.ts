@@ -4,6 +4,7 @@ import {
   revokeToken as revokeStoredToken,
   type MerchantToken,
   type PrismaClient,
+  type Transaction,
 } from '@payout/db';
 import { hashToken, MAX_ACTIVE_MERCHANT_TOKENS, newApiToken, tokenDisplayPrefix } from '@payout/domain';
 import { audit } from './audit.js';
@@ -32,21 +33,30 @@ const byMerchant = (mid: string, reason: string) => ({ actor: `merchant:${mid}`,
  * stock of others behind the merchant's back.
  */
 export async function rotateOwnToken(deps: { db: PrismaClient }, holder: TokenHolder): Promise<RotateOwnTokenOutcome> {
+  return addNewToken(deps, holder.merchantId, (tx, added) =>
+    audit(tx, byMerchant(holder.mid, 'rotated through the merchant API'), 'token.rotate', {
+      merchantId: holder.merchantId,
+      detail: added,
+    }),
+  );
+}
+
+/**
+ * A new token for the merchant within the limit of active tokens, with `record` writing its audit in the same
+ * transaction (given only the new token's id and prefix, never the token): the merchant's rotation, and its
+ * person's on the dashboard (merchant-user-access.ts).
+ */
+export async function addNewToken(
+  deps: { db: PrismaClient },
+  merchantId: number,
+  record: (tx: Transaction, added: { tokenId: number; prefix: string }) => Promise<void>,
+): Promise<RotateOwnTokenOutcome> {
   const token = newApiToken();
   const prefix = tokenDisplayPrefix(token);
   return deps.db.$transaction(async (tx) => {
-    const added = await addOwnToken(
-      tx,
-      holder.merchantId,
-      { hash: hashToken(token), prefix },
-      MAX_ACTIVE_MERCHANT_TOKENS,
-    );
+    const added = await addOwnToken(tx, merchantId, { hash: hashToken(token), prefix }, MAX_ACTIVE_MERCHANT_TOKENS);
     if ('activePrefixes' in added) return { kind: 'at-limit', activePrefixes: added.activePrefixes } as const;
-    const row = added.added;
-    await audit(tx, byMerchant(holder.mid, 'rotated through the merchant API'), 'token.rotate', {
-      merchantId: holder.merchantId,
-      detail: { tokenId: row.id, prefix },
-    });
+    await record(tx, { tokenId: added.added.id, prefix });
     return { kind: 'rotated', token, prefix } as const;
   });
 }

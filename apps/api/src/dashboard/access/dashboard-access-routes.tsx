@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { ApiDependencies } from '../../app.js';
+import { apiTokenRoutes } from './api-tokens.js';
 import { bulkUploadBodies, bulkUploadRoutes } from './bulk-upload.js';
 
 /**
@@ -9,6 +10,7 @@ import { bulkUploadBodies, bulkUploadRoutes } from './bulk-upload.js';
 export function dashboardAccessRoutes(deps: ApiDependencies): Router {
   const router = Router({ caseSensitive: true, strict: true });
   router.use(bulkUploadRoutes(deps));
+  router.use(apiTokenRoutes(deps));
   return router;
 }
 
