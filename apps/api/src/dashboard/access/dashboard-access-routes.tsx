@@ -2,6 +2,7 @@ import { Router } from 'express';
 import type { ApiDependencies } from '../../app.js';
 import { apiTokenRoutes } from './api-tokens.js';
 import { bulkUploadBodies, bulkUploadRoutes } from './bulk-upload.js';
+import { ipAllowlistRoutes } from './ip-allowlist.js';
 
 /**
  * The merchant's access and money actions (docs/dashboard.md): bulk upload, webhook endpoint, API tokens, IP
@@ -11,6 +12,7 @@ export function dashboardAccessRoutes(deps: ApiDependencies): Router {
   const router = Router({ caseSensitive: true, strict: true });
   router.use(bulkUploadRoutes(deps));
   router.use(apiTokenRoutes(deps));
+  router.use(ipAllowlistRoutes(deps));
   return router;
 }
 
