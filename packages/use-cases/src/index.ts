@@ -25,6 +25,11 @@ export {
   type PlanManualResolutionOutcome,
 } from './resolve-manual-review.js';
 export { replayWebhook, type ReplayWebhookOutcome } from './replay-webhook.js';
+export {
+  findMerchantDeliveryPayout,
+  listMerchantWebhookDeliveries,
+  type MerchantWebhookDelivery,
+} from './merchant-webhook-deliveries.js';
 export { enableWebhookEndpointAction, type EnableWebhookEndpointOutcome } from './enable-webhook-endpoint.js';
 export { requeueInquiry, type RequeueInquiryOutcome } from './requeue-inquiry.js';
 export { planWalletCredit, type PlanWalletCreditOutcome } from './credit-wallet.js';

@@ -17,14 +17,25 @@ export type ReplayWebhookOutcome =
  */
 export async function replayWebhook(
   deps: { db: PrismaClient; webhookQueue: Queue },
-  input: { payout: PayoutKey; actor: string; reason: string },
+  input: {
+    payout: PayoutKey;
+    actor: string;
+    reason: string;
+    /** Who the delivery says asked for it: the operator by default; a merchant's person on its dashboard. */
+    requestedBy?: string;
+  },
 ): Promise<ReplayWebhookOutcome> {
   const payout = await findPayoutSubject(deps.db, input.payout);
   if (!payout) return { kind: 'no-payout' };
   const replay = await deps.db.$transaction(async (tx) => {
-    const result = await recordWebhookReplay(tx, payout.merchantId, payout.transactionId, `operator:${input.actor}`);
+    const result = await recordWebhookReplay(
+      tx,
+      payout.merchantId,
+      payout.transactionId,
+      input.requestedBy ?? `operator:${input.actor}`,
+    );
     if (result.kind === 'queued') {
-      await audit(tx, input, 'webhook.replay', {
+      await audit(tx, { actor: input.actor, reason: input.reason }, 'webhook.replay', {
         merchantId: payout.merchantId,
         payoutId: payout.id,
         detail: { deliveryId: result.deliveryId, payoutStatus: result.payoutStatus },

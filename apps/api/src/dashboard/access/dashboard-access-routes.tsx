@@ -3,6 +3,7 @@ import type { ApiDependencies } from '../../app.js';
 import { apiTokenRoutes } from './api-tokens.js';
 import { bulkUploadBodies, bulkUploadRoutes } from './bulk-upload.js';
 import { ipAllowlistRoutes } from './ip-allowlist.js';
+import { webhookEndpointRoutes } from './webhook-endpoint.js';
 
 /**
  * The merchant's access and money actions (docs/dashboard.md): bulk upload, webhook endpoint, API tokens, IP
@@ -13,6 +14,7 @@ export function dashboardAccessRoutes(deps: ApiDependencies): Router {
   router.use(bulkUploadRoutes(deps));
   router.use(apiTokenRoutes(deps));
   router.use(ipAllowlistRoutes(deps));
+  router.use(webhookEndpointRoutes(deps));
   return router;
 }
 
