@@ -8,6 +8,7 @@ import { formField } from '../../http/cookies.js';
 import { permit } from '../dashboard-gates.js';
 import { DashboardCsrf, DashboardPage, renderDashboardPage } from '../dashboard-layout.js';
 import type { DashboardViewer } from '../dashboard-session.js';
+import { RefusalAlert, RowActionForm } from './access-views.js';
 import { changeOf } from './merchant-user-change.js';
 
 /*
@@ -96,11 +97,7 @@ function TokensPage(props: {
   const active = tokens.filter((t) => t.revokedAt === null);
   return (
     <DashboardPage title="API tokens" viewer={viewer}>
-      {props.error && (
-        <p class="error" role="alert">
-          {props.error}
-        </p>
-      )}
+      {props.error && <RefusalAlert>{props.error}</RefusalAlert>}
       {newToken && (
         <div class="secret" role="status">
           <p>
@@ -140,13 +137,15 @@ function TokensPage(props: {
                 {mayChange && (
                   <td>
                     {t.revokedAt === null && active.length > 1 && (
-                      <form method="post" action="/dashboard/tokens/revoke">
-                        <DashboardCsrf viewer={viewer} />
-                        <input type="hidden" name="token" value={String(t.id)} />
-                        <button type="submit" aria-label={`Revoke token ${t.tokenPrefix}`}>
-                          Revoke
-                        </button>
-                      </form>
+                      <RowActionForm
+                        viewer={viewer}
+                        action="/dashboard/tokens/revoke"
+                        field="token"
+                        value={String(t.id)}
+                        label={`Revoke token ${t.tokenPrefix}`}
+                      >
+                        Revoke
+                      </RowActionForm>
                     )}
                   </td>
                 )}

@@ -14,6 +14,7 @@ import { formField } from '../../http/cookies.js';
 import { permit } from '../dashboard-gates.js';
 import { DashboardCsrf, DashboardMessage, DashboardPage, renderDashboardPage } from '../dashboard-layout.js';
 import type { DashboardViewer } from '../dashboard-session.js';
+import { RefusalAlert } from './access-views.js';
 
 /*
  * A merchant's bulk file on its dashboard (docs/dashboard.md, "Bulk upload"; docs/api.md, "Bulk payouts"):
@@ -179,11 +180,7 @@ function renderBulkForm(res: Response, viewer: DashboardViewer, status: number, 
     res,
     status,
     <DashboardPage title="Bulk upload" viewer={viewer}>
-      {error && (
-        <p class="error" role="alert">
-          {error}
-        </p>
-      )}
+      {error && <RefusalAlert>{error}</RefusalAlert>}
       <p>
         A CSV file: a header line naming its columns, from {BULK_CSV_COLUMNS.join(', ')} (Mode, TransactionID, Amount
         and Name are required), then one payout per line, at most {MAX_BULK_ITEMS.toLocaleString('en-IN')}. Each line is

@@ -14,6 +14,7 @@ import { formField } from '../../http/cookies.js';
 import { permit } from '../dashboard-gates.js';
 import { DashboardCsrf, DashboardMessage, DashboardPage, renderDashboardPage } from '../dashboard-layout.js';
 import type { DashboardViewer } from '../dashboard-session.js';
+import { RefusalAlert, RowActionForm } from './access-views.js';
 import { changeOf } from './merchant-user-change.js';
 
 /*
@@ -153,11 +154,7 @@ function WebhookPage(props: {
   const mayChange = merchantMay(viewer.user.role, 'access');
   return (
     <DashboardPage title="Webhook" viewer={viewer}>
-      {props.error && (
-        <p class="error" role="alert">
-          {props.error}
-        </p>
-      )}
+      {props.error && <RefusalAlert>{props.error}</RefusalAlert>}
       <dl class="facts">
         <dt>URL</dt>
         <dd>{endpoint ? <code>{endpoint.url}</code> : 'none set'}</dd>
@@ -217,13 +214,15 @@ function WebhookPage(props: {
                   {mayChange && (
                     <td>
                       {d.transactionId && (
-                        <form method="post" action="/dashboard/webhook/deliveries/send-again">
-                          <DashboardCsrf viewer={viewer} />
-                          <input type="hidden" name="delivery" value={String(d.id)} />
-                          <button type="submit" aria-label={`Send the result of ${d.transactionId} again`}>
-                            Send again
-                          </button>
-                        </form>
+                        <RowActionForm
+                          viewer={viewer}
+                          action="/dashboard/webhook/deliveries/send-again"
+                          field="delivery"
+                          value={String(d.id)}
+                          label={`Send the result of ${d.transactionId} again`}
+                        >
+                          Send again
+                        </RowActionForm>
                       )}
                     </td>
                   )}
