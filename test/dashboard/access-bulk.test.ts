@@ -99,6 +99,26 @@ describe('a finance user bulk upload', () => {
     expect(textOf(page.html)).toContain('2 payouts, ₹ 351.50');
   });
 
+  it('takes a file larger than the dashboard forms, 16 kB, through preview and Submit', async () => {
+    const m = await makeMerchant(db, { balance: '100000.00' });
+    const person = await dashboardBrowser(db, api.current.url, m.merchant.id, 'OWNER');
+    const lines = Array.from(
+      { length: 400 },
+      (_, i) => `IMPS,${newTransactionId()},1.00,${String(700000000000 + i)},HDFC0001234,,Beneficiary Number ${i}`,
+    );
+    const csv = [HEADER, ...lines].join('\n');
+    expect(csv.length).toBeGreaterThan(16 * 1024);
+    const preview = await person.postMultipart('/dashboard/bulk', {}, { name: 'large.csv', text: csv });
+    expect(preview.status, preview.html.slice(0, 500)).toBe(200);
+    expect(textOf(preview.html)).toContain('Payouts to send 400');
+    const sent = await person.post('/dashboard/bulk/submit', {
+      items: hiddenField(preview.html, 'items'),
+      digest: hiddenField(preview.html, 'digest'),
+    });
+    expect(sent.status, sent.html.slice(0, 500)).toBe(303);
+    expect(await worldOf(m)).toMatchObject({ payouts: 400, batches: 1, reserved: 40_000n });
+  });
+
   it('refuses a Submit form whose items are not what was previewed', async () => {
     const csv = `${HEADER}\nIMPS,${newTransactionId()},20.00,333344445555,HDFC0001234,,Asha Kumar`;
     const preview = await finance.postMultipart('/dashboard/bulk', { csv });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findWebhookEndpoint, type PrismaClient } from '@payout/db';
+import { findWebhookEndpoint, recordWebhookReplay, type PrismaClient } from '@payout/db';
 import { useApi } from '../support/api.js';
 import { testPrisma } from '../support/database.js';
 import { makeMerchant, type TestMerchant } from '../support/factories.js';
@@ -50,6 +50,27 @@ describe('the webhook page', () => {
     expect(page.html).not.toContain(secret);
     expect(page.html).not.toContain('Send again');
     expect(page.html).not.toContain('name="url"');
+  });
+});
+
+describe('the deliveries', () => {
+  it('come 25 to a page, newest first, with a link to the older ones', async () => {
+    const m = await makeMerchant(db, { balance: '500.00' });
+    await registerEndpoint(db, m, 'https://hooks.paged.example/');
+    const payout = await payoutAtTheRail(db, m);
+    await settle(db, payout, 'FAILED');
+    for (let i = 0; i < 26; i += 1) await recordWebhookReplay(db, m.merchant.id, payout.transactionId, 'test');
+    const viewer = await dashboardBrowser(db, api.current.url, m.merchant.id, 'VIEWER');
+    const rowsOf = (html: string) => html.split('<tr>').length - 2;
+    const first = await viewer.get('/dashboard/webhook');
+    expect(rowsOf(first.html)).toBe(25);
+    expect(textOf(first.html)).toMatch(/^.*Deliveries, newest first Event .*? replay /);
+    const older = /href="(\/dashboard\/webhook\?before=[0-9]+)"/.exec(first.html)?.[1];
+    expect(older).toBeDefined();
+    const second = await viewer.get(older!);
+    expect(rowsOf(second.html)).toBe(2);
+    expect(textOf(second.html)).toContain('settlement');
+    expect(second.html).not.toContain('Older deliveries');
   });
 });
 
