@@ -128,7 +128,7 @@ export {
   type SubmitBulkDeps,
   type SubmitBulkInput,
 } from './intake/submit-bulk-payout.js';
-export { BULK_CSV_COLUMNS, BulkCsvRefused, bulkCsvBatchId, readBulkCsv } from './intake/bulk-csv.js';
+export { BULK_CSV_COLUMNS, BulkCsvRefused, bulkCsvBatchId, judgeBulkCsvLines, readBulkCsv } from './intake/bulk-csv.js';
 export {
   previewMerchantBulk,
   submitPreviewedBulk,
