@@ -149,6 +149,14 @@ describe('who may send a batch', () => {
       expect((await person.post('/dashboard/bulk/submit', form)).status).toBe(403);
     }
     expect((await finance.post('/dashboard/bulk/submit', form, { csrf: false })).status).toBe(403);
+    const withoutToken = new FormData();
+    withoutToken.set('csv', csv);
+    const multipart = await fetch(`${api.current.url}/dashboard/bulk`, {
+      method: 'POST',
+      body: withoutToken,
+      headers: { Cookie: finance.cookie },
+    });
+    expect(multipart.status).toBe(403);
     expect(await worldOf(merchant)).toEqual(before);
   });
 

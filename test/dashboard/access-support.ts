@@ -6,6 +6,8 @@ import { addDashboardUser, dashboardSessionOf, type DashboardPerson } from '../s
 /** A merchant user signed in to the dashboard, reading pages and posting forms as a browser without JavaScript. */
 export interface DashboardBrowser {
   person: DashboardPerson;
+  /** The Cookie header of the session. */
+  cookie: string;
   csrfToken: string;
   get(path: string): Promise<DashboardAnswer>;
   /** Posts a form with the session's CSRF token (unless `csrf: false`), not following a redirect. */
@@ -43,6 +45,7 @@ export async function dashboardBrowser(
   };
   return {
     person,
+    cookie,
     csrfToken,
     get: (path) => send(path),
     post: (path, fields, options = {}) =>
