@@ -107,6 +107,9 @@ function TokensPage(props: {
           <p>
             <code>{newToken.token}</code>
           </p>
+          <p>
+            Reloading this page would make yet another token. <a href="/dashboard/tokens">Done: back to your tokens</a>
+          </p>
         </div>
       )}
       <p>
