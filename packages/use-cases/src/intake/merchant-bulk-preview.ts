@@ -55,7 +55,7 @@ export type MerchantBulkPreviewOutcome =
 /**
  * Reads a merchant's CSV (the format of bulk-csv.ts) for its preview: each line judged as the bulk endpoint
  * judges an item (its schema, the merchant's own per-mode limit) and refused when its TransactionID is used
- * already, by this merchant or by an earlier line. Nothing is stored; the lines that pass are what the
+ * already, by this merchant or by an earlier line. Nothing is stored; the lines kept are what the
  * Submit form sends, under a BatchID made from their digest.
  */
 export async function previewMerchantBulk(
