@@ -15,7 +15,7 @@ import {
 import { createLogger, createMetrics, type Logger, type ServiceMetrics } from '@payout/telemetry';
 import { createAdminApp, type AdminDependencies } from './admin/admin-app.js';
 import { signInLimiter } from './admin/console/sign-in-limiter.js';
-import { createApp, type ApiDependencies } from './app.js';
+import { createApp, type ApiDependencies, type DashboardPeopleDependencies } from './app.js';
 import { createMetricsApp } from './operations/metrics-app.js';
 import { AuthFailureLimit } from './auth/auth-failure-limit.js';
 import { CredentialStore } from './auth/credential-store.js';
@@ -164,6 +164,7 @@ function merchantApiDependencies(config: ApiConfig, shared: SharedResources): Ap
     metrics,
     ...merchantLimits(config, shared),
     payinCallbackSecret: config.PAYIN_CALLBACK_SECRET,
+    dashboardPeople: dashboardPeopleDependencies(config, shared),
     beneficiaryValidator: new BeneficiaryValidator(new ValidationBanks(db, rails), {
       cacheTtlMs: config.VALIDATION_CACHE_TTL_MS,
       quota: validationQuota({
@@ -174,6 +175,26 @@ function merchantApiDependencies(config: ApiConfig, shared: SharedResources): Ap
           logger.warn({ err: (error as Error).message }, 'validation quota: Redis did not answer; counting in memory'),
       }),
     }),
+  };
+}
+
+/**
+ * What the merchant dashboard's sign-in needs (docs/dashboard.md, "Sessions"): limits as hard as the console's
+ * (the same CONSOLE_SIGNIN_* numbers, counted under the dashboard's own keys in Redis) and the same sealing
+ * keys for the seeds (SECOND_FACTOR_KEY).
+ */
+function dashboardPeopleDependencies(config: ApiConfig, { redis }: SharedResources): DashboardPeopleDependencies {
+  return {
+    signIn: signInLimiter({
+      redis,
+      prefix: config.QUEUE_PREFIX,
+      door: 'dashboard',
+      attempts: config.CONSOLE_SIGNIN_ATTEMPTS,
+      addressAttempts: config.CONSOLE_SIGNIN_ADDRESS_ATTEMPTS,
+      windowMs: config.CONSOLE_SIGNIN_WINDOW_MS,
+      maxHashing: config.CONSOLE_SIGNIN_MAX_HASHING,
+    }),
+    secondFactor: secondFactorOf(config),
   };
 }
 

@@ -21,7 +21,8 @@ import { securityHeaders } from './http/security-headers.js';
 import { serveDirectly } from './http/direct-routes.js';
 import { apiDocsRoutes } from './openapi/api-docs-routes.js';
 import { healthRoutes } from './operations/health-routes.js';
-import type { PayoutAccepter } from '@payout/use-cases';
+import type { PayoutAccepter, SecondFactorSettings } from '@payout/use-cases';
+import type { SignInLimiter } from './admin/console/sign-in-limiter.js';
 import { payoutListRoutes } from './payouts/payout-list-routes.js';
 import { cancelPayoutRoutes } from './payouts/cancel-routes.js';
 import { payoutRoutes, payoutRouteTable } from './payouts/payout-routes.js';
@@ -51,6 +52,16 @@ export interface ApiDependencies {
   payinCallbackSecret: string;
   /** Asks the rail about beneficiaries, with a cache (the validation endpoints). */
   beneficiaryValidator: BeneficiaryValidator;
+  /** The merchant dashboard's sign-in limits and second-factor keys (docs/dashboard.md, "Sessions"). */
+  dashboardPeople: DashboardPeopleDependencies;
+}
+
+/** What signing in and enrolling on the merchant dashboard need, beside the database. */
+export interface DashboardPeopleDependencies {
+  /** Failed sign-ins per e-mail and address, per address, and the cap on password hashes computing at once. */
+  signIn: SignInLimiter;
+  /** The sealing keys of the people's TOTP seeds and the issuer their authenticator apps show. */
+  secondFactor: SecondFactorSettings;
 }
 
 /**

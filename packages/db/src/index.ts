@@ -39,6 +39,7 @@ export {
 export { findPayoutStory, findPayoutStoryByAckNo, type PayoutStory } from './repositories/payout-story.js';
 export * from './repositories/console-user-repository.js';
 export * from './repositories/merchant-user-sessions.js';
+export * from './repositories/merchant-user-repository.js';
 export * from './repositories/merchant-audit.js';
 export * from './repositories/personal-credential-repository.js';
 export * from './repositories/second-factor-repository.js';

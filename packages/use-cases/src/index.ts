@@ -199,3 +199,15 @@ export {
   updateRoutingSettingsAction,
   type UpdateRoutingSettingsOutcome,
 } from './merchants/routing-settings.js';
+// A merchant's own people on the dashboard (docs/dashboard.md): enrollment, second factor, the team.
+export {
+  finishMerchantEnrollment,
+  merchantEnrollmentStanding,
+  offerMerchantSecondFactor,
+  openMerchantUserEnrollment,
+  proveMerchantSecondFactor,
+  type FinishMerchantEnrollmentOutcome,
+  type MerchantEnrollmentStanding,
+  type OfferMerchantSecondFactorOutcome,
+  type OpenMerchantEnrollmentOutcome,
+} from './merchant-people/merchant-enrollment.js';

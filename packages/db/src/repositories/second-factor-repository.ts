@@ -1,5 +1,21 @@
-import type { Prisma } from '../generated/prisma/client.js';
+import { Prisma } from '../generated/prisma/client.js';
 import type { PrismaClientOrTransaction } from '../client.js';
+
+/**
+ * Whose second factor: the staff console's people (console_users) or a merchant's own people on the dashboard
+ * (merchant_users, docs/dashboard.md "Sessions"). Both keep it in the same columns, so one set of statements
+ * serves both, each against its own tables.
+ */
+export type PeopleKind = 'console' | 'merchant';
+
+const PEOPLE_TABLE: Record<PeopleKind, Prisma.Sql> = {
+  console: Prisma.raw('console_users'),
+  merchant: Prisma.raw('merchant_users'),
+};
+const RECOVERY_CODE_TABLE: Record<PeopleKind, Prisma.Sql> = {
+  console: Prisma.raw('console_recovery_codes'),
+  merchant: Prisma.raw('merchant_user_recovery_codes'),
+};
 
 /**
  * A person's second factor as stored (docs/operations.md, "Second factor"): the sealed TOTP seed, the last
@@ -13,20 +29,38 @@ export interface StoredSecondFactor {
   failedAt: Date | null;
 }
 
+const SECOND_FACTOR_COLUMNS = {
+  id: true,
+  totpSealed: true,
+  totpLastStep: true,
+  secondFactorFailures: true,
+  secondFactorFailedAt: true,
+} as const;
+
 export async function findSecondFactor(
   db: PrismaClientOrTransaction,
   username: string,
 ): Promise<StoredSecondFactor | null> {
-  const row = await db.consoleUser.findUnique({
-    where: { username },
-    select: {
-      id: true,
-      totpSealed: true,
-      totpLastStep: true,
-      secondFactorFailures: true,
-      secondFactorFailedAt: true,
-    },
-  });
+  return storedSecondFactor(await db.consoleUser.findUnique({ where: { username }, select: SECOND_FACTOR_COLUMNS }));
+}
+
+/** A merchant user's second factor, by their e-mail address. */
+export async function findMerchantSecondFactor(
+  db: PrismaClientOrTransaction,
+  email: string,
+): Promise<StoredSecondFactor | null> {
+  return storedSecondFactor(await db.merchantUser.findUnique({ where: { email }, select: SECOND_FACTOR_COLUMNS }));
+}
+
+function storedSecondFactor(
+  row: {
+    id: number;
+    totpSealed: string | null;
+    totpLastStep: bigint | null;
+    secondFactorFailures: number;
+    secondFactorFailedAt: Date | null;
+  } | null,
+): StoredSecondFactor | null {
   return (
     row && {
       userId: row.id,
@@ -42,24 +76,32 @@ export async function findSecondFactor(
  * Records that a TOTP step was used, only if it is later than the last one: false when another request used
  * this step (or a later one) first, so the same code never works twice, even at the same instant.
  */
-export async function useTotpStep(db: PrismaClientOrTransaction, userId: number, step: number): Promise<boolean> {
+export async function useTotpStep(
+  db: PrismaClientOrTransaction,
+  people: PeopleKind,
+  userId: number,
+  step: number,
+): Promise<boolean> {
   const count = await db.$executeRaw`
-    UPDATE console_users SET totp_last_step = ${BigInt(step)}, second_factor_failures = 0, second_factor_failed_at = NULL
+    UPDATE ${PEOPLE_TABLE[people]} SET totp_last_step = ${BigInt(step)}, second_factor_failures = 0, second_factor_failed_at = NULL
      WHERE id = ${userId} AND (totp_last_step IS NULL OR totp_last_step < ${BigInt(step)})`;
   return count === 1;
 }
 
 /** Marks a recovery code used; false when it is not one of theirs or was used already. */
-export async function useRecoveryCode(db: PrismaClientOrTransaction, userId: number, digest: string): Promise<boolean> {
-  const { count } = await db.consoleRecoveryCode.updateMany({
-    where: { userId, digest, usedAt: null },
-    data: { usedAt: new Date() },
-  });
+export async function useRecoveryCode(
+  db: PrismaClientOrTransaction,
+  people: PeopleKind,
+  userId: number,
+  digest: string,
+): Promise<boolean> {
+  const count = await db.$executeRaw`
+    UPDATE ${RECOVERY_CODE_TABLE[people]} SET used_at = now()
+     WHERE user_id = ${userId} AND digest = ${digest} AND used_at IS NULL`;
   if (count === 1) {
-    await db.consoleUser.update({
-      where: { id: userId },
-      data: { secondFactorFailures: 0, secondFactorFailedAt: null },
-    });
+    await db.$executeRaw`
+      UPDATE ${PEOPLE_TABLE[people]} SET second_factor_failures = 0, second_factor_failed_at = NULL
+       WHERE id = ${userId}`;
   }
   return count === 1;
 }
@@ -71,12 +113,13 @@ export async function useRecoveryCode(db: PrismaClientOrTransaction, userId: num
  */
 export async function takeSecondFactorAttempt(
   db: PrismaClientOrTransaction,
+  people: PeopleKind,
   userId: number,
   input: { max: number; windowMs: number },
 ): Promise<boolean> {
   const window = input.windowMs / 1000;
   const count = await db.$executeRaw`
-    UPDATE console_users
+    UPDATE ${PEOPLE_TABLE[people]}
        SET second_factor_failures = CASE
              WHEN second_factor_failed_at IS NULL
                OR second_factor_failed_at < now() - make_interval(secs => ${window}) THEN 1
@@ -93,9 +136,16 @@ export async function replaceRecoveryCodes(
   db: Prisma.TransactionClient,
   userId: number,
   digests: readonly string[],
+  people: PeopleKind = 'console',
 ): Promise<void> {
+  const data = digests.map((digest) => ({ userId, digest }));
+  if (people === 'merchant') {
+    await db.merchantUserRecoveryCode.deleteMany({ where: { userId } });
+    await db.merchantUserRecoveryCode.createMany({ data });
+    return;
+  }
   await db.consoleRecoveryCode.deleteMany({ where: { userId } });
-  await db.consoleRecoveryCode.createMany({ data: digests.map((digest) => ({ userId, digest })) });
+  await db.consoleRecoveryCode.createMany({ data });
 }
 
 /** How many unused recovery codes a person has left. */

@@ -4,7 +4,9 @@ import {
   takeSecondFactorAttempt,
   useRecoveryCode,
   useTotpStep,
+  type PeopleKind,
   type PrismaClientOrTransaction,
+  type StoredSecondFactor,
 } from '@payout/db';
 import {
   looksLikeRecoveryCode,
@@ -56,30 +58,50 @@ export async function proveSecondFactor(
   input: { username: string; code: string | undefined; actor: string; purpose: string },
 ): Promise<SecondFactorProof> {
   const stored = await findSecondFactor(deps.db, input.username);
+  const proof = await proveCode(deps, 'console', stored, input.code);
+  if (proof.kind === 'wrong') {
+    await recordOperatorAction(deps.db, {
+      actor: input.actor,
+      action: 'second-factor.refused',
+      reason: `a wrong or used code for ${input.purpose}`,
+      detail: { username: input.username },
+    });
+  }
+  return proof;
+}
+
+/**
+ * Checks a code against a stored second factor, of the console's people or a merchant's (the dashboard asks
+ * the same of its people, docs/dashboard.md "Sessions"): the counting, the single use of each step and each
+ * recovery code, and the wait after too many wrong codes are the same for both; who audits a refusal is the
+ * caller's.
+ */
+export async function proveCode(
+  deps: { db: PrismaClientOrTransaction; secondFactor: SecondFactorSettings },
+  people: PeopleKind,
+  stored: StoredSecondFactor | null,
+  input: string | undefined,
+): Promise<SecondFactorProof> {
   if (!stored?.totpSealed) return { kind: 'none' };
-  const code = input.code?.trim();
+  const code = input?.trim();
   if (!code) return { kind: 'missing' };
   const limit = { max: MAX_SECOND_FACTOR_FAILURES, windowMs: FAILURE_WINDOW_MS };
-  if (!(await takeSecondFactorAttempt(deps.db, stored.userId, limit))) {
+  if (!(await takeSecondFactorAttempt(deps.db, people, stored.userId, limit))) {
     const since = stored.failedAt?.getTime() ?? Date.now();
     return { kind: 'locked', waitSeconds: Math.max(1, Math.ceil((since + FAILURE_WINDOW_MS - Date.now()) / 1000)) };
   }
   if (looksLikeRecoveryCode(code)) {
-    if (await useRecoveryCode(deps.db, stored.userId, recoveryCodeDigest(code))) {
+    if (await useRecoveryCode(deps.db, people, stored.userId, recoveryCodeDigest(code))) {
       return { kind: 'proved', via: 'recovery-code' };
     }
   } else {
     const seed = openSeed(stored.totpSealed, deps.secondFactor.keys);
-    if (seed === null) throw new Error(`the second factor of ${input.username} is sealed under no configured key`);
+    if (seed === null) throw new Error(`the second factor of ${people} user ${stored.userId} is sealed under no configured key`);
     const step = totpStepProved(seed, code, new Date(), stored.totpLastStep);
-    if (step !== null && (await useTotpStep(deps.db, stored.userId, step))) return { kind: 'proved', via: 'totp' };
+    if (step !== null && (await useTotpStep(deps.db, people, stored.userId, step))) {
+      return { kind: 'proved', via: 'totp' };
+    }
   }
-  await recordOperatorAction(deps.db, {
-    actor: input.actor,
-    action: 'second-factor.refused',
-    reason: `a wrong or used code for ${input.purpose}`,
-    detail: { username: input.username },
-  });
   return { kind: 'wrong' };
 }
 

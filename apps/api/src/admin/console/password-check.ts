@@ -43,13 +43,34 @@ export async function checkPassword(
   username: string,
   password: string,
 ): Promise<PasswordCheck> {
+  const checked = await checkPasswordOf(deps.signIn, req, username, password, () =>
+    findConsoleUserForSignIn(deps.db, username),
+  );
+  if (checked.kind !== 'right') return checked;
+  const { passwordHash, ...user } = checked.user;
+  if (needsRehash(passwordHash)) await storeAtTodaysCost(deps.db, user, password);
+  return { kind: 'right', user };
+}
+
+/**
+ * The limits, the hashing slot, the decoy and the answers of a password check, for whichever people it is
+ * (the console's, or a merchant's on the dashboard, docs/dashboard.md "Sessions"): `find` looks the person up
+ * by `name`. A person without a password, or disabled, is refused like a wrong password, in the same time.
+ */
+export async function checkPasswordOf<Person extends { passwordHash: string | null; disabledAt: Date | null }>(
+  signIn: SignInLimiter,
+  req: Request,
+  name: string,
+  password: string,
+  find: () => Promise<Person | null>,
+): Promise<Exclude<PasswordCheck, { kind: 'right' }> | { kind: 'right'; user: Person & { passwordHash: string } }> {
   const address = clientKey(req);
-  const waitSeconds = await deps.signIn.blockedFor(username, address);
+  const waitSeconds = await signIn.blockedFor(name, address);
   if (waitSeconds > 0) return { kind: 'blocked', waitSeconds };
   // The password hash is the costly part: when as many are computing as this process allows, the answer
   // is an immediate refusal rather than a queue of hashes competing with the merchant API for its CPU.
-  const checking = deps.signIn.withHashingSlot(async () => {
-    const found = await findConsoleUserForSignIn(deps.db, username);
+  const checking = signIn.withHashingSlot(async () => {
+    const found = await find();
     return { found, matches: await verifyPassword(password, found?.passwordHash ?? DECOY_PASSWORD_HASH) };
   });
   if (!checking) {
@@ -58,13 +79,11 @@ export async function checkPassword(
   }
   const { found, matches } = await checking;
   if (!found?.passwordHash || !matches || found.disabledAt) {
-    await deps.signIn.failed(username, address);
+    await signIn.failed(name, address);
     return { kind: 'wrong' };
   }
-  await deps.signIn.succeeded(username, address);
-  const { passwordHash, ...user } = found;
-  if (needsRehash(passwordHash)) await storeAtTodaysCost(deps.db, user, password);
-  return { kind: 'right', user };
+  await signIn.succeeded(name, address);
+  return { kind: 'right', user: found as Person & { passwordHash: string } };
 }
 
 async function storeAtTodaysCost(db: PrismaClient, user: ConsoleUserView, password: string): Promise<void> {

@@ -21,6 +21,11 @@ export interface SignInLimiter {
 export interface SignInLimiterOptions {
   redis: RedisConnection;
   prefix: string;
+  /**
+   * Whose sign-ins these are: "console" (the default) or "dashboard" (a merchant's people, docs/dashboard.md
+   * "Sessions"). Each door counts its own failures under its own keys.
+   */
+  door?: 'console' | 'dashboard';
   /** Failed sign-ins per username and address in the window. */
   attempts: number;
   /** Failed sign-ins per address, whatever the usernames, in the window. */
@@ -51,8 +56,9 @@ export function signInLimiter(options: SignInLimiterOptions): SignInLimiter {
       duration,
       insuranceLimiter: new RateLimiterMemory({ points, duration }),
     });
-  const pairs = counter('console-signin', options.attempts);
-  const addresses = counter('console-signin-address', options.addressAttempts);
+  const door = options.door ?? 'console';
+  const pairs = counter(`${door}-signin`, options.attempts);
+  const addresses = counter(`${door}-signin-address`, options.addressAttempts);
   const pairKey = (username: string, address: string) => `${username.toLowerCase().slice(0, 64)}|${address}`;
   const hashing = hashingSlots(options.maxHashing);
 
