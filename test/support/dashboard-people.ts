@@ -1,6 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createMerchantUserSession, type PrismaClientOrTransaction } from '@payout/db';
-import { hashPassword, newPassword, newTotpSeed, sealSeed, type MerchantUserRole } from '@payout/domain';
+import {
+  hashPassword,
+  newPassword,
+  newRecoveryCodes,
+  newTotpSeed,
+  recoveryCodeDigest,
+  sealSeed,
+  type MerchantUserRole,
+} from '@payout/domain';
 import { TEST_SEALING_KEYS } from './people.js';
 
 /** One password for every merchant user a test process makes directly (hashing costs half a second). */
@@ -55,4 +63,78 @@ export async function dashboardSessionOf(
     expiresAt: new Date(Date.now() + 60 * 60 * 1000),
   });
   return { cookie: `merchant_session=${sessionId}`, csrfToken };
+}
+
+/** The cookies a response sets, as one Cookie header (name=value pairs only). */
+export function cookiesOf(response: Response, previous = ''): string {
+  const jar = new Map<string, string>();
+  for (const pair of previous.split(';')) {
+    const eq = pair.indexOf('=');
+    if (eq > 0) jar.set(pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
+  }
+  for (const set of response.headers.getSetCookie()) {
+    const [pair] = set.split(';');
+    const eq = pair!.indexOf('=');
+    const value = pair!.slice(eq + 1);
+    if (value === '' || /Expires=Thu, 01 Jan 1970/i.test(set)) jar.delete(pair!.slice(0, eq));
+    else jar.set(pair!.slice(0, eq), value);
+  }
+  return [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+}
+
+/** The CSRF token of the first form on a dashboard page. */
+export function csrfOf(html: string): string {
+  const found = /name="_csrf" value="([^"]+)"/.exec(html);
+  if (!found) throw new Error('the page has no CSRF field');
+  return found[1]!;
+}
+
+/** Posts a dashboard form, as a browser would (no redirects followed). */
+export function postDashboardForm(
+  url: string,
+  cookie: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { ...headers, Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+    redirect: 'manual',
+  });
+}
+
+/**
+ * Signs in on the dashboard's own form, as a person does: its CSRF cookie and field, then e-mail, password and
+ * `code` (a TOTP code or a recovery code). The answer to the post, and the cookies after it.
+ */
+export async function signInToDashboard(
+  apiUrl: string,
+  input: { email: string; password: string; code?: string },
+  headers: Record<string, string> = {},
+): Promise<{ response: Response; cookie: string }> {
+  const form = await fetch(`${apiUrl}/dashboard/login`, { headers });
+  const cookie = cookiesOf(form);
+  const response = await postDashboardForm(
+    `${apiUrl}/dashboard/login`,
+    cookie,
+    {
+      _csrf: csrfOf(await form.text()),
+      email: input.email,
+      password: input.password,
+      ...(input.code !== undefined && { code: input.code }),
+    },
+    headers,
+  );
+  return { response, cookie: cookiesOf(response, cookie) };
+}
+
+/**
+ * A fresh single-use code of `person`'s second factor: one of their recovery codes, added for this one use (a
+ * TOTP code works once per 30 seconds; test/dashboard/people-sign-in.test.ts walks the TOTP codes themselves).
+ */
+export async function freshDashboardCode(db: PrismaClientOrTransaction, person: { id: number }): Promise<string> {
+  const [code] = newRecoveryCodes(1);
+  await db.merchantUserRecoveryCode.create({ data: { userId: person.id, digest: recoveryCodeDigest(code!) } });
+  return code!;
 }

@@ -89,8 +89,7 @@ export async function merchantEnrollmentStanding(
 }
 
 export type OfferMerchantSecondFactorOutcome =
-  | { kind: 'seed'; email: string; seed: string; uri: string }
-  | Exclude<MerchantEnrollmentStanding, { kind: 'ready' }>;
+  { kind: 'seed'; email: string; seed: string; uri: string } | Exclude<MerchantEnrollmentStanding, { kind: 'ready' }>;
 
 /**
  * Offers the person enrolling a TOTP seed, shown to the holder of the enrollment's secret only and sealed in

@@ -57,8 +57,8 @@ export function DashboardEnrollStartPage(props: { csrfToken: string; error?: str
       <p>
         You choose your own password and set up your own authenticator app: nobody else ever sees them. Start here on
         your own device, then read the fingerprint this page shows you to the person adding you — your company&apos;s
-        owner or admin, or, for the owner, your payout provider — in person or on a call. Once they have added you,
-        come back here on this device to finish.
+        owner or admin, or, for the owner, your payout provider — in person or on a call. Once they have added you, come
+        back here on this device to finish.
       </p>
       <form method="post" action={DASHBOARD_ENROLL_PATH} class="stack narrow">
         <SignInCsrf csrfToken={props.csrfToken} />
