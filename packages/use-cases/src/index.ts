@@ -211,3 +211,11 @@ export {
   type OfferMerchantSecondFactorOutcome,
   type OpenMerchantEnrollmentOutcome,
 } from './merchant-people/merchant-enrollment.js';
+export {
+  addTeamMember,
+  changeTeamMemberRole,
+  setTeamMemberDisabled,
+  type AddTeamMemberOutcome,
+  type TeamChangeActor,
+  type TeamChangeOutcome,
+} from './merchant-people/merchant-team.js';

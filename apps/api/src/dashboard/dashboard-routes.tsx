@@ -12,6 +12,7 @@ import {
 import { dashboardSession } from './dashboard-session.js';
 import { dashboardPageRoutes } from './pages/dashboard-page-routes.js';
 import { dashboardSignInRoutes } from './people/dashboard-sign-in-routes.js';
+import { dashboardTeamRoutes } from './people/dashboard-team-routes.js';
 
 /**
  * The merchant dashboard (docs/dashboard.md): server-rendered pages under /dashboard on the merchant API's
@@ -33,6 +34,7 @@ export function dashboardRoutes(deps: ApiDependencies): Router {
   router.use('/dashboard', requireDashboardViewer, requireDashboardCsrfOnPost);
   router.use(dashboardPageRoutes(deps));
   router.use(dashboardAccessRoutes(deps));
+  router.use(dashboardTeamRoutes(deps));
   router.use('/dashboard', noSuchDashboardPage);
   router.use('/dashboard', answerBodyReadingErrors, dashboardErrors);
   return router;

@@ -96,7 +96,8 @@ export async function proveCode(
     }
   } else {
     const seed = openSeed(stored.totpSealed, deps.secondFactor.keys);
-    if (seed === null) throw new Error(`the second factor of ${people} user ${stored.userId} is sealed under no configured key`);
+    if (seed === null)
+      throw new Error(`the second factor of ${people} user ${stored.userId} is sealed under no configured key`);
     const step = totpStepProved(seed, code, new Date(), stored.totpLastStep);
     if (step !== null && (await useTotpStep(deps.db, people, stored.userId, step))) {
       return { kind: 'proved', via: 'totp' };
