@@ -1,13 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { recordMerchantAudit } from '@payout/db';
-import { totpCode } from '@payout/domain';
 import { useApi } from '../support/api.js';
 import { testPrisma } from '../support/database.js';
 import {
   addDashboardUser,
-  cookiesOf,
-  csrfOf,
   dashboardSessionOf,
+  finishDashboardEnrollment,
+  openDashboardEnrollment,
   postDashboardForm,
 } from '../support/dashboard-people.js';
 import { makeMerchant } from '../support/factories.js';
@@ -36,20 +35,7 @@ function post(path: string, session: { cookie: string; csrfToken: string }, fiel
   return postDashboardForm(`${api.current.url}${path}`, session.cookie, { _csrf: session.csrfToken, ...fields });
 }
 
-/** Opens an enrollment for `email` as its person does, on their own browser: its cookie and fingerprint. */
-async function openEnrollment(email: string): Promise<{ cookie: string; fingerprint: string }> {
-  const start = await fetch(`${api.current.url}/dashboard/enroll`);
-  let cookie = cookiesOf(start);
-  const opened = await postDashboardForm(`${api.current.url}/dashboard/enroll`, cookie, {
-    _csrf: csrfOf(await start.text()),
-    email,
-  });
-  expect(opened.status).toBe(303);
-  cookie = cookiesOf(opened, cookie);
-  const waiting = await (await page('/dashboard/enroll', cookie)).text();
-  const fingerprint = /<p class="fingerprint">([^<]+)<\/p>/.exec(waiting)![1]!;
-  return { cookie, fingerprint };
-}
+const openEnrollment = (email: string) => openDashboardEnrollment(api.current.url, email);
 
 async function auditActions(merchantId: number) {
   const rows = await db.merchantAuditEvent.findMany({ where: { merchantId }, orderBy: { id: 'asc' } });
@@ -73,14 +59,11 @@ describe('the team page', () => {
 
     // The other enrollment of the same e-mail is still only waiting: the account is bound to one.
     expect(await (await page('/dashboard/enroll', stranger.cookie)).text()).toContain(stranger.fingerprint);
-    const finishForm = await (await page('/dashboard/enroll', newcomer.cookie)).text();
-    const seed = /<code class="secret">([^<]+)<\/code>/.exec(finishForm)![1]!.replace(/ /g, '');
-    const finished = await postDashboardForm(`${api.current.url}/dashboard/enroll/finish`, newcomer.cookie, {
-      _csrf: csrfOf(finishForm),
-      password: 'a-long-password-of-mine',
-      repeat: 'a-long-password-of-mine',
-      code: totpCode(seed, new Date()),
-    });
+    const { response: finished, seed } = await finishDashboardEnrollment(
+      api.current.url,
+      newcomer.cookie,
+      'a-long-password-of-mine',
+    );
     expect(finished.status).toBe(200);
     const enrolledPage = await finished.text();
     expect(enrolledPage).toContain('You are enrolled');

@@ -7,6 +7,7 @@ import {
   newTotpSeed,
   recoveryCodeDigest,
   sealSeed,
+  totpCode,
   type MerchantUserRole,
 } from '@payout/domain';
 import { TEST_SEALING_KEYS } from './people.js';
@@ -137,4 +138,47 @@ export async function freshDashboardCode(db: PrismaClientOrTransaction, person: 
   const [code] = newRecoveryCodes(1);
   await db.merchantUserRecoveryCode.create({ data: { userId: person.id, digest: recoveryCodeDigest(code!) } });
   return code!;
+}
+
+/**
+ * Opens an enrollment for `email` as its person does on /dashboard/enroll, in a browser of their own: that
+ * browser's cookies (the enrollment's secret among them) and the fingerprint the page shows them.
+ */
+export async function openDashboardEnrollment(
+  apiUrl: string,
+  email: string,
+): Promise<{ cookie: string; fingerprint: string }> {
+  const start = await fetch(`${apiUrl}/dashboard/enroll`);
+  let cookie = cookiesOf(start);
+  const opened = await postDashboardForm(`${apiUrl}/dashboard/enroll`, cookie, {
+    _csrf: csrfOf(await start.text()),
+    email,
+  });
+  if (opened.status !== 303) throw new Error(`opening an enrollment answered ${opened.status}`);
+  cookie = cookiesOf(opened, cookie);
+  const waiting = await (await fetch(`${apiUrl}/dashboard/enroll`, { headers: { Cookie: cookie } })).text();
+  const fingerprint = /<p class="fingerprint">([^<]+)<\/p>/.exec(waiting)?.[1];
+  if (!fingerprint) throw new Error('the enrollment page shows no fingerprint');
+  return { cookie, fingerprint };
+}
+
+/**
+ * Finishes the enrollment this browser holds, once someone bound an account to it: the seed the page shows
+ * only to this browser, a chosen password, the current code. The answer, the seed and the cookies after it.
+ */
+export async function finishDashboardEnrollment(
+  apiUrl: string,
+  cookie: string,
+  password: string,
+): Promise<{ response: Response; seed: string; cookie: string }> {
+  const form = await (await fetch(`${apiUrl}/dashboard/enroll`, { headers: { Cookie: cookie } })).text();
+  const seed = /<code class="secret">([^<]+)<\/code>/.exec(form)?.[1]?.replace(/ /g, '');
+  if (!seed) throw new Error('the enrollment page offers no key: nobody bound an account to it');
+  const response = await postDashboardForm(`${apiUrl}/dashboard/enroll/finish`, cookie, {
+    _csrf: csrfOf(form),
+    password,
+    repeat: password,
+    code: totpCode(seed, new Date()),
+  });
+  return { response, seed, cookie: cookiesOf(response, cookie) };
 }

@@ -21,6 +21,9 @@ export const APPROVAL_ACTIONS = [
   // A new merchant, with the digest of the token it made itself (docs/operations.md, "A merchant's token and
   // webhook secret").
   'merchant.create',
+  // A merchant's owner on the dashboard, bound to the enrollment they opened, or bound again after losing
+  // their phone (docs/dashboard.md, "Enrollment").
+  'merchant-owner.enroll',
 ] as const;
 export type ApprovalAction = (typeof APPROVAL_ACTIONS)[number];
 

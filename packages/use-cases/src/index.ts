@@ -219,3 +219,8 @@ export {
   type TeamChangeActor,
   type TeamChangeOutcome,
 } from './merchant-people/merchant-team.js';
+export {
+  planOwnerEnroll,
+  staffDisableMerchantUser,
+  type PlanOwnerEnrollOutcome,
+} from './merchant-people/merchant-owner.js';

@@ -1,6 +1,15 @@
 import { randomInt } from 'node:crypto';
-import { createMerchant, findMerchantByMid, MidTakenError, tokenDigestTaken, type PrismaClient } from '@payout/db';
-import { formatRupees, type Paise } from '@payout/domain';
+import {
+  addMerchantUser,
+  createMerchant,
+  findMerchantByMid,
+  merchantUserEmailTaken,
+  MidTakenError,
+  recordMerchantAudit,
+  tokenDigestTaken,
+  type PrismaClient,
+} from '@payout/db';
+import { formatRupees, merchantUserEmail, type Paise } from '@payout/domain';
 import { audit } from './audit.js';
 import type { MoneyAction, PlannedRequest } from './approvals/money-action.js';
 import { actorOf } from './approvals/person.js';
@@ -16,7 +25,9 @@ export type PlanMerchantCreateOutcome =
   | { kind: 'limit-too-high'; field: 'impsLimit' | 'upiLimit'; ceiling: string }
   | { kind: 'invalid-token'; problems: string[] }
   /** The digest names a token already registered: the merchant makes a new one. */
-  | { kind: 'token-taken' };
+  | { kind: 'token-taken' }
+  /** The owner's e-mail is no e-mail, or already signs in to a dashboard. */
+  | { kind: 'bad-owner-email'; problem: string };
 
 export interface PlanMerchantCreateInput {
   name: string;
@@ -26,6 +37,11 @@ export interface PlanMerchantCreateInput {
   upiLimitPaise?: Paise;
   /** As the merchant's `payout-token` printed them. */
   token: { digest: string; prefix: string };
+  /**
+   * The e-mail of the merchant's owner on its dashboard (docs/dashboard.md, "Enrollment"): made with the
+   * merchant, and bound to their own enrollment later by a `merchant-owner.enroll` request.
+   */
+  ownerEmail?: string;
 }
 
 interface MerchantCreateParams {
@@ -35,6 +51,7 @@ interface MerchantCreateParams {
   impsLimitPaise: string | null;
   upiLimitPaise: string | null;
   token: MerchantMadeToken;
+  ownerEmail?: string;
 }
 
 /**
@@ -52,6 +69,13 @@ export async function planMerchantCreate(
   if (input.upiLimitPaise !== undefined && input.upiLimitPaise > MERCHANT_LIMIT_CEILING.upi) {
     return { kind: 'limit-too-high', field: 'upiLimit', ceiling: formatRupees(MERCHANT_LIMIT_CEILING.upi) };
   }
+  const ownerEmail = input.ownerEmail === undefined ? undefined : merchantUserEmail(input.ownerEmail);
+  if (input.ownerEmail !== undefined && !ownerEmail) {
+    return { kind: 'bad-owner-email', problem: 'ownerEmail must be an e-mail address' };
+  }
+  if (ownerEmail && (await merchantUserEmailTaken(deps.db, ownerEmail))) {
+    return { kind: 'bad-owner-email', problem: `${ownerEmail} already signs in to a merchant dashboard` };
+  }
   const read = readMerchantMadeToken(input.token);
   if (read.kind === 'invalid-token') return read;
   if (await tokenDigestTaken(deps.db, read.token.digest)) return { kind: 'token-taken' };
@@ -63,6 +87,7 @@ export async function planMerchantCreate(
     impsLimitPaise: input.impsLimitPaise?.toString() ?? null,
     upiLimitPaise: input.upiLimitPaise?.toString() ?? null,
     token: read.token,
+    ...(ownerEmail && { ownerEmail }),
   };
   const limit = (paise: Paise | undefined, ceiling: Paise) =>
     paise === undefined ? `${formatRupees(ceiling)} (the default)` : formatRupees(paise);
@@ -83,6 +108,7 @@ export async function planMerchantCreate(
         upiLimit: limit(input.upiLimitPaise, MERCHANT_LIMIT_CEILING.upi),
         tokenPrefix: read.token.prefix,
         tokenDigest: read.token.digest,
+        ...(ownerEmail && { ownerEmail }),
       },
     },
   };
@@ -103,6 +129,9 @@ export const merchantCreate = {
         why: `the token ${params.token.prefix}… is already registered; the merchant makes a new one`,
       };
     }
+    if (params.ownerEmail !== undefined && (await merchantUserEmailTaken(tx, params.ownerEmail))) {
+      return { kind: 'refused', why: `${params.ownerEmail} signs in to another merchant's dashboard already` };
+    }
     let created;
     try {
       created = await createMerchant(tx, {
@@ -119,12 +148,36 @@ export const merchantCreate = {
         return { kind: 'refused', why: `MID ${params.mid} or its token was taken meanwhile` };
       throw error;
     }
+    // The owner is made unbound: only a merchant-owner.enroll request binds them to their own enrollment.
+    const owner =
+      params.ownerEmail === undefined
+        ? null
+        : await addMerchantUser(tx, {
+            merchantId: created.id,
+            email: params.ownerEmail,
+            role: 'OWNER',
+            enrollmentDigest: null,
+            addedBy: actorOf(approver),
+          });
+    if (params.ownerEmail !== undefined && !owner) {
+      // Another approval took the e-mail in the moment since the check above: the whole creation rolls back.
+      throw new Error(`the owner's e-mail ${params.ownerEmail} was taken meanwhile`);
+    }
+    if (owner) {
+      await recordMerchantAudit(tx, {
+        merchantId: created.id,
+        actor: actorOf(approver),
+        action: 'team.owner',
+        detail: { userId: owner.id, email: owner.email, requestedBy: request.maker },
+      });
+    }
     await audit(tx, { actor: actorOf(approver), reason: request.makerReason }, 'merchant.create', {
       merchantId: created.id,
       detail: {
         mid: created.mid,
         name: created.name,
         tokenPrefix: params.token.prefix,
+        ...(owner && { ownerEmail: owner.email }),
         approvalId: request.id,
         requestedBy: request.maker,
         approvedBy: approver.username,

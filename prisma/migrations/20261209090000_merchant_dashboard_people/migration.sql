@@ -95,3 +95,11 @@ CREATE TABLE "merchant_audit_events" (
 
 CREATE INDEX "merchant_audit_events_merchant_id_id_idx" ON "merchant_audit_events"("merchant_id", "id" DESC);
 ALTER TABLE "merchant_audit_events" ADD CONSTRAINT "merchant_audit_events_merchant_id_fkey" FOREIGN KEY ("merchant_id") REFERENCES "merchants"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
+
+-- A merchant's owner is bound to their own enrollment only through a request a second staff person approves
+-- (docs/dashboard.md, "Enrollment").
+ALTER TABLE "approval_requests" DROP CONSTRAINT "approval_requests_action_known";
+ALTER TABLE "approval_requests" ADD CONSTRAINT "approval_requests_action_known" CHECK (
+  "action" IN ('wallet.credit', 'payout.resolve', 'discrepancy.resolve', 'statement.apply', 'token.issue',
+               'statement.match', 'bulk.submit', 'user.add', 'user.role', 'user.password-reset',
+               'merchant.ip-allowlist', 'statement.decide', 'merchant.create', 'merchant-owner.enroll'));

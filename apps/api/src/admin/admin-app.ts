@@ -14,6 +14,7 @@ import { healthRoutes } from '../operations/health-routes.js';
 import { adminJsonRoutes } from './admin-json-routes.js';
 import { discrepancyJsonRoutes } from './json/discrepancy-routes.js';
 import { merchantJsonRoutes } from './json/merchant-routes.js';
+import { merchantPeopleJsonRoutes } from './json/merchant-people-routes.js';
 import { payoutJsonRoutes } from './json/payout-routes.js';
 import { merchantAccessRoutes } from './json/merchant-access-routes.js';
 import { auditRefusal } from './console/console-authorization.js';
@@ -93,6 +94,7 @@ export function createAdminApp(deps: AdminDependencies): Express {
       webhookDestinations: deps.webhookDestinations ?? { requireHttps: true, allowPrivateAddresses: false },
     }),
   );
+  app.use(merchantPeopleJsonRoutes(deps));
   app.use(bankJsonRoutes({ db: deps.db, banks: deps.rails.banks }));
   app.use(payoutJsonRoutes(deps));
   app.use(discrepancyJsonRoutes(deps));

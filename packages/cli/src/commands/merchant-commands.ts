@@ -9,6 +9,7 @@ import { UsageError } from '../usage-error.js';
 import { showRequested, type ApprovalAnswer } from './approval-commands.js';
 import { merchantMadeTokenOptions } from './token-commands.js';
 import { registerMerchantAllowlistCommand } from './merchant-allowlist-command.js';
+import { registerMerchantPeopleCommands } from './merchant-people-commands.js';
 
 export function registerMerchantCommands(program: Command, context: () => CommandContext): void {
   const merchant = program
@@ -18,6 +19,7 @@ export function registerMerchantCommands(program: Command, context: () => Comman
     );
   registerCreateCommand(merchant, context);
   registerStatusCommands(merchant, context);
+  registerMerchantPeopleCommands(merchant, context);
   registerUpdateCommand(merchant, context);
   registerRoutingCommand(merchant, context);
   registerMerchantAllowlistCommand(merchant, context);
@@ -34,6 +36,7 @@ interface CreateOptions {
   impsLimit?: Paise;
   upiLimit?: Paise;
   tokenDigest: string;
+  ownerEmail?: string;
   tokenPrefix: string;
   note?: string;
 }
@@ -54,7 +57,8 @@ function registerCreateCommand(merchant: Command, context: () => CommandContext)
         .requiredOption('--name <name>', 'merchant name', nonEmptyArgument('name', 200))
         .option('--mid <mid>', 'MID to use (default: generated, shown in the request)', midArgument)
         .option('--imps-limit <amount>', 'largest IMPS payout in rupees (default 500000.00)', amountArgument)
-        .option('--upi-limit <amount>', 'largest UPI payout in rupees (default 100000.00)', amountArgument),
+        .option('--upi-limit <amount>', 'largest UPI payout in rupees (default 100000.00)', amountArgument)
+        .option('--owner-email <email>', "the e-mail of the owner of the merchant's dashboard (docs/dashboard.md)"),
     ),
     'why, for the approver and the audit log',
   ).action(async (opts: CreateOptions) => {
@@ -68,6 +72,7 @@ function registerCreateCommand(merchant: Command, context: () => CommandContext)
       ...(opts.upiLimit !== undefined && { upiLimit: formatRupees(opts.upiLimit) }),
       tokenDigest: opts.tokenDigest,
       tokenPrefix: opts.tokenPrefix,
+      ...(opts.ownerEmail !== undefined && { ownerEmail: opts.ownerEmail }),
       ...(opts.note !== undefined && { why: opts.note }),
     });
     showRequested(out, answer);

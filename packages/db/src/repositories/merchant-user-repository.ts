@@ -44,6 +44,30 @@ export async function listMerchantTeam(
   return rows.map((row) => ({ ...merchantUserView(row), addedBy: row.addedBy, disabledBy: row.disabledBy }));
 }
 
+/** The owner of a merchant, locked for a change in `tx`; null when the merchant has none yet. */
+export async function lockMerchantOwner(
+  tx: Prisma.TransactionClient,
+  merchantId: number,
+): Promise<MerchantTeamMember | null> {
+  const [owner] = await tx.$queryRaw<{ id: number }[]>`
+    SELECT id FROM merchant_users WHERE merchant_id = ${merchantId} AND role = 'OWNER' FOR UPDATE`;
+  return owner ? lockMerchantTeamMember(tx, merchantId, owner.id) : null;
+}
+
+/** The owner of a merchant, if it has one. */
+export async function findMerchantOwner(
+  db: PrismaClientOrTransaction,
+  merchantId: number,
+): Promise<MerchantUserView | null> {
+  const row = await db.merchantUser.findFirst({ where: { merchantId, role: 'OWNER' }, select: MERCHANT_USER_COLUMNS });
+  return row && merchantUserView(row);
+}
+
+/** The merchant user who holds an e-mail, on any merchant. */
+export function merchantUserEmailTaken(db: PrismaClientOrTransaction, email: string): Promise<boolean> {
+  return db.merchantUser.findUnique({ where: { email }, select: { id: true } }).then((row) => row !== null);
+}
+
 /** One merchant user of `merchantId` (never another merchant's), locked for a change in `tx`. */
 export async function lockMerchantTeamMember(
   tx: Prisma.TransactionClient,
@@ -86,7 +110,14 @@ export async function setMerchantUserDisabled(
  */
 export async function addMerchantUser(
   tx: Prisma.TransactionClient,
-  input: { merchantId: number; email: string; role: MerchantUserRole; enrollmentDigest: string; addedBy: string },
+  input: {
+    merchantId: number;
+    email: string;
+    role: MerchantUserRole;
+    /** Null for an owner made at onboarding, who is bound to their enrollment later through staff. */
+    enrollmentDigest: string | null;
+    addedBy: string;
+  },
 ): Promise<MerchantUserView | null> {
   const existing = await tx.merchantUser.findUnique({ where: { email: input.email }, select: { id: true } });
   if (existing) return null;
@@ -155,6 +186,14 @@ export function findMerchantEnrollmentsByFingerprint(
     where: { email, fingerprint, expiresAt: { gt: new Date() } },
     select: ENROLLMENT,
   });
+}
+
+/** An enrollment by its id, while it is open: what an approved request names. */
+export function findOpenMerchantEnrollmentById(
+  db: PrismaClientOrTransaction,
+  id: number,
+): Promise<MerchantEnrollmentView | null> {
+  return db.merchantUserEnrollment.findFirst({ where: { id, expiresAt: { gt: new Date() } }, select: ENROLLMENT });
 }
 
 /** The unexpired enrollment of this secret's digest. */

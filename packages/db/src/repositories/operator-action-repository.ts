@@ -33,6 +33,12 @@ export type OperatorActionName =
   | 'approval.expire'
   | 'approval.fail'
   | 'merchant.create'
+  /**
+   * A merchant's dashboard people (docs/dashboard.md): its owner bound to their enrollment on approval, and a
+   * person disabled by staff for an incident.
+   */
+  | 'merchant-owner.enroll'
+  | 'merchant-user.disable'
   | 'merchant.suspend'
   | 'merchant.activate'
   | 'merchant.queue-settings'

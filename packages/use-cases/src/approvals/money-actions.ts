@@ -9,6 +9,7 @@ import { statementApplication } from '../apply-statement.js';
 import { statementBreakDecision, statementLineMatch } from '../match-statement-line.js';
 import { passwordReset, roleChange, userAdd } from '../people-changes.js';
 import { operatorBulkBatch } from '../intake/operator-bulk-batch.js';
+import { merchantOwnerEnroll } from '../merchant-people/merchant-owner.js';
 import type { MoneyAction } from './money-action.js';
 
 // Every money action, by the name its requests carry: an action missing here, or filed under another
@@ -27,6 +28,7 @@ const MONEY_ACTIONS = {
   'bulk.submit': operatorBulkBatch,
   'merchant.ip-allowlist': ipAllowlistChange,
   'merchant.create': merchantCreate,
+  'merchant-owner.enroll': merchantOwnerEnroll,
 } satisfies { [A in ApprovalAction]: MoneyAction<unknown> & { action: A } };
 
 export function moneyActionOf(action: ApprovalAction): MoneyAction<unknown> {

@@ -107,7 +107,13 @@ export async function changeTeamMemberRole(
 export async function setTeamMemberDisabled(
   deps: { db: PrismaClient },
   by: TeamChangeActor & { staff?: boolean },
-  input: { userId: number; disabled: boolean; reason?: string },
+  input: {
+    userId: number;
+    disabled: boolean;
+    reason?: string;
+    /** Staff's own audit line (the operator audit log), in the same transaction. */
+    alsoAudit?: (tx: Transaction, member: MerchantUserView) => Promise<void>;
+  },
 ): Promise<TeamChangeOutcome> {
   return changeMember(
     deps,
@@ -123,6 +129,7 @@ export async function setTeamMemberDisabled(
         action: input.disabled ? 'team.disable' : 'team.enable',
         detail: { userId: member.id, email: member.email, ...(input.reason && { reason: input.reason }) },
       });
+      await input.alsoAudit?.(tx, member);
       return {
         kind: 'changed',
         user: { ...member, disabledAt: input.disabled ? new Date() : null },

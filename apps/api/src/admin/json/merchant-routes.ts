@@ -54,6 +54,8 @@ const createBody = z.strictObject({
   impsLimit: optional(rupeeAmountField),
   upiLimit: optional(rupeeAmountField),
   ...merchantMadeToken,
+  /** The owner of the merchant's dashboard (docs/dashboard.md, "Enrollment"). */
+  ownerEmail: optional(text('ownerEmail', 3, 254)),
   why: optional(whyField),
 });
 const tokenIssueBody = z.strictObject({ why: whyField, ...merchantMadeToken });
@@ -127,6 +129,7 @@ export function merchantJsonRoutes(deps: MerchantJsonDeps) {
           ...(input.impsLimit !== undefined && { impsLimitPaise: input.impsLimit }),
           ...(input.upiLimit !== undefined && { upiLimitPaise: input.upiLimit }),
           token: { digest: input.tokenDigest, prefix: input.tokenPrefix },
+          ...(input.ownerEmail !== undefined && { ownerEmail: input.ownerEmail }),
         });
         switch (plan.kind) {
           case 'mid-taken':
@@ -137,6 +140,8 @@ export function merchantJsonRoutes(deps: MerchantJsonDeps) {
             throw AppError.validation(plan.problems.map((message) => ({ field: 'token', message })));
           case 'token-taken':
             throw tokenTaken();
+          case 'bad-owner-email':
+            throw AppError.validation([{ field: 'ownerEmail', message: plan.problem }]);
           case 'planned':
             sendRequested(
               res,
