@@ -6,6 +6,7 @@ import { routingSettingsRoutes } from './actions/routing-settings.js';
 import { decideRequestRoutes } from './actions/decide-request.js';
 import { enableWebhookRoutes } from './actions/enable-webhook.js';
 import { issueTokenRoutes } from './actions/issue-token.js';
+import { merchantPeopleRoutes } from './actions/merchant-people.js';
 import { personalKeyRoutes } from './actions/personal-keys.js';
 import { replayWebhookRoutes } from './actions/replay-webhook.js';
 import { requeueInquiryRoutes } from './actions/requeue-inquiry.js';
@@ -87,6 +88,7 @@ export function consoleRoutes(deps: ConsoleDependencies) {
   router.use(resolvePayoutRoutes(context));
   router.use(creditWalletRoutes(context));
   router.use(issueTokenRoutes(context));
+  router.use(merchantPeopleRoutes(context));
   router.use(decideRequestRoutes(context));
   // A person's own keys: every role makes and revokes its own (docs/operations.md, "Security model").
   router.use(personalKeyRoutes(context));

@@ -1,17 +1,19 @@
-import type { MerchantOverview, OperatorActionView } from '@payout/db';
+import type { MerchantOverview, MerchantTeamMember, OperatorActionView } from '@payout/db';
 import type { Viewer } from '../../console-session.js';
 import { AuditTable } from '../../views/audit-table.js';
 import { istDate, rupees } from '../../views/format.js';
 import { ActionButton, Page, RowsTable, Section, StatusBadge } from '../../views/layout.js';
 import { payoutColumns } from '../../views/payout-columns.js';
 import { PayoutFilterForm } from '../../views/payout-filter-form.js';
-import { creditColumns, tokenColumns, WebhookFacts } from './merchant-sections.js';
+import { creditColumns, teamColumns, tokenColumns, WebhookFacts } from './merchant-sections.js';
 
 /** A merchant's page: balances, recent payouts and credits, tokens, webhook health, and what operators did. */
 export function MerchantPage(props: {
   viewer: Viewer;
   merchant: MerchantOverview;
   actions: OperatorActionView[];
+  /** The merchant's own people on its dashboard (docs/dashboard.md, "The team"). */
+  team: MerchantTeamMember[];
   today: Date;
 }) {
   const m = props.merchant;
@@ -89,6 +91,23 @@ export function MerchantPage(props: {
 
       <Section id="webhook" title="Webhook">
         <WebhookFacts viewer={props.viewer} merchant={m} />
+      </Section>
+
+      <Section id="team" title="Dashboard team">
+        <RowsTable
+          caption="Who signs in to the merchant's dashboard"
+          columns={teamColumns(props.viewer, base)}
+          rows={props.team}
+          empty="Nobody yet: the owner is bound to their enrollment through the request below."
+        />
+        <div class="actions">
+          <ActionButton
+            viewer={props.viewer}
+            href={`${base}/owner-enrollment`}
+            label="Request the owner's enrollment…"
+            needs="request"
+          />
+        </div>
       </Section>
 
       <Section id="audit" title="Operator actions on this merchant">

@@ -1,4 +1,4 @@
-import { findMerchantOverview, listOperatorActions } from '@payout/db';
+import { findMerchantOverview, listMerchantTeam, listOperatorActions } from '@payout/db';
 import { exactRouter } from '../../console-authorization.js';
 import type { ConsoleContext } from '../../console-dependencies.js';
 import { merchantReadOr404 } from '../../console-guards.js';
@@ -6,7 +6,7 @@ import { renderPage } from '../../render.js';
 import { istDayStart } from '../../views/format.js';
 import { MerchantPage } from './merchant-page.js';
 
-/** A merchant's page, GET /console/merchants/<MID>: balances, today's numbers, tokens, webhook, audit. */
+/** A merchant's page, GET /console/merchants/<MID>: balances, today's numbers, tokens, webhook, its dashboard team, audit. */
 export function merchantRoutes({ deps, allow }: ConsoleContext) {
   const router = exactRouter();
   router.get(
@@ -18,7 +18,12 @@ export function merchantRoutes({ deps, allow }: ConsoleContext) {
       );
       if (!merchant) return;
       const actions = await listOperatorActions(deps.db, { merchantId: merchant.id, limit: 50 });
-      renderPage(res, 200, <MerchantPage viewer={viewer} merchant={merchant} actions={actions} today={now} />);
+      const team = await listMerchantTeam(deps.db, merchant.id);
+      renderPage(
+        res,
+        200,
+        <MerchantPage viewer={viewer} merchant={merchant} actions={actions} team={team} today={now} />,
+      );
     }),
   );
   return router;

@@ -1,4 +1,4 @@
-import type { MerchantOverview } from '@payout/db';
+import type { MerchantOverview, MerchantTeamMember } from '@payout/db';
 import type { Viewer } from '../../console-session.js';
 import { ist, rupees } from '../../views/format.js';
 import { ActionButton, type Column } from '../../views/layout.js';
@@ -25,6 +25,29 @@ export function tokenColumns(viewer: Viewer, merchantBase: string): Column<Merch
           `revoked ${ist(t.revokedAt)}`
         ) : (
           <ActionButton viewer={viewer} href={`${merchantBase}/tokens/${t.id}/revoke`} label="Revoke…" />
+        ),
+    },
+  ];
+}
+
+/**
+ * The merchant's people on its dashboard, read-only (they change their team themselves); a person can be
+ * disabled from their row for an incident (docs/dashboard.md, "The team").
+ */
+export function teamColumns(viewer: Viewer, merchantBase: string): Column<MerchantTeamMember>[] {
+  return [
+    { header: 'Id', cell: (p) => p.id },
+    { header: 'E-mail', cell: (p) => p.email },
+    { header: 'Role', cell: (p) => p.role.toLowerCase() },
+    { header: 'Enrolled', cell: (p) => (p.enrolled ? 'yes' : 'not yet') },
+    { header: 'Added by', cell: (p) => `${p.addedBy}, ${ist(p.createdAt)}` },
+    {
+      header: 'State',
+      cell: (p) =>
+        p.disabledAt ? (
+          `disabled ${ist(p.disabledAt)} by ${p.disabledBy ?? 'unknown'}`
+        ) : (
+          <ActionButton viewer={viewer} href={`${merchantBase}/team/${p.id}/disable`} label="Disable…" />
         ),
     },
   ];
