@@ -4,11 +4,14 @@
 // merchant's `payout-token` makes one, and only its digest is registered, straight in the database: no
 // person's answer ever carries it (docs/operations.md, "A merchant's token and webhook secret").
 import {
+  addMerchantUser,
   addToken,
   createMerchant,
   creditWallet,
   findMerchantByMid,
+  findMerchantOwner,
   listTokens,
+  merchantUserEmailTaken,
   revokeToken,
   setMerchantStatus,
   type PrismaClient,
@@ -16,6 +19,11 @@ import {
 import { hashToken, newApiToken, rupees, tokenDisplayPrefix } from '@payout/domain';
 
 export const DEMO_MID = 'DEMO01';
+/**
+ * The demo merchant's dashboard owner: made unbound, as onboarding makes an owner; they enroll as any owner
+ * does (docs/dashboard.md, "Enrollment": /dashboard/enroll, then `pnpm cli merchant owner-enroll`, approved).
+ */
+export const DEMO_OWNER_EMAIL = 'owner@demo-merchant.example';
 /** The opening balance, credited once (the reference makes the credit idempotent across starts). */
 const OPENING_BALANCE = rupees(10_000);
 const OPENING_REFERENCE = 'DEMO-OPENING-BALANCE';
@@ -25,6 +33,8 @@ export interface DemoMerchant {
   /** A token minted for this start. Tokens are stored hashed, so the one from an earlier start cannot be shown. */
   token: string;
   availablePaise: bigint;
+  /** The e-mail its dashboard owner enrolls with. */
+  ownerEmail: string;
 }
 
 /**
@@ -52,5 +62,17 @@ export async function prepareDemoMerchant(db: PrismaClient): Promise<DemoMerchan
     if (merchant.status !== 'ACTIVE') await setMerchantStatus(db, DEMO_MID, 'ACTIVE');
   }
   const credit = await creditWallet(db, merchant.id, OPENING_BALANCE, OPENING_REFERENCE);
-  return { mid: DEMO_MID, token, availablePaise: credit.availablePaise };
+  const merchantId = merchant.id;
+  if (!(await findMerchantOwner(db, merchantId)) && !(await merchantUserEmailTaken(db, DEMO_OWNER_EMAIL))) {
+    await db.$transaction((tx) =>
+      addMerchantUser(tx, {
+        merchantId,
+        email: DEMO_OWNER_EMAIL,
+        role: 'OWNER',
+        enrollmentDigest: null,
+        addedBy: 'pnpm start',
+      }),
+    );
+  }
+  return { mid: DEMO_MID, token, availablePaise: credit.availablePaise, ownerEmail: DEMO_OWNER_EMAIL };
 }
