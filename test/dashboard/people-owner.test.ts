@@ -61,6 +61,22 @@ async function onboarded(ownerEmail: string): Promise<{ mid: string; merchantId:
   return { mid, merchantId: merchant.id };
 }
 
+/** The owner opens an enrollment, staff bind it with four eyes, and the owner finishes it on their device. */
+async function ownerEnrolled(mid: string, email: string, password: string) {
+  const device = await openDashboardEnrollment(api.current.url, email);
+  await askedAndApproved(
+    'merchant',
+    'owner-enroll',
+    '--mid',
+    mid,
+    '--email',
+    email,
+    '--fingerprint',
+    device.fingerprint,
+  );
+  return finishDashboardEnrollment(api.current.url, device.cookie, password);
+}
+
 const signedIn = async (cookie: string) =>
   (await fetch(`${api.current.url}/dashboard/login`, { headers: { Cookie: cookie }, redirect: 'manual' })).status ===
   303;
@@ -124,18 +140,7 @@ describe('the owner of a merchant’s dashboard', () => {
   it('when an owner lost their phone and staff bind a new enrollment, then their old password, authenticator and sessions stop working', async () => {
     const email = `lost-${Date.now().toString(36)}@owned.example`;
     const { mid, merchantId } = await onboarded(email);
-    const first = await openDashboardEnrollment(api.current.url, email);
-    await askedAndApproved(
-      'merchant',
-      'owner-enroll',
-      '--mid',
-      mid,
-      '--email',
-      email,
-      '--fingerprint',
-      first.fingerprint,
-    );
-    const enrolled = await finishDashboardEnrollment(api.current.url, first.cookie, 'first-password-of-owner');
+    const enrolled = await ownerEnrolled(mid, email, 'first-password-of-owner');
     expect(await signedIn(enrolled.cookie)).toBe(true);
 
     const newPhone = await openDashboardEnrollment(api.current.url, email);
@@ -199,18 +204,7 @@ describe('the owner of a merchant’s dashboard', () => {
   it('when staff disable a person for an incident, then they are signed out, and both audits say who', async () => {
     const email = `incident-${Date.now().toString(36)}@owned.example`;
     const { mid, merchantId } = await onboarded(email);
-    const device = await openDashboardEnrollment(api.current.url, email);
-    await askedAndApproved(
-      'merchant',
-      'owner-enroll',
-      '--mid',
-      mid,
-      '--email',
-      email,
-      '--fingerprint',
-      device.fingerprint,
-    );
-    const enrolled = await finishDashboardEnrollment(api.current.url, device.cookie, 'incident-owner-password');
+    const enrolled = await ownerEnrolled(mid, email, 'incident-owner-password');
     const owner = await db.merchantUser.findUniqueOrThrow({ where: { email } });
 
     const disabled = await runCliAs(api.current.adminUrl, makerKey, [

@@ -14,22 +14,15 @@ import {
   type PrismaClientOrTransaction,
 } from '@payout/db';
 import {
-  chosenPasswordProblem,
   ENROLLMENT_SECRET_PATTERN,
   ENROLLMENT_TTL_MS,
   enrollmentDigest,
   enrollmentFingerprint,
-  hashPassword,
   merchantUserEmail,
   newEnrollmentSecret,
-  newRecoveryCodes,
-  newTotpSeed,
-  openSeed,
   recoveryCodeDigest,
-  sealSeed,
-  totpStepProved,
-  totpUri,
 } from '@payout/domain';
+import { chooseSecrets, offeredSeed } from '../people/enrollment.js';
 import { proveCode, type SecondFactorProof, type SecondFactorSettings } from '../people/second-factor.js';
 
 /*
@@ -101,18 +94,12 @@ export async function offerMerchantSecondFactor(
 ): Promise<OfferMerchantSecondFactorOutcome> {
   const standing = await merchantEnrollmentStanding(deps, secret);
   if (standing.kind !== 'ready') return standing;
-  const offered = await findOfferedMerchantTotpSeed(deps.db, standing.user.id);
-  let seed = offered && openSeed(offered, deps.secondFactor.keys);
-  if (!seed) {
-    seed = newTotpSeed();
-    await offerMerchantTotpSeed(deps.db, standing.user.id, sealSeed(seed, deps.secondFactor.keys));
-  }
-  return {
-    kind: 'seed',
-    email: standing.user.email,
-    seed,
-    uri: totpUri(seed, standing.user.email, deps.secondFactor.issuer),
-  };
+  const { id, email } = standing.user;
+  const offered = await offeredSeed(deps.secondFactor, email, {
+    find: () => findOfferedMerchantTotpSeed(deps.db, id),
+    offer: (sealed) => offerMerchantTotpSeed(deps.db, id, sealed),
+  });
+  return { kind: 'seed', email, ...offered };
 }
 
 export type FinishMerchantEnrollmentOutcome =
@@ -131,22 +118,17 @@ export async function finishMerchantEnrollment(
 ): Promise<FinishMerchantEnrollmentOutcome> {
   const standing = await merchantEnrollmentStanding(deps, input.secret);
   if (standing.kind !== 'ready') return { kind: 'not-ready' };
-  const problem = chosenPasswordProblem(input.password, input.repeated);
-  if (problem) return { kind: 'bad-password', problem };
   const { user } = standing;
-  const offered = await findOfferedMerchantTotpSeed(deps.db, user.id);
-  const seed = offered && openSeed(offered, deps.secondFactor.keys);
-  const step = seed ? totpStepProved(seed, input.code, new Date(), null) : null;
-  if (!offered || step === null) return { kind: 'bad-code' };
-  const passwordHash = await hashPassword(input.password);
-  const recoveryCodes = newRecoveryCodes();
+  const chosen = await chooseSecrets(deps.secondFactor, await findOfferedMerchantTotpSeed(deps.db, user.id), input);
+  if (chosen.kind !== 'chosen') return chosen;
+  const { passwordHash, recoveryCodes, totpSealed, step } = chosen;
   const digest = enrollmentDigest(input.secret);
   return deps.db.$transaction(async (tx) => {
     const enrolled = await completeMerchantEnrollment(tx, {
       userId: user.id,
       digest,
       passwordHash,
-      totpSealed: offered,
+      totpSealed,
       step,
     });
     if (!enrolled) return { kind: 'not-ready' } as const;

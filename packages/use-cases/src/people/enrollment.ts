@@ -112,18 +112,32 @@ export async function offerSecondFactor(
 ): Promise<BeginEnrollmentOutcome> {
   const standing = await enrollmentStanding(deps, secret);
   if (standing.kind !== 'ready') return standing;
-  const offered = await findOfferedTotpSeed(deps.db, standing.user.id);
-  let seed = offered && openSeed(offered, deps.secondFactor.keys);
+  const { id, username } = standing.user;
+  const offered = await offeredSeed(deps.secondFactor, username, {
+    find: () => findOfferedTotpSeed(deps.db, id),
+    offer: (sealed) => offerTotpSeed(deps.db, id, sealed),
+  });
+  return { kind: 'seed', username, ...offered };
+}
+
+/**
+ * The TOTP seed offered to a person enrolling — the console's or a merchant's (docs/dashboard.md,
+ * "Enrollment") — and its authenticator link: the one already offered (sealed in `stored`) while it opens, or
+ * a new one, sealed and stored now. The same seed until a code from it comes back, so a reload undoes
+ * nothing their app already holds.
+ */
+export async function offeredSeed(
+  settings: SecondFactorSettings,
+  account: string,
+  stored: { find(): Promise<string | null>; offer(sealed: string): Promise<void> },
+): Promise<{ seed: string; uri: string }> {
+  const sealed = await stored.find();
+  let seed = sealed && openSeed(sealed, settings.keys);
   if (!seed) {
     seed = newTotpSeed();
-    await offerTotpSeed(deps.db, standing.user.id, sealSeed(seed, deps.secondFactor.keys));
+    await stored.offer(sealSeed(seed, settings.keys));
   }
-  return {
-    kind: 'seed',
-    username: standing.user.username,
-    seed,
-    uri: totpUri(seed, standing.user.username, deps.secondFactor.issuer),
-  };
+  return { seed, uri: totpUri(seed, account, settings.issuer) };
 }
 
 export type FinishEnrollmentOutcome =
@@ -132,6 +146,35 @@ export type FinishEnrollmentOutcome =
   | { kind: 'bad-password'; problem: string }
   /** No seed was offered yet, or the code does not prove the one offered. */
   | { kind: 'bad-code' };
+
+export type ChosenSecrets =
+  | { kind: 'chosen'; passwordHash: string; totpSealed: string; step: number; recoveryCodes: string[] }
+  | { kind: 'bad-password'; problem: string }
+  | { kind: 'bad-code' };
+
+/**
+ * What a person enrolling chose, checked — the console's or a merchant's: a password that passes the rules
+ * (then hashed), a current code proving the seed offered to them (`offered`, sealed), and their new recovery
+ * codes, to be shown once.
+ */
+export async function chooseSecrets(
+  settings: SecondFactorSettings,
+  offered: string | null,
+  input: { password: string; repeated: string; code: string },
+): Promise<ChosenSecrets> {
+  const problem = chosenPasswordProblem(input.password, input.repeated);
+  if (problem) return { kind: 'bad-password', problem };
+  const seed = offered && openSeed(offered, settings.keys);
+  const step = seed ? totpStepProved(seed, input.code, new Date(), null) : null;
+  if (!offered || step === null) return { kind: 'bad-code' };
+  return {
+    kind: 'chosen',
+    passwordHash: await hashPassword(input.password),
+    totpSealed: offered,
+    step,
+    recoveryCodes: newRecoveryCodes(),
+  };
+}
 
 /**
  * Finishes an enrollment: the person's own password (hashed) and the seed they proved with a current code
@@ -144,15 +187,10 @@ export async function finishEnrollment(
 ): Promise<FinishEnrollmentOutcome> {
   const standing = await enrollmentStanding(deps, input.secret);
   if (standing.kind !== 'ready') return { kind: 'not-ready' };
-  const problem = chosenPasswordProblem(input.password, input.repeated);
-  if (problem) return { kind: 'bad-password', problem };
   const { user } = standing;
-  const offered = await findOfferedTotpSeed(deps.db, user.id);
-  const seed = offered && openSeed(offered, deps.secondFactor.keys);
-  const step = seed ? totpStepProved(seed, input.code, new Date(), null) : null;
-  if (!offered || step === null) return { kind: 'bad-code' };
-  const passwordHash = await hashPassword(input.password);
-  const recoveryCodes = newRecoveryCodes();
+  const chosen = await chooseSecrets(deps.secondFactor, await findOfferedTotpSeed(deps.db, user.id), input);
+  if (chosen.kind !== 'chosen') return chosen;
+  const { passwordHash, recoveryCodes, totpSealed: offered, step } = chosen;
   const digest = enrollmentDigest(input.secret);
   return deps.db.$transaction(async (tx) => {
     await lockApproverChanges(tx);
