@@ -234,5 +234,10 @@ describe('the owner of a merchant’s dashboard', () => {
       where: { merchantId, action: 'team.disable' },
     });
     expect(merchantAudit.actor).toBe(`cli:${maker}`);
+
+    // Enrolled again through staff, on a new device, the owner is back.
+    const back = await ownerEnrolled(mid, email, 'incident-owner-new-password');
+    expect(back.response.status).toBe(200);
+    expect(await signedIn(back.cookie)).toBe(true);
   });
 });

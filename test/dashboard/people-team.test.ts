@@ -82,6 +82,32 @@ describe('the team page', () => {
     expect(list).toContain(`merchant-user:${admin.id} ${admin.email}`);
   });
 
+  it('when a person lost their phone and an admin binds the new enrollment they read out, then their old password stops working and only the new device sets it again', async () => {
+    const { merchantId, viewer, adminSession } = await team();
+    const oldSession = await dashboardSessionOf(db, viewer);
+    const newPhone = await openEnrollment(viewer.email);
+    const wrong = await post('/dashboard/team/re-enroll', adminSession, {
+      userId: String(viewer.id),
+      fingerprint: 'AAAA-AAAA',
+    });
+    expect(wrong.status).toBe(400);
+    expect((await db.merchantUser.findUniqueOrThrow({ where: { id: viewer.id } })).passwordHash).not.toBeNull();
+
+    const rebound = await post('/dashboard/team/re-enroll', adminSession, {
+      userId: String(viewer.id),
+      fingerprint: newPhone.fingerprint,
+    });
+    expect(rebound.status).toBe(303);
+    expect(await db.merchantUser.findUniqueOrThrow({ where: { id: viewer.id } })).toMatchObject({
+      passwordHash: null,
+      totpSealed: null,
+    });
+    expect((await page('/dashboard/team', oldSession.cookie)).status).toBe(303);
+    const finished = await finishDashboardEnrollment(api.current.url, newPhone.cookie, 'a-new-password-after-loss');
+    expect(finished.response.status).toBe(200);
+    expect((await auditActions(merchantId)).map((a) => a.action)).toEqual(['team.re-enroll', 'team.enroll']);
+  });
+
   it('when the fingerprint is not one of that e-mail, then nobody is added', async () => {
     const { merchantId, adminSession } = await team();
     const email = `typo-${merchantId}@person.example`;
@@ -130,11 +156,17 @@ describe('the team page', () => {
       ['/dashboard/team/role', owner.id, 403],
       ['/dashboard/team/disable', admin.id, 403],
       ['/dashboard/team/role', admin.id, 403],
+      ['/dashboard/team/re-enroll', owner.id, 403],
+      ['/dashboard/team/re-enroll', elsewhere.viewer.id, 404],
       ['/dashboard/team/disable', elsewhere.viewer.id, 404],
       ['/dashboard/team/role', elsewhere.viewer.id, 404],
     ] as const;
     for (const [path, userId, status] of tries) {
-      const refused = await post(path, adminSession, { userId: String(userId), role: 'VIEWER' });
+      const refused = await post(path, adminSession, {
+        userId: String(userId),
+        role: 'VIEWER',
+        fingerprint: 'AAAA-AAAA',
+      });
       expect({ path, userId, status: refused.status }).toEqual({ path, userId, status });
     }
     const after = await db.merchantUser.findMany({

@@ -214,7 +214,9 @@ export {
 export {
   addTeamMember,
   changeTeamMemberRole,
+  reEnrollTeamMember,
   setTeamMemberDisabled,
+  type ReEnrollOutcome,
   type AddTeamMemberOutcome,
   type TeamChangeActor,
   type TeamChangeOutcome,

@@ -126,8 +126,9 @@ export async function addMerchantUser(
 }
 
 /**
- * Binds an existing merchant user to a new enrollment (an owner who lost their phone): their password and
- * second factor are wiped, so only the holder of the new enrollment's secret enrolls again.
+ * Binds an existing merchant user to a new enrollment (someone who lost their phone): their password and
+ * second factor are wiped, so only the holder of the new enrollment's secret enrolls again; one disabled
+ * for the loss is enabled, since only that holder can now sign in as them.
  */
 export async function rebindMerchantUser(
   tx: Prisma.TransactionClient,
@@ -144,6 +145,8 @@ export async function rebindMerchantUser(
       totpLastStep: null,
       secondFactorFailures: 0,
       secondFactorFailedAt: null,
+      disabledAt: null,
+      disabledBy: null,
     },
   });
   await tx.merchantUserRecoveryCode.deleteMany({ where: { userId } });

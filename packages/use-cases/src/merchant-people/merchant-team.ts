@@ -3,6 +3,7 @@ import {
   deleteMerchantUserSessions,
   findMerchantEnrollmentsByFingerprint,
   lockMerchantTeamMember,
+  rebindMerchantUser,
   recordMerchantAudit,
   setMerchantUserDisabled,
   setMerchantUserRole,
@@ -139,20 +140,49 @@ export async function setTeamMemberDisabled(
   );
 }
 
+export type ReEnrollOutcome = TeamChangeOutcome | { kind: 'bad-fingerprint' } | { kind: 'no-enrollment' };
+
+/**
+ * Binds a person who lost their phone to a new enrollment they opened and read out (docs/dashboard.md,
+ * "Enrollment"): their password, authenticator and recovery codes stop working, their sessions end, and only
+ * the new enrollment's device sets them again. The owner is bound again only through staff.
+ */
+export async function reEnrollTeamMember(
+  deps: { db: PrismaClient },
+  by: TeamChangeActor,
+  input: { userId: number; fingerprint: string },
+): Promise<ReEnrollOutcome> {
+  const fingerprint = readFingerprint(input.fingerprint);
+  if (!fingerprint) return { kind: 'bad-fingerprint' };
+  return changeMember<ReEnrollOutcome>(deps, by, input.userId, async (tx, member) => {
+    const enrollments = await findMerchantEnrollmentsByFingerprint(tx, member.email, fingerprint);
+    if (enrollments.length !== 1) return { kind: 'no-enrollment' };
+    await rebindMerchantUser(tx, member.id, enrollments[0]!.digest);
+    await deleteMerchantUserSessions(tx, member.id);
+    await recordMerchantAudit(tx, {
+      merchantId: by.merchantId,
+      actor: by.actor,
+      action: 'team.re-enroll',
+      detail: { userId: member.id, email: member.email, fingerprint },
+    });
+    return { kind: 'changed', user: { ...member, enrolled: false, disabledAt: null } };
+  });
+}
+
 type Transaction = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
 
-async function changeMember(
+async function changeMember<Outcome extends { kind: string } = TeamChangeOutcome>(
   deps: { db: PrismaClient },
   by: TeamChangeActor,
   userId: number,
-  change: (tx: Transaction, member: MerchantUserView & { role: MerchantUserRole }) => Promise<TeamChangeOutcome>,
+  change: (tx: Transaction, member: MerchantUserView & { role: MerchantUserRole }) => Promise<Outcome>,
   ownerToo = false,
-): Promise<TeamChangeOutcome> {
+): Promise<Outcome | TeamChangeOutcome> {
   if (by.userId === userId) return { kind: 'self' };
-  return deps.db.$transaction(async (tx) => {
+  return deps.db.$transaction(async (tx): Promise<Outcome | TeamChangeOutcome> => {
     const member = await lockMerchantTeamMember(tx, by.merchantId, userId);
-    if (!member) return { kind: 'unknown' } as const;
-    if (member.role === 'OWNER' && !ownerToo) return { kind: 'owner' } as const;
+    if (!member) return { kind: 'unknown' };
+    if (member.role === 'OWNER' && !ownerToo) return { kind: 'owner' };
     return change(tx, member);
   });
 }

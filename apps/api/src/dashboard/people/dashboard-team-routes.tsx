@@ -4,10 +4,11 @@ import { ASSIGNABLE_MERCHANT_ROLES, merchantMay } from '@payout/domain';
 import {
   addTeamMember,
   changeTeamMemberRole,
+  reEnrollTeamMember,
   setTeamMemberDisabled,
+  type ReEnrollOutcome,
   type AddTeamMemberOutcome,
   type TeamChangeActor,
-  type TeamChangeOutcome,
 } from '@payout/use-cases';
 import type { ApiDependencies } from '../../app.js';
 import { ist } from '../../admin/console/views/format.js';
@@ -31,6 +32,7 @@ const DONE: Record<string, string> = {
   role: 'Role changed. They were signed out everywhere.',
   disabled: 'Disabled. They were signed out everywhere.',
   enabled: 'Enabled again.',
+  reenrolled: 'Bound to their new enrollment: they finish it on the device they started it on. They were signed out.',
 };
 
 export function dashboardTeamRoutes(deps: ApiDependencies): Router {
@@ -85,6 +87,17 @@ export function dashboardTeamRoutes(deps: ApiDependencies): Router {
     );
   }
 
+  router.post(
+    `${TEAM_PATH}/re-enroll`,
+    permit('team', async (req, res, viewer) => {
+      const changed = await reEnrollTeamMember(deps, actorOf(viewer), {
+        userId: userIdOf(req),
+        fingerprint: formField(req, 'fingerprint') ?? '',
+      });
+      await answerChange(res, viewer, changed, 'reenrolled');
+    }),
+  );
+
   router.get(
     AUDIT_PATH,
     permit('team', async (req, res, viewer) => {
@@ -110,12 +123,18 @@ export function dashboardTeamRoutes(deps: ApiDependencies): Router {
     renderDashboardPage(res, status, <TeamPage viewer={viewer} team={team} {...shown} />);
   }
 
-  async function answerChange(res: Response, viewer: DashboardViewer, changed: TeamChangeOutcome, done: string) {
+  async function answerChange(res: Response, viewer: DashboardViewer, changed: ReEnrollOutcome, done: string) {
     if (changed.kind === 'changed' || changed.kind === 'unchanged') {
       res.redirect(303, `${TEAM_PATH}?done=${done}`);
       return;
     }
-    await showTeam(res, viewer, changed.kind === 'unknown' ? 404 : 403, { error: changeRefusal(changed) });
+    const status =
+      changed.kind === 'unknown'
+        ? 404
+        : changed.kind === 'bad-fingerprint' || changed.kind === 'no-enrollment'
+          ? 400
+          : 403;
+    await showTeam(res, viewer, status, { error: changeRefusal(changed) });
   }
   return router;
 }
@@ -144,8 +163,12 @@ function addRefusal(outcome: Exclude<AddTeamMemberOutcome, { kind: 'added' }>): 
   }
 }
 
-function changeRefusal(outcome: Exclude<TeamChangeOutcome, { kind: 'changed' | 'unchanged' }>): string {
+function changeRefusal(outcome: Exclude<ReEnrollOutcome, { kind: 'changed' | 'unchanged' }>): string {
   switch (outcome.kind) {
+    case 'bad-fingerprint':
+      return 'A fingerprint is eight letters and digits, as their enrollment page shows it (e.g. K7Q4-2MXP).';
+    case 'no-enrollment':
+      return 'No open enrollment of their e-mail has that fingerprint: ask them to read it again, or to start one.';
     case 'unknown':
       return 'There is no such person on your team.';
     case 'owner':
@@ -249,6 +272,25 @@ function MemberActions(props: { viewer: DashboardViewer; member: MerchantTeamMem
         <input type="hidden" name="userId" value={String(member.id)} />
         <button type="submit" aria-label={`${member.disabledAt ? 'Enable' : 'Disable'} ${member.email}`}>
           {member.disabledAt ? 'Enable' : 'Disable'}
+        </button>
+      </form>
+      <form method="post" action={`${TEAM_PATH}/re-enroll`} class="row">
+        <DashboardCsrf viewer={viewer} />
+        <input type="hidden" name="userId" value={String(member.id)} />
+        <label for={`reenroll-${member.id}`} class="hint">
+          New fingerprint
+        </label>
+        <input
+          id={`reenroll-${member.id}`}
+          name="fingerprint"
+          required
+          maxLength={12}
+          size={10}
+          autocomplete="off"
+          aria-label={`New enrollment fingerprint ${label}`}
+        />
+        <button type="submit" aria-label={`Enroll ${member.email} again`}>
+          Enroll again
         </button>
       </form>
     </div>
