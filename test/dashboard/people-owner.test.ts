@@ -61,19 +61,15 @@ async function onboarded(ownerEmail: string): Promise<{ mid: string; merchantId:
   return { mid, merchantId: merchant.id };
 }
 
+/** Staff bind the owner of `mid` to the enrollment of this fingerprint: one asks, another approves. */
+function ownerBound(mid: string, email: string, fingerprint: string) {
+  return askedAndApproved('merchant', 'owner-enroll', '--mid', mid, '--email', email, '--fingerprint', fingerprint);
+}
+
 /** The owner opens an enrollment, staff bind it with four eyes, and the owner finishes it on their device. */
 async function ownerEnrolled(mid: string, email: string, password: string) {
   const device = await openDashboardEnrollment(api.current.url, email);
-  await askedAndApproved(
-    'merchant',
-    'owner-enroll',
-    '--mid',
-    mid,
-    '--email',
-    email,
-    '--fingerprint',
-    device.fingerprint,
-  );
+  await ownerBound(mid, email, device.fingerprint);
   return finishDashboardEnrollment(api.current.url, device.cookie, password);
 }
 
@@ -144,16 +140,7 @@ describe('the owner of a merchant’s dashboard', () => {
     expect(await signedIn(enrolled.cookie)).toBe(true);
 
     const newPhone = await openDashboardEnrollment(api.current.url, email);
-    await askedAndApproved(
-      'merchant',
-      'owner-enroll',
-      '--mid',
-      mid,
-      '--email',
-      email,
-      '--fingerprint',
-      newPhone.fingerprint,
-    );
+    await ownerBound(mid, email, newPhone.fingerprint);
     expect(await signedIn(enrolled.cookie)).toBe(false);
     const owner = await db.merchantUser.findUniqueOrThrow({ where: { email } });
     expect(owner).toMatchObject({ passwordHash: null, totpSealed: null });
