@@ -8,6 +8,7 @@ import {
   cookiesOf,
   csrfOf,
   freshDashboardCode,
+  openDashboardEnrollment,
   postDashboardForm,
   signInToDashboard,
 } from '../support/dashboard-people.js';
@@ -102,6 +103,24 @@ describe('dashboard sign-in', () => {
         error: 'Wrong e-mail or password, or the account is disabled or has not enrolled.',
       }),
     );
+  });
+
+  it('when an enrollment is opened for a person’s e-mail and for an unknown one, then both pages say the same', async () => {
+    const known = await person();
+    const pages = [];
+    for (const email of [known.email, `unknown-${known.id}@nobody.example`]) {
+      const opened = await openDashboardEnrollment(api.current.url, email);
+      const page = await fetch(`${api.current.url}/dashboard/enroll`, { headers: { Cookie: opened.cookie } });
+      pages.push({
+        status: page.status,
+        text: (await page.text()).replaceAll(email, 'E').replaceAll(opened.fingerprint, 'F'),
+      });
+    }
+    expect(pages[0]!.status).toBe(200);
+    // Only the expiry time, to the minute, may differ.
+    const withoutTime = (text: string) => text.replace(/lasts until [^<]*\./, 'lasts until T.');
+    expect(withoutTime(pages[1]!.text)).toBe(withoutTime(pages[0]!.text));
+    expect(pages[1]!.status).toBe(pages[0]!.status);
   });
 
   it('when a password is guessed wrong too often, then even the right one is refused for a while with Retry-After', async () => {
