@@ -14,7 +14,7 @@ import {
 } from '@payout/queue';
 import { createLogger, createMetrics, type Logger, type ServiceMetrics } from '@payout/telemetry';
 import { createAdminApp, type AdminDependencies } from './admin/admin-app.js';
-import { signInLimiter } from './admin/console/sign-in-limiter.js';
+import { passwordHashingSlots, signInLimiter, type PasswordHashingSlots } from './admin/console/sign-in-limiter.js';
 import { createApp, type ApiDependencies, type DashboardPeopleDependencies } from './app.js';
 import { createMetricsApp } from './operations/metrics-app.js';
 import { AuthFailureLimit } from './auth/auth-failure-limit.js';
@@ -99,6 +99,11 @@ interface SharedResources {
   rails: BankRails<BankSettings>;
   metrics: ServiceMetrics;
   logger: Logger;
+  /**
+   * The process's one cap on password hashes computing at once (CONSOLE_SIGNIN_MAX_HASHING), shared by the
+   * console's and the dashboard's sign-ins: the CPU it protects, the merchant API's, is one.
+   */
+  passwordHashing: PasswordHashingSlots;
 }
 
 function openSharedResources(config: ApiConfig, logger: Logger): SharedResources {
@@ -135,7 +140,17 @@ function openSharedResources(config: ApiConfig, logger: Logger): SharedResources
   // resolution, a payout's status at the bank it was sent to; it never submits a payout (the worker does).
   const rails = createBankRails(config);
   const webhookQueue = queueOf(WEBHOOK_QUEUE, redis, config.QUEUE_PREFIX);
-  return { db, readDb, redis, producer, webhookQueue, rails, metrics: createMetrics('api'), logger };
+  return {
+    db,
+    readDb,
+    redis,
+    producer,
+    webhookQueue,
+    rails,
+    metrics: createMetrics('api'),
+    logger,
+    passwordHashing: passwordHashingSlots(config.CONSOLE_SIGNIN_MAX_HASHING),
+  };
 }
 
 /** The merchant API's dependencies: acceptance, credentials, rate limits and beneficiary validation. */
@@ -183,7 +198,10 @@ function merchantApiDependencies(config: ApiConfig, shared: SharedResources): Ap
  * (the same CONSOLE_SIGNIN_* numbers, counted under the dashboard's own keys in Redis) and the same sealing
  * keys for the seeds (SECOND_FACTOR_KEY).
  */
-function dashboardPeopleDependencies(config: ApiConfig, { redis }: SharedResources): DashboardPeopleDependencies {
+function dashboardPeopleDependencies(
+  config: ApiConfig,
+  { redis, passwordHashing }: SharedResources,
+): DashboardPeopleDependencies {
   return {
     signIn: signInLimiter({
       redis,
@@ -192,7 +210,7 @@ function dashboardPeopleDependencies(config: ApiConfig, { redis }: SharedResourc
       attempts: config.CONSOLE_SIGNIN_ATTEMPTS,
       addressAttempts: config.CONSOLE_SIGNIN_ADDRESS_ATTEMPTS,
       windowMs: config.CONSOLE_SIGNIN_WINDOW_MS,
-      maxHashing: config.CONSOLE_SIGNIN_MAX_HASHING,
+      hashing: passwordHashing,
     }),
     secondFactor: secondFactorOf(config),
   };
@@ -240,7 +258,7 @@ function adminDependencies(config: ApiConfig, shared: SharedResources): AdminDep
       attempts: config.CONSOLE_SIGNIN_ATTEMPTS,
       addressAttempts: config.CONSOLE_SIGNIN_ADDRESS_ATTEMPTS,
       windowMs: config.CONSOLE_SIGNIN_WINDOW_MS,
-      maxHashing: config.CONSOLE_SIGNIN_MAX_HASHING,
+      hashing: shared.passwordHashing,
     }),
     sessionTtlMs: config.CONSOLE_SESSION_TTL_MS,
     cliSignInTtlMs: config.ADMIN_CLI_SIGN_IN_TTL_MS,

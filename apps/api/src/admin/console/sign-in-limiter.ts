@@ -18,7 +18,19 @@ export interface SignInLimiter {
   withHashingSlot<T>(check: () => Promise<T>): Promise<T> | undefined;
 }
 
-export interface SignInLimiterOptions {
+export type SignInLimiterOptions = SignInCounting &
+  (
+    | {
+        /** Password hashes computing at once in this process, for this limiter alone. */
+        maxHashing: number;
+      }
+    | {
+        /** The cap shared with another door's limiter ({@link passwordHashingSlots}), since the CPU is one. */
+        hashing: PasswordHashingSlots;
+      }
+  );
+
+interface SignInCounting {
   redis: RedisConnection;
   prefix: string;
   /**
@@ -31,9 +43,10 @@ export interface SignInLimiterOptions {
   /** Failed sign-ins per address, whatever the usernames, in the window. */
   addressAttempts: number;
   windowMs: number;
-  /** Password hashes computing at once in this process. */
-  maxHashing: number;
 }
+
+/** Starts a password check if fewer than the cap are computing; otherwise undefined at once. */
+export type PasswordHashingSlots = SignInLimiter['withHashingSlot'];
 
 /**
  * Holds back console sign-in floods (docs/operations.md, "Support console"), in three ways:
@@ -60,7 +73,7 @@ export function signInLimiter(options: SignInLimiterOptions): SignInLimiter {
   const pairs = counter(`${door}-signin`, options.attempts);
   const addresses = counter(`${door}-signin-address`, options.addressAttempts);
   const pairKey = (username: string, address: string) => `${username.toLowerCase().slice(0, 64)}|${address}`;
-  const hashing = hashingSlots(options.maxHashing);
+  const hashing = 'hashing' in options ? options.hashing : passwordHashingSlots(options.maxHashing);
 
   return {
     async blockedFor(username, address) {
@@ -91,7 +104,8 @@ async function count(limiter: RateLimiterRedis, key: string): Promise<void> {
   }
 }
 
-function hashingSlots(max: number): SignInLimiter['withHashingSlot'] {
+/** A cap of `max` password hashes computing at once, to share between limiters. */
+export function passwordHashingSlots(max: number): PasswordHashingSlots {
   let computing = 0;
   return <T>(check: () => Promise<T>): Promise<T> | undefined => {
     if (computing >= max) return undefined;
