@@ -85,6 +85,16 @@ describe('the dashboard in a browser', () => {
     // The code of the next 30-second step: the one used to finish cannot be used again.
     await signIn(newcomerPage, { email, password }, totpCode(seed, new Date(Date.now() + 30_000)));
     await newcomerPage.goto(at('/dashboard/team'));
+    // On a phone: nothing of the page runs off the screen's right edge (the table scrolls within its box),
+    // and the keyboard's first stop is the skip link.
+    const parts = await newcomerPage.locator('main h1, main form, main .table-wrap, header form').all();
+    expect(parts.length).toBeGreaterThanOrEqual(3);
+    for (const part of parts) {
+      const box = (await part.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+    }
+    await newcomerPage.keyboard.press('Tab');
+    expect(await newcomerPage.locator(':focus').textContent()).toBe('Skip to content');
     const team = await newcomerPage.locator('table').textContent();
     expect(team).toContain(admin.email);
     expect(team).toContain(email);
