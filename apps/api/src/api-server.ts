@@ -180,6 +180,7 @@ function merchantApiDependencies(config: ApiConfig, shared: SharedResources): Ap
     ...merchantLimits(config, shared),
     payinCallbackSecret: config.PAYIN_CALLBACK_SECRET,
     dashboardPeople: dashboardPeopleDependencies(config, shared),
+    webhookDestinations: webhookDestinationPolicy(config),
     beneficiaryValidator: new BeneficiaryValidator(new ValidationBanks(db, rails), {
       cacheTtlMs: config.VALIDATION_CACHE_TTL_MS,
       quota: validationQuota({

@@ -2,6 +2,7 @@ import type { Queue } from 'bullmq';
 import express, { type Express, type RequestHandler } from 'express';
 import type { RedisConnection } from '@payout/queue';
 import type { PrismaClient } from '@payout/db';
+import type { WebhookDestinationPolicy } from '@payout/domain';
 import type { PayoutProducer } from '@payout/queue';
 import type { Logger, ServiceMetrics } from '@payout/telemetry';
 import type { AuthFailureLimit } from './auth/auth-failure-limit.js';
@@ -54,6 +55,8 @@ export interface ApiDependencies {
   beneficiaryValidator: BeneficiaryValidator;
   /** The merchant dashboard's sign-in limits and second-factor keys (docs/dashboard.md, "Sessions"). */
   dashboardPeople: DashboardPeopleDependencies;
+  /** Where a merchant's webhook may point (WEBHOOK_ALLOW_PRIVATE_ADDRESSES): the dashboard's webhook page moves it. */
+  webhookDestinations: WebhookDestinationPolicy;
 }
 
 /** What signing in and enrolling on the merchant dashboard need, beside the database. */

@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 import { findWebhookEndpoint, type WebhookEndpointView } from '@payout/db';
-import { merchantMay, type WebhookDestinationPolicy } from '@payout/domain';
+import { merchantMay } from '@payout/domain';
 import {
   findMerchantDeliveryPayout,
   listMerchantWebhookDeliveries,
@@ -26,16 +26,7 @@ import { changeOf } from './merchant-user-change.js';
 
 const DELIVERIES_PER_PAGE = 25;
 
-/**
- * Production's rule for where a webhook may point, unless the app is given its own: the merchant API's
- * dependencies carry none yet (the admin listener's do: admin-app.ts), and the strict rule refuses nothing
- * a merchant's real endpoint needs.
- */
-const PRODUCTION_DESTINATIONS: WebhookDestinationPolicy = { requireHttps: true, allowPrivateAddresses: false };
-
-type WebhookDeps = ApiDependencies & { webhookDestinations?: WebhookDestinationPolicy };
-
-export function webhookEndpointRoutes(deps: WebhookDeps): Router {
+export function webhookEndpointRoutes(deps: ApiDependencies): Router {
   const router = Router({ caseSensitive: true, strict: true });
   router.get(
     '/dashboard/webhook',
@@ -59,7 +50,7 @@ export function webhookEndpointRoutes(deps: WebhookDeps): Router {
         return;
       }
       const set = await setWebhookUrlByMerchantUser(
-        { db: deps.db, destinations: deps.webhookDestinations ?? PRODUCTION_DESTINATIONS },
+        { db: deps.db, destinations: deps.webhookDestinations },
         { ...changeOf(viewer), url },
       );
       if (set.kind === 'refused-url') {
