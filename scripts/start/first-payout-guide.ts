@@ -1,5 +1,5 @@
-// What `pnpm start` prints once the API answers: the demo merchant's credentials and the two commands of a
-// first payout (docs/api.md describes the request and the answers).
+// What `pnpm start` prints once the API answers: the demo merchant's credentials, the two commands of a
+// first payout (docs/api.md describes the request and the answers), and how its dashboard owner enrolls.
 import { formatRupees } from '@payout/domain';
 import type { DemoMerchant } from './demo-merchant.js';
 
@@ -45,6 +45,13 @@ export function printFirstPayoutGuide(apiUrl: string, demo: DemoMerchant): void 
     `  curl -s '${apiUrl}/api/check_payout_status?TransactionID=${transactionId}' -H 'MID: ${demo.mid}' -H 'Token: ${demo.token}'`,
     '',
     `The wallet: curl -s '${apiUrl}/api/checkMainWallet?PayoutType=Main_Wallet_Balance' -H 'MID: ${demo.mid}' -H 'Token: ${demo.token}'`,
+    '',
+    `The merchant dashboard: ${apiUrl}/dashboard (its owner, ${demo.ownerEmail}, has not enrolled yet)`,
+    `  1. Open ${apiUrl}/dashboard/enroll, give ${demo.ownerEmail}, and note the fingerprint it shows.`,
+    `  2. Signed in to the console as yourself (pnpm cli login), ask for the owner's enrollment and approve it:`,
+    `     pnpm cli merchant owner-enroll --mid ${demo.mid} --email ${demo.ownerEmail} --fingerprint <fingerprint>`,
+    '  3. Back on the enroll page, set the password and authenticator (docs/dashboard.md, "Enrollment").',
+    '',
     `API reference: ${apiUrl}/docs    Operator commands: pnpm cli --help`,
     '───────────────────────────────────────────────────────────────────────────────────────────────',
     '',

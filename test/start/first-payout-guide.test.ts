@@ -114,6 +114,20 @@ describe('pnpm start in development', () => {
     expect(statement).toContain(':25:SIMB0000002/50200012345679');
   });
 
+  it('when started, then it prints the dashboard and the enroll page the demo owner starts from, both answering', async () => {
+    expect(printed('The merchant dashboard:')).toBe(
+      `The merchant dashboard: http://127.0.0.1:${api}/dashboard (its owner, owner@demo-merchant.example, has not enrolled yet)`,
+    );
+    const signIn = await fetch(`http://127.0.0.1:${api}/dashboard`, { redirect: 'manual' });
+    expect([signIn.status, signIn.headers.get('location')]).toEqual([303, '/dashboard/login']);
+    const enroll = await fetch(`http://127.0.0.1:${api}/dashboard/enroll`);
+    expect(enroll.status).toBe(200);
+    expect(await enroll.text()).toContain('name="email"');
+    expect(printed('pnpm cli merchant owner-enroll')).toBe(
+      'pnpm cli merchant owner-enroll --mid DEMO01 --email owner@demo-merchant.example --fingerprint <fingerprint>',
+    );
+  });
+
   it('when the apps log, then the launcher passes their JSON through with LOG_FORMAT=json', () => {
     const apiLines = output.split('\n').filter((line) => line.includes('| {') && line.includes('"app":"api"'));
     expect(apiLines.length).toBeGreaterThan(0);
