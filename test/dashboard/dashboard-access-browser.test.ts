@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findWallet, type PrismaClient } from '@payout/db';
 import { newTransactionId, useApi } from '../support/api.js';
-import { launchChromium } from '../support/browser.js';
+import { dashboardScreenshot, launchChromium } from '../support/browser.js';
 import { addDashboardUser, dashboardSessionOf } from '../support/dashboard-people.js';
 import { testPrisma } from '../support/database.js';
 import { makeMerchant } from '../support/factories.js';
@@ -59,6 +59,7 @@ describe('a finance user in a browser', () => {
     // Fits the phone: only the tables' own boxes scroll sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     expect(await db.bulkBatch.count({ where: { merchantId: merchant.merchant.id } })).toBe(0);
+    await dashboardScreenshot(page, 'bulk-preview-phone', { fullPage: true });
 
     await page.getByRole('button', { name: /^Submit 2 payouts/ }).focus();
     await page.keyboard.press('Enter');

@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrismaClient } from '@payout/db';
 import { useApi } from '../support/api.js';
-import { launchChromium } from '../support/browser.js';
+import { dashboardScreenshot, launchChromium } from '../support/browser.js';
 import { testPrisma } from '../support/database.js';
 import { makeMerchant, type TestMerchant } from '../support/factories.js';
 import { payOut, signedIn, type SignedIn } from './pages-support.js';
@@ -70,6 +70,7 @@ describe('the dashboard’s read pages in a browser', () => {
     await page.keyboard.press('Tab');
     await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Skip to content');
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Payouts');
+    await dashboardScreenshot(page, 'payouts', { fullPage: true });
     expect(await overflowOnPhone(page)).toBeLessThanOrEqual(0);
 
     await page.goto(at('/dashboard'));
@@ -77,10 +78,12 @@ describe('the dashboard’s read pages in a browser', () => {
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(`Payout ${impsId}`);
     await expect(page.locator('.facts').textContent()).resolves.toContain('₹ 12.34 by IMPS');
     await expect(page.getByRole('button', { name: 'Cancel this payout' }).count()).resolves.toBe(1);
+    await dashboardScreenshot(page, 'payout', { fullPage: true });
     expect(await overflowOnPhone(page)).toBeLessThanOrEqual(0);
 
     await followByKeyboard(page, '/dashboard/wallet');
     await expect(page.locator('.facts').textContent()).resolves.toContain('₹ 482.66');
+    await dashboardScreenshot(page, 'wallet', { fullPage: true });
     expect(await overflowOnPhone(page)).toBeLessThanOrEqual(0);
 
     await followByKeyboard(page, '/dashboard/downtimes');

@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '@payout/domain';
 import { useApi } from '../support/api.js';
-import { launchChromium } from '../support/browser.js';
+import { dashboardScreenshot, launchChromium } from '../support/browser.js';
 import { testPrisma } from '../support/database.js';
 import { addDashboardUser, freshDashboardCode, type DashboardPerson } from '../support/dashboard-people.js';
 import { makeMerchant } from '../support/factories.js';
@@ -57,6 +57,7 @@ describe('the dashboard in a browser', () => {
     await newcomerPage.getByRole('button', { name: 'Start my enrollment' }).click();
     const fingerprint = (await newcomerPage.locator('.fingerprint').textContent())!.trim();
     expect(fingerprint).toMatch(/^[0-9A-Z]{4}-[0-9A-Z]{4}$/);
+    await dashboardScreenshot(newcomerPage, 'enroll-fingerprint', { fullPage: true });
 
     await signIn(adminPage, admin, await freshDashboardCode(db, admin));
     await adminPage.goto(at('/dashboard/team'));
@@ -66,6 +67,7 @@ describe('the dashboard in a browser', () => {
     await adminPage.getByRole('button', { name: 'Add', exact: true }).click();
     await expect.poll(() => adminPage.getByRole('status').textContent()).toContain('Added');
     expect(await adminPage.locator('table').textContent()).toContain(email);
+    await dashboardScreenshot(adminPage, 'team', { fullPage: true });
 
     // Only the newcomer's browser, holding the enrollment's secret, is shown the key for their authenticator.
     await newcomerPage.goto(at('/dashboard/enroll'));

@@ -29,3 +29,18 @@ export async function consoleScreenshot(page: Page, name: string, options: { ful
   await mkdir(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: `${SCREENSHOT_DIR}${name}.png`, ...options });
 }
+
+/** Whether this run refreshes the merchant dashboard's screenshots in docs/dashboard/ (UPDATE_DASHBOARD_SCREENSHOTS=1). */
+const UPDATE_DASHBOARD_SCREENSHOTS = process.env.UPDATE_DASHBOARD_SCREENSHOTS === '1';
+const DASHBOARD_SCREENSHOT_DIR = fileURLToPath(new URL('../../docs/dashboard/', import.meta.url));
+
+/** Writes docs/dashboard/<name>.png from `page` when this run refreshes those screenshots; otherwise nothing. */
+export async function dashboardScreenshot(
+  page: Page,
+  name: string,
+  options: { fullPage?: boolean } = {},
+): Promise<void> {
+  if (!UPDATE_DASHBOARD_SCREENSHOTS) return;
+  await mkdir(DASHBOARD_SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: `${DASHBOARD_SCREENSHOT_DIR}${name}.png`, ...options });
+}
