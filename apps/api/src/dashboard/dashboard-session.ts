@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import {
   createMerchantUserSession,
@@ -9,7 +8,7 @@ import {
   type MerchantUserView,
   type PrismaClient,
 } from '@payout/db';
-import { clearCookie, formField, readCookie, sameSecret, setCookie } from '../http/cookies.js';
+import { signedInPageCookies } from '../http/cookies.js';
 
 /**
  * The merchant user behind a dashboard request (docs/dashboard.md, "Sessions"): proved by the dashboard's own
@@ -22,13 +21,15 @@ export interface DashboardViewer {
   csrfToken: string;
 }
 
-/** Names apart from the console's (`console_session`, …): neither reads the other's cookie. */
-const SESSION_COOKIE = 'merchant_session';
-/** The sign-in form's CSRF token before there is a session (double submit: cookie and field must match). */
-const SIGN_IN_COOKIE = 'merchant_signin';
-/** The secret of the enrollment this browser opened. */
-const ENROLLMENT_COOKIE = 'merchant_enroll';
 export const DASHBOARD_CSRF_FIELD = '_csrf';
+
+/** Names apart from the console's (`console_session`, …): neither reads the other's cookie. */
+const cookies = signedInPageCookies({
+  session: 'merchant_session',
+  signIn: 'merchant_signin',
+  enrollment: 'merchant_enroll',
+  csrfField: DASHBOARD_CSRF_FIELD,
+});
 
 /** A dashboard session lasts a working day; signing in again is the way past it. */
 export const DASHBOARD_SESSION_TTL_MS = 8 * 60 * 60 * 1000;
@@ -40,7 +41,7 @@ interface Locals {
 /** Loads the dashboard viewer from the session cookie into `res.locals` (see {@link dashboardViewerOf}). */
 export function dashboardSession(db: PrismaClient): RequestHandler {
   return async (req, res, next) => {
-    const sessionId = readCookie(req, SESSION_COOKIE);
+    const sessionId = cookies.sessionIdOf(req);
     if (sessionId) {
       const session = await findMerchantUserSession(db, sessionId);
       if (session) {
@@ -67,52 +68,26 @@ export async function startDashboardSession(
   user: MerchantUserView,
   ttlMs = DASHBOARD_SESSION_TTL_MS,
 ): Promise<void> {
-  const sessionId = randomBytes(32).toString('base64url');
-  await createMerchantUserSession(db, {
-    sessionId,
-    userId: user.id,
-    csrfToken: randomBytes(32).toString('base64url'),
-    expiresAt: new Date(Date.now() + ttlMs),
-  });
-  setCookie(req, res, SESSION_COOKIE, sessionId, ttlMs);
-  clearCookie(req, res, SIGN_IN_COOKIE);
+  const session = cookies.newSession(ttlMs);
+  await createMerchantUserSession(db, { ...session, userId: user.id });
+  cookies.setSession(req, res, session);
   await deleteExpiredMerchantUserSessions(db);
 }
 
 export async function endDashboardSession(db: PrismaClient, req: Request, res: Response): Promise<void> {
-  const sessionId = readCookie(req, SESSION_COOKIE);
+  const sessionId = cookies.sessionIdOf(req);
   if (sessionId) await deleteMerchantUserSession(db, sessionId);
-  clearCookie(req, res, SESSION_COOKIE);
+  cookies.clearSession(req, res);
 }
 
 /** The enrollment secret this browser keeps, if any. */
-export function dashboardEnrollmentSecretOf(req: Request): string | undefined {
-  return readCookie(req, ENROLLMENT_COOKIE);
-}
-
-export function keepDashboardEnrollmentSecret(req: Request, res: Response, secret: string, ttlMs: number): void {
-  setCookie(req, res, ENROLLMENT_COOKIE, secret, ttlMs);
-}
-
-export function forgetDashboardEnrollmentSecret(req: Request, res: Response): void {
-  clearCookie(req, res, ENROLLMENT_COOKIE);
-}
-
-/** The sign-in form's CSRF token: the one already in the browser's cookie, or a new one set now. */
-export function dashboardSignInCsrfToken(req: Request, res: Response): string {
-  const existing = readCookie(req, SIGN_IN_COOKIE);
-  if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
-  const token = randomBytes(32).toString('base64url');
-  setCookie(req, res, SIGN_IN_COOKIE, token, 60 * 60 * 1000);
-  return token;
-}
-
-/** Whether a sign-in (or enrollment) form post carries the same CSRF token as its cookie. */
-export function dashboardSignInCsrfMatches(req: Request): boolean {
-  return sameSecret(readCookie(req, SIGN_IN_COOKIE), formField(req, DASHBOARD_CSRF_FIELD));
-}
+export const dashboardEnrollmentSecretOf = cookies.enrollmentSecretOf;
+export const keepDashboardEnrollmentSecret = cookies.keepEnrollmentSecret;
+export const forgetDashboardEnrollmentSecret = cookies.forgetEnrollmentSecret;
+export const dashboardSignInCsrfToken = cookies.signInCsrfToken;
+export const dashboardSignInCsrfMatches = cookies.signInCsrfMatches;
 
 /** Whether a signed-in form post carries the session's CSRF token. */
 export function dashboardCsrfMatches(req: Request, viewer: DashboardViewer): boolean {
-  return sameSecret(viewer.csrfToken, formField(req, DASHBOARD_CSRF_FIELD));
+  return cookies.csrfMatches(req, viewer.csrfToken);
 }

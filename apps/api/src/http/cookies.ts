@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
 
 /**
@@ -49,4 +49,62 @@ export function formField(req: Request, name: string): string | undefined {
   const body = req.body as Record<string, unknown> | undefined;
   const value = body?.[name];
   return typeof value === 'string' ? value : undefined;
+}
+
+/** The cookie names of one kind of signed-in pages, and the form field their CSRF token travels in. */
+export interface SignedInPageNames {
+  /** The session's random id (PostgreSQL holds only its digest). */
+  session: string;
+  /** The sign-in and enrollment forms' CSRF token before there is a session (double submit). */
+  signIn: string;
+  /** The secret of the enrollment this browser opened: it never leaves that browser. */
+  enrollment: string;
+  csrfField: string;
+}
+
+/** A session about to start: its id for the cookie, and what the sessions table stores beside its digest. */
+export interface NewSession {
+  sessionId: string;
+  csrfToken: string;
+  expiresAt: Date;
+}
+
+/**
+ * The cookies of a kind of signed-in pages — the support console's and the merchant dashboard's, each with
+ * its own names, so neither ever reads the other's: the session, the sign-in form's CSRF token and the
+ * enrollment's secret.
+ */
+export function signedInPageCookies(names: SignedInPageNames) {
+  return {
+    sessionIdOf: (req: Request): string | undefined => readCookie(req, names.session),
+    newSession: (ttlMs: number): NewSession => ({
+      sessionId: randomBytes(32).toString('base64url'),
+      csrfToken: randomBytes(32).toString('base64url'),
+      expiresAt: new Date(Date.now() + ttlMs),
+    }),
+    /** Gives the browser a stored session's cookie; the sign-in form's token has served its purpose. */
+    setSession: (req: Request, res: Response, session: NewSession): void => {
+      setCookie(req, res, names.session, session.sessionId, session.expiresAt.getTime() - Date.now());
+      clearCookie(req, res, names.signIn);
+    },
+    clearSession: (req: Request, res: Response): void => clearCookie(req, res, names.session),
+    enrollmentSecretOf: (req: Request): string | undefined => readCookie(req, names.enrollment),
+    keepEnrollmentSecret: (req: Request, res: Response, secret: string, ttlMs: number): void => {
+      setCookie(req, res, names.enrollment, secret, ttlMs);
+    },
+    forgetEnrollmentSecret: (req: Request, res: Response): void => clearCookie(req, res, names.enrollment),
+    /** The sign-in form's CSRF token: the one already in the browser's cookie, or a new one set now. */
+    signInCsrfToken: (req: Request, res: Response): string => {
+      const existing = readCookie(req, names.signIn);
+      if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
+      const token = randomBytes(32).toString('base64url');
+      setCookie(req, res, names.signIn, token, 60 * 60 * 1000);
+      return token;
+    },
+    /** Whether a sign-in or enrollment form post carries the same CSRF token as its cookie. */
+    signInCsrfMatches: (req: Request): boolean =>
+      sameSecret(readCookie(req, names.signIn), formField(req, names.csrfField)),
+    /** Whether a signed-in form post carries its session's CSRF token. */
+    csrfMatches: (req: Request, csrfToken: string): boolean => sameSecret(csrfToken, formField(req, names.csrfField)),
+  };
 }

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import {
   authenticatePersonalCredential,
@@ -11,7 +10,7 @@ import {
   type PrismaClient,
 } from '@payout/db';
 import { claimsPersonalCredential } from '@payout/domain';
-import { clearCookie, formField, readCookie, sameSecret, setCookie } from '../../http/cookies.js';
+import { formField, sameSecret, signedInPageCookies } from '../../http/cookies.js';
 
 export { formField };
 
@@ -31,14 +30,20 @@ export interface Viewer {
   inSetup?: boolean;
 }
 
-/** The session cookie's name over plain http; over TLS it is `__Host-console_session` (see {@link cookieName}). */
-const SESSION_COOKIE = 'console_session';
-/** The sign-in form's CSRF token, before there is a session (double-submit: cookie and form field must match). */
-const SIGN_IN_COOKIE = 'console_signin';
-/** The secret of the enrollment this browser opened (docs/operations.md, "People and roles"). */
-const ENROLLMENT_COOKIE = 'console_enroll';
 /** Every console form carries its CSRF token in this field. */
 export const CSRF_FIELD = '_csrf';
+
+/**
+ * The console's cookies (`__Host-` over TLS, apps/api/src/http/cookies.ts): the session, the sign-in form's
+ * CSRF token before there is a session (double submit), and the secret of the enrollment this browser opened
+ * (docs/operations.md, "People and roles").
+ */
+const cookies = signedInPageCookies({
+  session: 'console_session',
+  signIn: 'console_signin',
+  enrollment: 'console_enroll',
+  csrfField: CSRF_FIELD,
+});
 
 interface Locals {
   viewer?: Viewer;
@@ -63,7 +68,7 @@ export function consoleSession(db: PrismaClient): RequestHandler {
       next();
       return;
     }
-    const sessionId = readCookie(req, SESSION_COOKIE);
+    const sessionId = cookies.sessionIdOf(req);
     if (sessionId) {
       const session = await findConsoleSession(db, sessionId);
       if (session) {
@@ -100,56 +105,29 @@ export async function startSession(
   user: ConsoleUserView,
   ttlMs: number,
 ): Promise<void> {
-  const sessionId = randomBytes(32).toString('base64url');
-  await createConsoleSession(db, {
-    sessionId,
-    userId: user.id,
-    csrfToken: randomBytes(32).toString('base64url'),
-    expiresAt: new Date(Date.now() + ttlMs),
-  });
-  setCookie(req, res, SESSION_COOKIE, sessionId, ttlMs);
-  clearCookie(req, res, SIGN_IN_COOKIE);
+  const session = cookies.newSession(ttlMs);
+  await createConsoleSession(db, { ...session, userId: user.id });
+  cookies.setSession(req, res, session);
   // Sign-in is rare: a good moment to drop expired sessions, so the table needs no sweeper of its own.
   await deleteExpiredConsoleSessions(db);
 }
 
 export async function endSession(db: PrismaClient, req: Request, res: Response): Promise<void> {
-  const sessionId = readCookie(req, SESSION_COOKIE);
+  const sessionId = cookies.sessionIdOf(req);
   if (sessionId) await deleteConsoleSession(db, sessionId);
-  clearCookie(req, res, SESSION_COOKIE);
+  cookies.clearSession(req, res);
 }
 
-/** The enrollment secret this browser keeps, if any. */
-export function enrollmentSecretOf(req: Request): string | undefined {
-  return readCookie(req, ENROLLMENT_COOKIE);
-}
-
-/** Keeps an enrollment's secret in this browser only: HttpOnly, as long as the enrollment lasts. */
-export function keepEnrollmentSecret(req: Request, res: Response, secret: string, ttlMs: number): void {
-  setCookie(req, res, ENROLLMENT_COOKIE, secret, ttlMs);
-}
-
-export function forgetEnrollmentSecret(req: Request, res: Response): void {
-  clearCookie(req, res, ENROLLMENT_COOKIE);
-}
-
-/** The sign-in form's CSRF token: the one already in the browser's cookie, or a new one set now. */
-export function signInCsrfToken(req: Request, res: Response): string {
-  const existing = readCookie(req, SIGN_IN_COOKIE);
-  if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
-  const token = randomBytes(32).toString('base64url');
-  setCookie(req, res, SIGN_IN_COOKIE, token, 60 * 60 * 1000);
-  return token;
-}
-
-/** Whether a sign-in form post carries the same CSRF token as its cookie. */
-export function signInCsrfMatches(req: Request): boolean {
-  return sameSecret(readCookie(req, SIGN_IN_COOKIE), formField(req, CSRF_FIELD));
-}
+/** The enrollment secret this browser keeps, if any; kept HttpOnly, as long as the enrollment lasts. */
+export const enrollmentSecretOf = cookies.enrollmentSecretOf;
+export const keepEnrollmentSecret = cookies.keepEnrollmentSecret;
+export const forgetEnrollmentSecret = cookies.forgetEnrollmentSecret;
+export const signInCsrfToken = cookies.signInCsrfToken;
+export const signInCsrfMatches = cookies.signInCsrfMatches;
 
 /** Whether a signed-in form post carries the session's CSRF token. */
 export function csrfMatches(req: Request, viewer: Viewer): boolean {
-  return sameSecret(viewer.csrfToken, formField(req, CSRF_FIELD));
+  return cookies.csrfMatches(req, viewer.csrfToken);
 }
 
 /** Whether a signed-in JSON request (the admin API's decisions) repeats the session's CSRF token in X-CSRF-Token. */
