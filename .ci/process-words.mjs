@@ -29,7 +29,7 @@ export const PROCESS_WORDS = new RegExp(
 );
 
 /** Commits up to this one predate the check; later subjects must pass it too. */
-export const BOUNDARY = '073f0c1';
+export const BOUNDARY = 'aa6ba8b';
 
 const SCANNED = ['docs', 'README.md', 'ARCHITECTURE.md', 'apps', 'packages', 'test', 'bench', 'scripts', 'deploy'];
 // Written by tools, not people: their words are the tool's.
