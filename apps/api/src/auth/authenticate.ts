@@ -30,8 +30,8 @@ export function authenticate(
 ): RequestHandler {
   const invalidMid = () => new AppError('INVALID_MID', MESSAGES.invalidMid, { details: { status: invalidMidStatus } });
   return async (req, res, next) => {
-    const mid = req.get('MID') ?? '';
-    const token = req.get('Token') ?? '';
+    const mid = headerText(req.headers.mid);
+    const token = headerText(req.headers.token);
     // Hashed once: the cache's word, the comparisons and the note of the token's use all take the digest.
     const digest = hashToken(token);
     if (!store.vouchesFor(mid, digest, req.ip)) failures?.admit(req);
@@ -58,6 +58,11 @@ export function authenticate(
     logMerchant(req, credentials.merchant.mid);
     next();
   };
+}
+
+/** A header's text, '' when absent (Node joins a repeated header of these names into one text). */
+function headerText(value: string | string[] | undefined): string {
+  return typeof value === 'string' ? value : '';
 }
 
 /** The digest of the token `authenticate` admitted: the one a request may not revoke (docs/api.md, "Token rotation"). */

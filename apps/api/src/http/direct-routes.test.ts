@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import helmet from 'helmet';
@@ -17,16 +18,29 @@ const mark =
     ran.push(name);
     next();
   };
+// Written with Node's own members only, as a direct route's handlers must be (direct-routes.ts).
+function writeJson(res: ServerResponse, status: number, body: unknown): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json');
+  res.end(JSON.stringify(body));
+}
 const answer: RequestHandler = (req, res) => {
-  res.json({ path: req.route ? (req.route as { path: string }).path : null, query: req.query, locals: res.locals });
+  writeJson(res, 200, {
+    path: req.route ? (req.route as { path: string }).path : null,
+    query: req.query,
+    locals: res.locals,
+    ip: req.ip,
+    expressGetter: typeof (req as { get?: unknown }).get,
+  });
 };
 const onError: ErrorRequestHandler = (error: Error, _req, res, _next) => {
-  res.status(418).json({ error: error.message });
+  writeJson(res, 418, { error: error.message });
 };
 
 beforeAll(async () => {
   const app = express();
   app.set('query parser', 'simple');
+  app.set('trust proxy', 1);
   const everyRequest = [mark('every request')];
   const table = [
     { method: 'GET' as const, path: '/thing', handlers: [mark('thing'), answer] },
@@ -79,16 +93,27 @@ describe('routes served directly', () => {
     const direct = await get('/thing?TransactionID=12');
     expect(direct).toEqual({
       status: 200,
-      body: { path: '/thing', query: { TransactionID: '12' }, locals: {} },
+      body: { path: '/thing', query: { TransactionID: '12' }, locals: {}, ip: '127.0.0.1', expressGetter: 'undefined' },
       ran: ['every request', 'thing'],
     });
+  });
+
+  it("when a request comes through a proxy, then the direct route's req.ip is the address the router's would be", async () => {
+    const init = { headers: { 'X-Forwarded-For': '198.51.100.9, 203.0.113.7' } };
+    const direct = await get('/thing', init);
+    const routed = await get('/thing/', init);
+    expect(direct.ran).toEqual(['every request', 'thing']);
+    expect(routed.ran).toEqual(['every request', 'router', 'thing']);
+    // One hop trusted (the app's setting): the address the proxy saw, for both doors.
+    expect((direct.body as { ip: string }).ip).toBe('203.0.113.7');
+    expect((routed.body as { ip: string }).ip).toBe('203.0.113.7');
   });
 
   it('when a request is the same route in other letters, with a trailing slash or by another method, then the router serves it', async () => {
     for (const path of ['/THING', '/thing/']) {
       expect(await get(path)).toEqual({
         status: 200,
-        body: { path: '/thing', query: {}, locals: {} },
+        body: { path: '/thing', query: {}, locals: {}, ip: '127.0.0.1', expressGetter: 'function' },
         ran: ['every request', 'router', 'thing'],
       });
     }

@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQueryString } from 'node:querystring';
 import type { ErrorRequestHandler, Express, Request, RequestHandler, Response } from 'express';
+import proxyaddr from 'proxy-addr';
 import { AppError } from '@payout/domain';
 import { MESSAGES } from './error-responses.js';
 
@@ -19,16 +21,22 @@ type Handle = (req: IncomingMessage, res: ServerResponse, callback?: (error?: un
  * another method, a HEAD, a path in other letter case or with a trailing slash, every other endpoint — goes
  * to the router as before, so its answers (404, 405, OPTIONS) do not change.
  *
- * The request and response are set up as Express sets them up (its prototypes, `req.res`, `res.locals`,
- * `req.route.path` for the metrics' label), so the handlers are the router's own and cannot tell the
- * difference. What this saves is the router's per-request work: matching every layer of every router in
- * front of the route, a closure per layer, URL parsing per layer (docs/performance.md, "The accept path").
+ * The request and response stay Node's own, with the few members the router would add and the handlers read:
+ * `req.ip` (by the app's `trust proxy` setting, as Express works it out), `req.query` (the app's "simple"
+ * query parser, node:querystring), `req.route.path` (the metrics' label) and `res.locals`. They are not given
+ * Express's prototypes: swapping an object's prototype on every request, and reading through Express's long
+ * prototype chain of getters, kept V8's property caches missing (half of a status lookup's CPU,
+ * docs/performance.md, "The accept path"). So a handler of a direct route uses Node's members and these,
+ * never Express's own (`req.get`, `res.json`, …); every route of the table is also served by the router,
+ * and the API's tests send every endpoint through the direct door.
  */
 export function serveDirectly(app: Express, routes: readonly DirectRoute[], onError: ErrorRequestHandler): void {
   const byPath = new Map<string, { method: string; route: { path: string }; handlers: readonly RequestHandler[] }>();
   for (const { method, path, handlers } of routes) byPath.set(path, { method, route: { path }, handlers });
-  const application = app as unknown as { handle: Handle; request: object; response: object };
+  const application = app as unknown as { handle: Handle };
   const routed: Handle = application.handle.bind(app);
+  // Read at the first request, not here: the app's settings may still change after its routes are made.
+  let trustProxy: ((address: string, hop: number) => boolean) | undefined;
 
   application.handle = (req, res, callback) => {
     const url = req.url ?? '';
@@ -38,13 +46,21 @@ export function serveDirectly(app: Express, routes: readonly DirectRoute[], onEr
       routed(req, res, callback);
       return;
     }
-    const request = Object.setPrototypeOf(req, application.request) as Request;
-    const response = Object.setPrototypeOf(res, application.response) as Response;
-    Object.assign(request, { res: response, baseUrl: '', originalUrl: url, params: {}, route: target.route });
-    Object.assign(response, { req: request, locals: Object.create(null) as Record<string, unknown> });
-    runHandlers(target.handlers, request, response, onError);
+    trustProxy ??= app.get('trust proxy fn') as (address: string, hop: number) => boolean;
+    const request = req as DirectRequest;
+    request.ip = proxyaddr(req, trustProxy);
+    request.query = query === -1 ? NO_QUERY : parseQueryString(url.slice(query + 1));
+    request.route = target.route;
+    (res as DirectResponse).locals = Object.create(null) as Record<string, unknown>;
+    runHandlers(target.handlers, request as unknown as Request, res as unknown as Response, onError);
   };
 }
+
+/** What a direct route's request carries beside Node's own members. */
+type DirectRequest = IncomingMessage & { ip: string; query: Record<string, unknown>; route: { path: string } };
+type DirectResponse = ServerResponse & { locals: Record<string, unknown> };
+
+const NO_QUERY: Record<string, unknown> = Object.freeze({});
 
 /**
  * Runs `handlers` as the router runs a route's stack: each gets `next`; a handler that throws, or whose

@@ -1,4 +1,5 @@
 import express, { type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
+import typeis from 'type-is';
 import { AppError, isJsonNumber, parseJson } from '@payout/domain';
 import { MESSAGES } from './error-responses.js';
 
@@ -11,7 +12,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 const MAX_REMEMBERED_CONTENT_TYPES = 64;
 const jsonContentTypes = new Map<string, boolean>();
 
-/** What `req.is('application/json')` answers, remembered by the Content-Type header's text. */
+/** What `req.is('application/json')` answers (type-is, as Express asks it), remembered by the Content-Type header's text. */
 function isJsonRequest(req: Request): boolean {
   // No body at all (neither length nor chunked) is not JSON, as type-is's hasBody rules.
   const { 'transfer-encoding': chunked, 'content-length': length, 'content-type': contentType } = req.headers;
@@ -19,7 +20,7 @@ function isJsonRequest(req: Request): boolean {
   if (contentType === undefined) return false;
   let isJson = jsonContentTypes.get(contentType);
   if (isJson === undefined) {
-    isJson = Boolean(req.is('application/json'));
+    isJson = Boolean(typeis(req, ['application/json']));
     if (jsonContentTypes.size < MAX_REMEMBERED_CONTENT_TYPES) jsonContentTypes.set(contentType, isJson);
   }
   return isJson;

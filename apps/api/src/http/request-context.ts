@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { IncomingMessage } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from '@payout/telemetry';
 
@@ -58,7 +59,6 @@ export function requestContext(logger: Logger): RequestHandler {
     const id = isAcceptableRequestId(incoming) ? incoming : randomUUID();
     req.id = id;
     res.setHeader('X-Request-Id', id);
-    defineLogAccessorOnce(Object.getPrototypeOf(req) as object);
     const requestLog = new RequestLog(logger, describe(req.url, req.method, id));
     (req as RequestWithLog)[REQUEST_LOG] = requestLog;
     const startedAt = performance.now();
@@ -100,24 +100,22 @@ type LogLine = [object: unknown, message?: string, ...rest: unknown[]];
 type RequestWithLog = Request & { [REQUEST_LOG]?: RequestLog };
 
 /**
- * `req.log` is an accessor on the app's request prototype (Express gives each app its own), defined the
- * first time the app serves a request, not a property defined on every request: defining an accessor on
- * each request object cost a closure pair per request and gave every request object a shape of its own,
- * which slows every later property access on it (docs/performance.md, "Request context and logging").
+ * `req.log` is an accessor on Node's request prototype, defined once: not a property defined on every
+ * request, which cost a closure pair per request and gave every request object a shape of its own, slowing
+ * every later property access on it (docs/performance.md, "Request context and logging"). On Node's
+ * prototype rather than Express's, because the payout routes' requests never get Express's (direct-routes.ts).
+ * A request this module has not seen (an HTTP client's response) has no log.
  */
-function defineLogAccessorOnce(requestPrototype: object): void {
-  if (Object.hasOwn(requestPrototype, 'log')) return;
-  Object.defineProperty(requestPrototype, 'log', {
-    configurable: true,
-    enumerable: true,
-    get(this: RequestWithLog) {
-      return this[REQUEST_LOG]?.logger();
-    },
-    set(this: RequestWithLog, replacement: Logger) {
-      this[REQUEST_LOG]?.replace(replacement);
-    },
-  });
-}
+Object.defineProperty(IncomingMessage.prototype, 'log', {
+  configurable: true,
+  enumerable: true,
+  get(this: RequestWithLog) {
+    return this[REQUEST_LOG]?.logger();
+  },
+  set(this: RequestWithLog, replacement: Logger) {
+    this[REQUEST_LOG]?.replace(replacement);
+  },
+});
 
 /**
  * A request's logger, made the first time something logs: a child logger costs a serialisation of its
