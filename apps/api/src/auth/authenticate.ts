@@ -19,7 +19,7 @@ export type InvalidMidStatus = 'FAILED' | 'BAD REQUEST';
  * allow-list"; the address is req.ip, which honours TRUST_PROXY_HOPS); suspended merchant → 400. In front of all of it, an
  * address that has failed too often is refused with 429, and each failure above counts against its
  * address (auth-failure-limit.ts); a suspended merchant's own requests are not failures of that kind.
- * A credential this process already knows to be good (credential-store.ts, `vouchesFor`) is not held to
+ * A credential this process already knows to be good (credential-store.ts, `vouchedCredentials`) is not held to
  * its address's allowance: a merchant must not be locked out because someone else at the same address (a
  * NAT, a shared egress) sent bad tokens (docs/operations.md, "Floods before authentication").
  */
@@ -34,7 +34,10 @@ export function authenticate(
     const token = headerText(req.headers.token);
     // Hashed once: the cache's word, the comparisons and the note of the token's use all take the digest.
     const digest = hashToken(token);
-    if (!store.vouchesFor(mid, digest, req.ip)) failures?.admit(req);
+    // The credentials the cache already vouches for: not held to the address's allowance, and not compared
+    // again below if the lookup answers with the very same entry.
+    const vouched = failures ? store.vouchedCredentials(mid, digest, req.ip) : undefined;
+    if (failures && !vouched) failures.admit(req);
     const refuse = (error: AppError): never => {
       failures?.recordFailure(req);
       throw error;
@@ -42,13 +45,16 @@ export function authenticate(
     if (!mid || !token) return refuse(new AppError('UNAUTHENTICATED', MESSAGES.unauthenticated));
     if (!isMid(mid)) return refuse(invalidMid());
     let credentials = await store.lookup(mid);
-    if (credentials && !digestMatchesAny(digest, credentials.activeTokenHashes)) credentials = await store.recheck(mid);
-    if (
-      !credentials ||
-      !digestMatchesAny(digest, credentials.activeTokenHashes) ||
-      !addressAllowed(credentials.ipAllowlist, req.ip)
-    ) {
-      return refuse(new AppError('UNAUTHENTICATED', MESSAGES.unauthenticated));
+    if (credentials !== vouched) {
+      if (credentials && !digestMatchesAny(digest, credentials.activeTokenHashes))
+        credentials = await store.recheck(mid);
+      if (
+        !credentials ||
+        !digestMatchesAny(digest, credentials.activeTokenHashes) ||
+        !addressAllowed(credentials.ipAllowlist, req.ip)
+      ) {
+        return refuse(new AppError('UNAUTHENTICATED', MESSAGES.unauthenticated));
+      }
     }
     if (credentials.merchant.status !== 'ACTIVE') throw invalidMid();
     store.noteUse(digest);

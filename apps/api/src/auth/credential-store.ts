@@ -96,19 +96,19 @@ export class CredentialStore {
   }
 
   /**
-   * Whether the token with this digest is an active token of `mid`, used from an address its allow-list
-   * admits, as this process last read it, however long ago: a credential already known good, which the
-   * address's failure allowance does not hold back (auth-failure-limit.ts). Only the cache is asked, never
-   * PostgreSQL, and nothing is admitted on its word: the request is still authenticated by {@link lookup},
-   * which re-reads a stale entry.
+   * The credentials of `mid` as this process last read them, however long ago, if the token with this digest
+   * is one of its active tokens, used from an address its allow-list admits: a credential already known good,
+   * which the address's failure allowance does not hold back (auth-failure-limit.ts). Only the cache is asked,
+   * never PostgreSQL, and nothing is admitted on its word: the request is still authenticated by
+   * {@link lookup}, which re-reads a stale entry (and answers with another object when it did).
    */
-  vouchesFor(mid: string, digest: string, address: string | undefined): boolean {
+  vouchedCredentials(mid: string, digest: string, address: string | undefined): MerchantCredentials | undefined {
     const known = this.known.peek(mid);
-    return (
-      known !== undefined &&
+    return known !== undefined &&
       digestMatchesAny(digest, known.credentials.activeTokenHashes) &&
       addressAllowed(known.credentials.ipAllowlist, address)
-    );
+      ? known.credentials
+      : undefined;
   }
 
   /**
