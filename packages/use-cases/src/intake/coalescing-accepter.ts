@@ -26,7 +26,8 @@ interface Waiting {
   instruction: PayoutInstructionRecord;
   resolve: (result: AcceptResult) => void;
   reject: (error: unknown) => void;
-  timer: NodeJS.Timeout;
+  /** When it stops waiting (performance.now()): past it, the request is answered 503. */
+  deadline: number;
 }
 
 /**
@@ -50,6 +51,8 @@ export class CoalescingAccepter implements PayoutAccepter {
   /** Merchants with a statement in flight. */
   private readonly busy = new Set<number>();
   private inFlight = 0;
+  /** Set while instructions wait: fires at the oldest one's deadline. */
+  private deadlineTimer: NodeJS.Timeout | undefined;
   private readonly nextTurn = new NextTurnFlush(() => this.flush());
 
   constructor(
@@ -59,13 +62,9 @@ export class CoalescingAccepter implements PayoutAccepter {
 
   accept(instruction: PayoutInstructionRecord): Promise<AcceptResult> {
     return new Promise((resolve, reject) => {
-      const waiting: Waiting = {
-        instruction,
-        resolve,
-        reject,
-        timer: setTimeout(() => this.giveUp(waiting), this.options.maxWaitMs),
-      };
-      this.waiting.push(waiting);
+      this.waiting.push({ instruction, resolve, reject, deadline: performance.now() + this.options.maxWaitMs });
+      // One timer for the whole queue, at its oldest instruction's deadline, instead of a timer per accept.
+      this.deadlineTimer ??= setTimeout(() => this.giveUpOverdue(), this.options.maxWaitMs).unref();
       this.schedule();
     });
   }
@@ -75,19 +74,29 @@ export class CoalescingAccepter implements PayoutAccepter {
     return findPayoutByTransactionId(this.db, merchantId, transactionId);
   }
 
-  private giveUp(waiting: Waiting): void {
-    const index = this.waiting.indexOf(waiting);
-    if (index < 0) return; // already taken into a statement: that statement answers it
-    this.waiting.splice(index, 1);
-    waiting.reject(
-      new AppError(
-        'DEPENDENCY_UNAVAILABLE',
-        'The service is temporarily unavailable. Please retry with the same TransactionID.',
-        {
-          details: { waitedMs: this.options.maxWaitMs },
-        },
-      ),
-    );
+  /**
+   * Answers every instruction past its deadline with a 503 (nothing was recorded for it), and sets the timer
+   * again for the oldest still waiting. Instructions keep their arrival order in the queue, so the oldest is
+   * the first.
+   */
+  private giveUpOverdue(): void {
+    this.deadlineTimer = undefined;
+    const now = performance.now();
+    const overdue: Waiting[] = [];
+    const left: Waiting[] = [];
+    for (const w of this.waiting) (w.deadline <= now ? overdue : left).push(w);
+    this.waiting = left;
+    for (const w of overdue) {
+      w.reject(
+        new AppError(
+          'DEPENDENCY_UNAVAILABLE',
+          'The service is temporarily unavailable. Please retry with the same TransactionID.',
+          { details: { waitedMs: this.options.maxWaitMs } },
+        ),
+      );
+    }
+    const oldest = this.waiting[0];
+    if (oldest) this.deadlineTimer = setTimeout(() => this.giveUpOverdue(), Math.max(0, oldest.deadline - now)).unref();
   }
 
   private schedule(): void {
@@ -100,7 +109,6 @@ export class CoalescingAccepter implements PayoutAccepter {
       if (batch.length === 0) return;
       const merchants = new Set(batch.map((w) => w.instruction.merchantId));
       for (const merchant of merchants) this.busy.add(merchant);
-      for (const w of batch) clearTimeout(w.timer);
       this.inFlight++;
       void this.run(batch).finally(() => {
         this.inFlight--;
