@@ -134,7 +134,7 @@ export async function warmUp(env: BenchEnv, api: StartedApp, payouts: PayoutRequ
     label: 'warm-up',
     url: api.url,
     connections: env.plan.connections,
-    durationS: env.plan.warmupS,
+    durationS: env.plan.serverWarmupS,
     requests: payouts.requests(['IMPS', 'UPI'], [...env.merchants.spread, env.merchants.hot]),
     successStatus: 202,
     signal: env.signal,

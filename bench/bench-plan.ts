@@ -9,6 +9,13 @@ export interface BenchPlan {
   durationS: number;
   /** Unmeasured load before a measurement, so JIT, caches and pools are warm. */
   warmupS: number;
+  /**
+   * Unmeasured accepts given an HTTP server (the API, the reference server) before its first measured run.
+   * Longer than `warmupS`: V8 goes on optimising the API's code for many seconds, and its compiler threads took
+   * 16 % of the API's CPU in a measured run that followed 3 s of warm-up, 7 % after 10 s, 3 % after 20 s
+   * (docs/performance.md, "Warming up").
+   */
+  serverWarmupS: number;
   /** Merchants (and wallets) the spread-out loads go over. */
   merchants: number;
   /** Payouts seeded per merchant for the lookups (TransactionIDs 1…n). */
@@ -61,6 +68,7 @@ export function benchPlan(options: BenchOptions): BenchPlan {
       ...common,
       smoke: true,
       warmupS: 0.5,
+      serverWarmupS: 0.5,
       merchants: 10,
       lookupKeysPerMerchant: 2,
       connections: 4,
@@ -86,6 +94,7 @@ export function benchPlan(options: BenchOptions): BenchPlan {
     ...common,
     smoke: false,
     warmupS: 3,
+    serverWarmupS: 15,
     merchants: 1000,
     lookupKeysPerMerchant: 20,
     connections: 64,
