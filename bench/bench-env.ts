@@ -56,11 +56,13 @@ export async function startApp(
   chosenPort?: number,
 ): Promise<StartedApp> {
   const port = chosenPort ?? (await freePort());
-  const nodeOptions =
-    env.options.cpuProf && app !== 'rail-sim'
-      ? // One directory per process: every thread writes a profile.
-        ['--cpu-prof', `--cpu-prof-dir=${join(env.profileDir, name)}`]
-      : [];
+  const profiled = app !== 'rail-sim';
+  const nodeOptions = [
+    // One directory per process: every thread writes a profile.
+    ...(env.options.cpuProf && profiled ? ['--cpu-prof', `--cpu-prof-dir=${join(env.profileDir, name)}`] : []),
+    // /tmp/perf-<pid>.map, where perf looks for the names of JIT-compiled code.
+    ...(env.options.perfMap && profiled ? ['--perf-basic-prof-only-functions'] : []),
+  ];
   const child = AppProcess.start(
     name,
     app,

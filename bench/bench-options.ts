@@ -12,6 +12,12 @@ export interface BenchOptions {
   /** Write V8 CPU profiles of the API and worker processes (under .tmp/bench-profiles/), to see where the CPU goes. */
   cpuProf: boolean;
   /**
+   * Start the API, the worker and the reference server with `--perf-basic-prof-only-functions`, so `perf record -g -p <pid>` names their
+   * JavaScript frames beside V8's own work (its compiler and collector threads, inline-cache misses), which a
+   * V8 CPU profile does not show.
+   */
+  perfMap: boolean;
+  /**
    * Run this one stage alone (after seeding; no pgbench ceilings, no other runs), for a figure of its own
    * without the whole bench. null: the whole bench.
    */
@@ -33,13 +39,15 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-export const USAGE = `usage: pnpm bench [--smoke] [--duration <seconds>] [--json] [--keep] [--cpu-prof] [--only <stage>]
+export const USAGE = `usage: pnpm bench [--smoke] [--duration <seconds>] [--json] [--keep] [--cpu-prof] [--perf-map] [--only <stage>]
 
   --smoke            a few seconds in all, tiny loads, same code paths (for CI; no timing assertions)
   --duration <s>     seconds of each measured run (default 10; 1 with --smoke)
   --json             print the results as JSON instead of the table
   --keep             keep the bench database (payouts_bench_<id>) instead of dropping it
   --cpu-prof         write CPU profiles of the API and worker processes to .tmp/bench-profiles/<run>/
+  --perf-map         start the API, worker and reference server with --perf-basic-prof-only-functions,
+                     so perf record -g -p <pid> names their JavaScript frames
   --only <stage>     run one stage alone: accept (accepts and lookups over the spread merchants, API ÷ reference server:
                      throughput and CPU per answer; with --cpu-prof, the profile to read first),
                      lookup-logging (status lookups with the default logging ÷ logging off),
@@ -59,6 +67,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
         json: { type: 'boolean', default: false },
         keep: { type: 'boolean', default: false },
         'cpu-prof': { type: 'boolean', default: false },
+        'perf-map': { type: 'boolean', default: false },
         only: { type: 'string' },
         help: { type: 'boolean', default: false },
       },
@@ -82,7 +91,15 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
   if (only !== null && !isBenchStage(only)) {
     throw new UsageError(`--only takes one of ${BENCH_STAGES.join(', ')}, not "${only}"`);
   }
-  return { smoke, durationS, json: values.json, keep: values.keep, cpuProf: values['cpu-prof'], only };
+  return {
+    smoke,
+    durationS,
+    json: values.json,
+    keep: values.keep,
+    cpuProf: values['cpu-prof'],
+    perfMap: values['perf-map'],
+    only,
+  };
 }
 
 function isBenchStage(name: string): name is BenchStage {
