@@ -40,17 +40,31 @@ export class CoalescingSettler {
 
   readonly settle: Settle = (request) => this.coalescer.submit(request);
 
-  private async run(batch: PendingSettlement[]): Promise<void> {
-    try {
-      const results = await settlePayouts(
-        this.db,
-        batch.map((p) => p.request),
-      );
-      batch.forEach((p, i) => p.resolve(results[i]!));
-    } catch (error) {
-      // A database that is away or timed out would fail each settlement alone too, after as long again.
-      if (batch.length === 1 || isRetryableTransactionError(error) || isDatabaseUnavailable(error)) throw error;
-      await Promise.all(batch.map((p) => settlePayout(this.db, p.request).then(p.resolve, p.reject)));
-    }
+  private run(batch: PendingSettlement[]): Promise<void> {
+    return inOneStatementOrEachAlone(
+      batch,
+      (requests) => settlePayouts(this.db, requests),
+      (request) => settlePayout(this.db, request),
+    );
+  }
+}
+
+/**
+ * Runs a coalesced batch as one statement. A batch that fails for any reason but an unavailable database
+ * (or one whose transaction may simply be retried) is made again one request at a time, so one request the
+ * database refuses never fails its neighbours; an unavailable database would fail each alone too, after as
+ * long again.
+ */
+export async function inOneStatementOrEachAlone<Request, Result>(
+  batch: Pending<Request, Result>[],
+  all: (requests: Request[]) => Promise<Result[]>,
+  one: (request: Request) => Promise<Result>,
+): Promise<void> {
+  try {
+    const results = await all(batch.map((p) => p.request));
+    batch.forEach((p, i) => p.resolve(results[i]!));
+  } catch (error) {
+    if (batch.length === 1 || isRetryableTransactionError(error) || isDatabaseUnavailable(error)) throw error;
+    await Promise.all(batch.map((p) => one(p.request).then(p.resolve, p.reject)));
   }
 }

@@ -35,6 +35,7 @@ import {
 import type { PayoutInstruction, RailAdapter, RailAnswer } from '@payout/rails';
 import { maskAccount, type Logger, type ServiceMetrics } from '@payout/telemetry';
 import { oneBank, sendingNote, type DriverBanks } from './banks/driver-banks.js';
+import type { ClaimForBank } from './coalescing-claimer.js';
 import type { Settle } from './coalescing-settler.js';
 import type { InquiryScheduler } from './inquiry-scheduler.js';
 import { RunAgainLater } from './jobs/run-again-later.js';
@@ -62,6 +63,8 @@ export interface PayoutDriverOptions {
   metrics?: ServiceMetrics;
   /** How settlements are made: through the worker's CoalescingSettler, or (by default) one statement each. */
   settle?: Settle;
+  /** How an accepted payout is claimed for its bank: through the worker's CoalescingClaimer, or (by default) one statement each. */
+  claim?: ClaimForBank;
   /** Called after this driver settled or reversed a payout, with the webhook delivery it recorded (if any). */
   onSettled?: (payoutId: bigint, webhookDeliveryId: bigint | null) => void;
   now?: () => number;
@@ -98,12 +101,14 @@ const MOVE_BECAUSE = {
 export class PayoutDriver {
   private readonly now: () => number;
   private readonly settle: Settle;
+  private readonly claim: ClaimForBank;
   private readonly banks: DriverBanks;
   private readonly holdRetryMs: number;
 
   constructor(private readonly options: PayoutDriverOptions) {
     this.now = options.now ?? Date.now;
     this.settle = options.settle ?? ((request) => settlePayout(options.db, request));
+    this.claim = options.claim ?? (({ payoutId, ...claim }) => claimPayoutForBank(options.db, payoutId, claim));
     if (options.banks) this.banks = options.banks;
     else if (options.rail) this.banks = oneBank(options.rail);
     else throw new Error('a payout driver needs its banks (or one rail)');
@@ -122,7 +127,8 @@ export class PayoutDriver {
   async execute(payoutId: bigint): Promise<string> {
     await this.banks.ready;
     const now = this.now();
-    const claim = await claimPayoutForBank(this.options.db, payoutId, {
+    const claim = await this.claim({
+      payoutId,
       onlyFrom: ['ACCEPTED'],
       nextCheckAt: this.checkAfterRailCall(),
       routes: this.banks.routes(new Date(now)),

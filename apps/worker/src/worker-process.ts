@@ -27,6 +27,7 @@ import { payoutProcessor } from './jobs/payout-processor.js';
 import { settlesWithin, startQueueWorker } from './jobs/queue-worker.js';
 import { PayoutDriver } from './payout-driver.js';
 import { JobSweeper, payoutSweepPlan } from './sweeper.js';
+import { CoalescingClaimer } from './coalescing-claimer.js';
 import { CoalescingSettler } from './coalescing-settler.js';
 import { startWebhookWorker, type RunningWebhookWorker } from './webhooks/index.js';
 
@@ -238,15 +239,18 @@ function payoutDriverFor(config: WorkerConfig, { db, banks, queue, logger, metri
     railWindowMs: railWindowMsOf(config),
     metrics,
     ...(config.SETTLE_COALESCING && {
-      settle: new CoalescingSettler(db, {
-        maxBatch: config.SETTLE_MAX_BATCH,
-        maxInFlight: config.SETTLE_MAX_IN_FLIGHT,
-      }).settle,
+      claim: new CoalescingClaimer(db, coalescingLimitsOf(config)).claim,
+      settle: new CoalescingSettler(db, coalescingLimitsOf(config)).settle,
     }),
     onSettled: (_payoutId, webhookDeliveryId) => {
       if (webhookDeliveryId !== null) webhooks.deliverSoon(webhookDeliveryId);
     },
   });
+}
+
+/** The worker's claims and its settlements each coalesce into statements of at most this many (docs/performance.md). */
+function coalescingLimitsOf(config: WorkerConfig) {
+  return { maxBatch: config.SETTLE_MAX_BATCH, maxInFlight: config.SETTLE_MAX_IN_FLIGHT };
 }
 
 /** How long a submit or a status check may take, the rail's time-outs included. */

@@ -140,45 +140,82 @@ export interface BankClaim extends TransitionOutcome {
   scheduledAt: Date | null;
 }
 
+/** What {@link claimPayoutForBank} is asked: which payout, from which states, and where each of its modes goes. */
+export interface BankClaimRequest {
+  payoutId: bigint;
+  onlyFrom: readonly PayoutState[];
+  nextCheckAt: Date;
+  routes: BankRoutes;
+  holdNextCheckAt: Date;
+  actor: string;
+}
+
+type ClaimRow = TransitionRow & {
+  n: number;
+  held: boolean;
+  hold_expired: boolean;
+  scheduled_at: Date | null;
+} & PayoutRow<(typeof WORK_FIELDS)[number]>;
+
 /**
  * The claim before a payout is sent to a bank: its first submit (from ACCEPTED) or its move to another bank
  * (from the state it is in). The route of its mode — or of its merchant's pinned bank — is taken under the
  * row lock: a decision moves it to SUBMITTING recording the bank and the decision (and the event, with the
  * bank and the decision's note); a hold keeps it ACCEPTED with held_since set and its next check at
  * `holdNextCheckAt`. A payout scheduled for later is not claimed (its `scheduledAt` says until when). One call
- * of the SQL function `claim_payout_for_bank`
- * (packages/db/sql/functions/claim_payout_for_bank.sql), the same one statement the claim always was.
+ * of the SQL function `claim_payout_for_bank` (packages/db/sql/functions/claim_payout_for_bank.sql).
  */
 export async function claimPayoutForBank(
   db: PrismaClientOrTransaction,
   payoutId: bigint,
-  claim: {
-    onlyFrom: readonly PayoutState[];
-    nextCheckAt: Date;
-    routes: BankRoutes;
-    holdNextCheckAt: Date;
-    actor: string;
-  },
+  claim: Omit<BankClaimRequest, 'payoutId'>,
 ): Promise<BankClaim> {
-  const [row] = await sqlRows<
-    TransitionRow & { held: boolean; hold_expired: boolean; scheduled_at: Date | null } & PayoutRow<
-        (typeof WORK_FIELDS)[number]
-      >
-  >(
+  const [result] = await claimPayoutsForBank(db, [{ payoutId, ...claim }]);
+  return result!;
+}
+
+/**
+ * Many claims in one statement and one commit (the worker's concurrent jobs share it through
+ * apps/worker/src/coalescing-claimer.ts): each is {@link claimPayoutForBank}'s claim, made in payout order
+ * so two batches lock their payouts in one order and cannot deadlock; a payout named twice is claimed by the
+ * first and only seen by the second. Results come in the order of `requests`.
+ */
+export async function claimPayoutsForBank(
+  db: PrismaClientOrTransaction,
+  requests: readonly BankClaimRequest[],
+): Promise<BankClaim[]> {
+  const items = requests
+    .map((r, i) => ({
+      n: i + 1,
+      payout_id: r.payoutId,
+      allowed: narrowed('SUBMITTING', 'progress', r.onlyFrom),
+      next_check_at: r.nextCheckAt,
+      routes: r.routes.routes,
+      pinned_routes: r.routes.pinned,
+      hold_next_check_at: r.holdNextCheckAt,
+      actor: r.actor,
+    }))
+    .sort((a, b) => (a.payout_id < b.payout_id ? -1 : a.payout_id > b.payout_id ? 1 : a.n - b.n));
+  const rows = await sqlRows<ClaimRow>(
     db,
-    sql`SELECT * FROM claim_payout_for_bank(${payoutId},
-          ${narrowed('SUBMITTING', 'progress', claim.onlyFrom)}::text[]::payout_state[], ${claim.nextCheckAt}::timestamptz,
-          ${jsonOrNull(claim.routes.routes)}::jsonb, ${jsonOrNull(claim.routes.pinned)}::jsonb,
-          ${claim.holdNextCheckAt}::timestamptz, ${claim.actor})`,
+    sql`SELECT u.n, c.*
+          FROM jsonb_to_recordset(${jsonOrNull(items)}::jsonb) AS u(n int, payout_id bigint, allowed payout_state[],
+                 next_check_at timestamptz, routes jsonb, pinned_routes jsonb, hold_next_check_at timestamptz, actor text)
+         CROSS JOIN LATERAL claim_payout_for_bank(u.payout_id, u.allowed, u.next_check_at, u.routes,
+                 nullif(u.pinned_routes, 'null'::jsonb), u.hold_next_check_at, u.actor) AS c`,
   );
-  return {
-    moved: row?.moved ?? false,
-    held: row?.held ?? false,
-    holdExpired: row?.hold_expired ?? false,
-    scheduledAt: row?.scheduled_at ?? null,
-    from: row?.from_state ?? null,
-    payout: row ? payoutFromRow(row, WORK_FIELDS) : null,
-  };
+  const byItem = new Map(rows.map((row) => [row.n, row]));
+  return requests.map((_, i) => {
+    const row = byItem.get(i + 1);
+    return {
+      moved: row?.moved ?? false,
+      held: row?.held ?? false,
+      holdExpired: row?.hold_expired ?? false,
+      scheduledAt: row?.scheduled_at ?? null,
+      from: row?.from_state ?? null,
+      payout: row ? payoutFromRow(row, WORK_FIELDS) : null,
+    };
+  });
 }
 
 /** Narrows the states a settlement is allowed from (never wider than the table of transitions allows). */
