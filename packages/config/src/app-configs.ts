@@ -201,6 +201,8 @@ const routingSettings = {
   ROUTING_RECOVER_MIN_OUTCOMES: positiveInt(5),
   /** Share of new payouts sent to an eliminated bank as probes, so its recovery is seen. */
   ROUTING_PROBE_SHARE: share(0.05),
+  /** …at most one probe per bank and mode in this many ms from each worker (0: no spacing). */
+  ROUTING_PROBE_INTERVAL_MS: z.coerce.number().int().min(0).default(1_000),
   /** Banks scoring within this of the best share new payouts by their weights. */
   ROUTING_SHARE_MARGIN: share(0.05),
   /** A bank whose newest submits are this many failures in a row (5xx, time-outs) is down at once… */

@@ -217,6 +217,23 @@ describe('routePayout', () => {
     });
   });
 
+  it('when this worker probed an eliminated bank less than the probe interval ago, then the draw that would probe goes to the others', () => {
+    const oneDown = landscape(two, {
+      [healthKey('primary', 'IMPS')]: down(0.2),
+      [healthKey('secondary', 'IMPS')]: healthy(0.98),
+    });
+    const request = imps(draws(0.01, 0));
+    const at = request.now.getTime();
+    const probedJustNow = new Map([['primary', at - settings.probeIntervalMs + 1]]);
+    expect(routePayout({ ...request, probedAt: probedJustNow }, oneDown, settings)).toMatchObject({
+      decision: { bank: 'secondary', reason: 'best-score' },
+    });
+    const probedAnIntervalAgo = new Map([['primary', at - settings.probeIntervalMs]]);
+    expect(routePayout({ ...imps(draws(0.01, 0)), probedAt: probedAnIntervalAgo }, oneDown, settings)).toMatchObject({
+      decision: { bank: 'primary', reason: 'probe' },
+    });
+  });
+
   it('when every bank serving the mode is eliminated, then payouts are held, but for the probes', () => {
     const allDown = landscape(two, {
       [healthKey('primary', 'IMPS')]: down(0.2),

@@ -21,8 +21,14 @@ export interface RoutingSettings {
   recoverAt: number;
   /** …over at least this many outcomes (its probes). */
   recoverMinOutcomes: number;
-  /** Share (0..1) of new payouts sent to an eliminated bank as probes, so its recovery is seen. */
+  /** Share (0..1) of new payouts sent to an eliminated bank as probes, so its recovery is seen… */
   probeShare: number;
+  /**
+   * …but no more than one probe per bank and mode in this long from one worker: a probe of a bank that is still
+   * down leaves its payout undecided until the bank answers again, so at volume a share alone would leave
+   * hundreds a minute waiting.
+   */
+  probeIntervalMs: number;
   /** Banks scoring within this of the best share new payouts by weight. */
   shareMargin: number;
   /** A bank whose newest submits are this many failures in a row is down, whatever its older answers… */
@@ -37,6 +43,7 @@ export const DEFAULT_ROUTING_SETTINGS: RoutingSettings = {
   recoverAt: 0.8,
   recoverMinOutcomes: 5,
   probeShare: 0.05,
+  probeIntervalMs: 1_000,
   shareMargin: 0.05,
   downAfterFailures: 10,
   downAfterMs: 15_000,
@@ -210,6 +217,8 @@ export interface RoutingRequest {
   now: Date;
   /** Uniform in [0, 1); injected so a decision can be replayed. */
   random: () => number;
+  /** When this worker last sent a probe of the request's mode to each bank (ms since the epoch). */
+  probedAt?: ReadonlyMap<BankName, number>;
 }
 
 /** Where a new payout goes: a bank, or nowhere for now (held, reserved and unsent, docs/banks.md "Holding"). */
@@ -228,7 +237,7 @@ export type Routing =
  *    is safe to retry. A pin to a bank that does not serve the mode (or is not configured) is no pin for it.
  * 3. With one bank serving the mode there is nowhere else to go: it is the only bank, whatever its score.
  * 4. Otherwise, a share `probeShare` of new payouts probes an eliminated candidate (not a failover: a payout
- *    already refused once goes to a bank known to work); the rest go to the best-scoring candidate not
+ *    already refused once goes to a bank known to work), each bank at most once per `probeIntervalMs`; the rest go to the best-scoring candidate not
  *    eliminated, shared by weight among those within `shareMargin` of the best (an unscored bank counts as
  *    perfect until it has enough outcomes). With none left: held.
  */
@@ -250,21 +259,24 @@ export function routePayout(request: RoutingRequest, landscape: BankLandscape, s
   // Elimination means something only where another bank could take the traffic.
   const judged = servingMode.length > 1;
   const eliminated = (bank: BankName) => judged && healthOf(landscape, bank, mode).eliminated;
+  const mayProbe = (bank: BankName) =>
+    request.failoverFrom === undefined &&
+    now.getTime() - (request.probedAt?.get(bank) ?? -Infinity) >= settings.probeIntervalMs;
 
   const pinned = request.pinnedBank ? servingMode.find((b) => b.name === request.pinnedBank) : undefined;
   if (pinned) {
     if (!candidates.includes(pinned)) return { kind: 'hold', why: 'pinned-bank-not-serving' };
     if (!eliminated(pinned.name)) return decision(pinned.name, 'pinned');
-    if (request.failoverFrom === undefined && random() < settings.probeShare) return decision(pinned.name, 'probe');
+    if (mayProbe(pinned.name) && random() < settings.probeShare) return decision(pinned.name, 'probe');
     return { kind: 'hold', why: 'pinned-bank-not-serving' };
   }
 
   if (candidates.length === 0) return { kind: 'hold', why: 'no-bank-serves-the-mode' };
   if (!judged) return decision(candidates[0]!.name, 'only-bank');
 
-  const down = candidates.filter((b) => eliminated(b.name));
+  const down = candidates.filter((b) => eliminated(b.name) && mayProbe(b.name));
   const up = candidates.filter((b) => !eliminated(b.name));
-  if (down.length > 0 && request.failoverFrom === undefined && random() < settings.probeShare) {
+  if (down.length > 0 && random() < settings.probeShare) {
     return decision(down[Math.min(down.length - 1, Math.floor(random() * down.length))]!.name, 'probe');
   }
   if (up.length === 0) return { kind: 'hold', why: 'no-bank-serves-the-mode' };

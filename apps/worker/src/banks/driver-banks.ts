@@ -54,6 +54,8 @@ function route(routing: Routing, note = sendingNote): BankRoute {
 export class RoutedBanks implements DriverBanks {
   readonly defaultBank: BankName;
   readonly ready: Promise<void>;
+  /** When this worker last chose each bank for a probe, per mode: routing spaces its probes. */
+  private readonly probedAt = new Map<PayoutMode, Map<BankName, number>>(MODES.map((mode) => [mode, new Map()]));
 
   constructor(
     private readonly options: {
@@ -74,8 +76,14 @@ export class RoutedBanks implements DriverBanks {
   routes(now: Date): BankRoutes {
     const landscape = this.options.view.landscape;
     const random = this.options.random ?? Math.random;
-    const decide = (mode: PayoutMode, pinnedBank: BankName | null) =>
-      route(routePayout({ mode, pinnedBank, now, random }, landscape, this.options.settings));
+    const decide = (mode: PayoutMode, pinnedBank: BankName | null) => {
+      const probedAt = this.probedAt.get(mode)!;
+      const routing = routePayout({ mode, pinnedBank, now, random, probedAt }, landscape, this.options.settings);
+      // A probe chosen counts from now, used or not: of the routes offered, the claim takes its payout's own.
+      if (routing.kind === 'route' && routing.decision.reason === 'probe')
+        probedAt.set(routing.decision.bank, now.getTime());
+      return route(routing);
+    };
     const routes = Object.fromEntries(MODES.map((mode) => [mode, decide(mode, null)]));
     // With one bank a pin changes nothing: the claim need not look the merchant up.
     const pinned =
@@ -137,6 +145,7 @@ export function routingSettingsOf(config: {
   ROUTING_RECOVER_AT: number;
   ROUTING_RECOVER_MIN_OUTCOMES: number;
   ROUTING_PROBE_SHARE: number;
+  ROUTING_PROBE_INTERVAL_MS: number;
   ROUTING_SHARE_MARGIN: number;
   ROUTING_DOWN_AFTER_FAILURES: number;
   ROUTING_DOWN_AFTER_MS: number;
@@ -147,6 +156,7 @@ export function routingSettingsOf(config: {
     recoverAt: config.ROUTING_RECOVER_AT,
     recoverMinOutcomes: config.ROUTING_RECOVER_MIN_OUTCOMES,
     probeShare: config.ROUTING_PROBE_SHARE,
+    probeIntervalMs: config.ROUTING_PROBE_INTERVAL_MS,
     shareMargin: config.ROUTING_SHARE_MARGIN,
     downAfterFailures: config.ROUTING_DOWN_AFTER_FAILURES,
     downAfterMs: config.ROUTING_DOWN_AFTER_MS,
