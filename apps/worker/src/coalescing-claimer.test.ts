@@ -4,8 +4,7 @@ import { countingStatements as counting } from '../../../test/support/counting-s
 import { testPool, testPrisma } from '../../../test/support/database.js';
 import { makeMerchant } from '../../../test/support/factories.js';
 import { expectBooksBalanced } from '../../../test/support/ledger-checks.js';
-import { newAckNo } from '@payout/domain';
-import { newTransactionId } from '../../../test/support/api.js';
+import { upiInstruction } from '../../../test/support/payout-instructions.js';
 import { CoalescingClaimer } from './coalescing-claimer.js';
 
 const db: PrismaClient = testPrisma();
@@ -43,21 +42,7 @@ async function acceptedPayouts(count: number) {
   const merchant = await makeMerchant(db, { balance: '1000.00' });
   const accepted = await acceptPayouts(
     db,
-    Array.from({ length: count }, () => ({
-      merchantId: merchant.merchant.id,
-      transactionId: newTransactionId(),
-      mode: 'IMPS' as const,
-      amountPaise: 1000n,
-      ackNo: newAckNo(),
-      account: '123456789012',
-      ifsc: 'HDFC0001234',
-      name: 'Asha Kumar',
-      bankName: null,
-      mobile: null,
-      email: null,
-      description: null,
-      scheduledAt: null,
-    })),
+    Array.from({ length: count }, () => upiInstruction(merchant.merchant.id, 1000n)),
   );
   return { merchant, ids: accepted.map((a) => a.payout.id) };
 }
