@@ -57,11 +57,25 @@ describe('a worker in front of a slow rail', () => {
       (n) => n === PAYOUTS,
       { timeoutMs: 30_000, what: `${PAYOUTS} submits held at the bank at once` },
     );
-    const { rows: busy } = await pool.query<{ n: string }>(
-      `SELECT count(*) AS n FROM pg_stat_activity
-        WHERE application_name = 'payout-gateway-worker' AND datname = current_database() AND state <> 'idle'`,
+    // The worker's own background work (its first money-invariants check, a bank-view refresh) may be on a
+    // connection at this moment, and ends; a payout held on one would keep it until the bank answers, and the
+    // bank answers only when released below.
+    await eventually(
+      async () => {
+        const { rows } = await pool.query<{ n: string }>(
+          `SELECT count(*) AS n FROM pg_stat_activity
+            WHERE application_name = 'payout-gateway-worker' AND datname = current_database() AND state <> 'idle'`,
+        );
+        return Number(rows[0]!.n);
+      },
+      (busy) => busy === 0,
+      { timeoutMs: 30_000, what: 'no worker connection busy while every payout waits at the bank' },
     );
-    expect(Number(busy[0]!.n)).toBe(0);
+    const { rows: waiting } = await pool.query<{ state: string; n: string }>(
+      'SELECT state::text, count(*) AS n FROM payouts WHERE merchant_id = $1 GROUP BY state',
+      [merchant.merchant.id],
+    );
+    expect(waiting).toEqual([{ state: 'SUBMITTING', n: String(PAYOUTS) }]);
 
     bank.releaseSubmits();
     const { rows } = await eventually(
