@@ -58,6 +58,8 @@ if (!databaseUrl || !Number.isInteger(port)) throw new Error('DATABASE_URL and P
 const pool = new pg.Pool({
   connectionString: databaseUrl,
   max: Number(process.env.DATABASE_POOL_SIZE ?? 16),
+  // As the service's pool (packages/db/src/client.ts): connections stay open once opened.
+  idleTimeoutMillis: 0,
   application_name: 'bench-reference',
 });
 

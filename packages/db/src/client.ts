@@ -28,6 +28,12 @@ export function createPrismaClient(options: DatabaseOptions): PrismaClient {
     connectionString: options.url,
     max: options.poolSize,
     connectionTimeoutMillis: options.connectTimeoutMs,
+    // A connection once opened stays open: a new PostgreSQL backend's first statements load the catalogue entries
+    // of every table and index they touch and compile each PL/pgSQL function they call, so closing idle ones
+    // (pg's default, after 10 s) made every burst after a quiet spell pay that on many connections at once
+    // (docs/performance.md, "Connections stay open"). Idle connections let a process exit, as the time-out did.
+    idleTimeoutMillis: 0,
+    allowExitOnIdle: true,
     application_name: options.applicationName ?? 'payout-gateway',
     ...(sessionOptions(options) && { options: sessionOptions(options) }),
   });
