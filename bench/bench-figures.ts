@@ -1,4 +1,5 @@
-import type { ApiMeasurements } from './api-throughput.js';
+import type { AcceptMeasurements, ApiMeasurements } from './api-throughput.js';
+import type { BenchPlan } from './bench-plan.js';
 import type { BenchEnv } from './bench-env.js';
 import type { RssGrowth } from './app-process.js';
 import type { EndToEndRun } from './end-to-end.js';
@@ -84,17 +85,7 @@ export function benchFigures(
     ratioFigure(rate(api.acceptUpiHot, 'accepted UPI, one merchant'), naiveCeiling, goals.acceptHotToNaive),
     ratioFigure(rate(api.uncoalescedImpsSpread, `accepted IMPS, ${n} merchants, coalescing off`), acceptCeiling),
     ratioFigure(rate(api.uncoalescedImpsHot, 'accepted IMPS, one merchant, coalescing off'), naiveCeiling),
-    ratioFigure(
-      {
-        section: 'api',
-        name: `p99 latency at ${Math.round(plan.p99LoadFraction * 100)} % of max (${Math.round(api.acceptAtFraction.requestedRate ?? 0)}/s asked, ${Math.round(api.acceptAtFraction.succeededPerSecond)}/s accepted)`,
-        value: api.acceptAtFraction.latencyMs.p99,
-        unit: 'ms',
-        latencyMs: { p50: api.acceptAtFraction.latencyMs.p50, p99: api.acceptAtFraction.latencyMs.p99 },
-      },
-      { name: 'target', value: goals.p99AtHalfLoadMs.atMost!, unit: 'ms' },
-      { atMost: 1.0 },
-    ),
+    atFractionFigure(plan, api.acceptAtFraction),
     ratioFigure(rate(api.lookups, `status lookups, ${n} merchants`), referenceLookup, goals.lookupToReference),
     ratioFigure(
       rate(api.lookups, `status lookups, ${n} merchants (against pgbench)`),
@@ -103,32 +94,7 @@ export function benchFigures(
     ...acceptCpuFigures(env, api, reference),
   ];
 
-  for (const run of endToEnd) {
-    const base = {
-      section: 'end to end' as const,
-      value: run.settledPerSecond,
-      unit: '/s',
-      detail: `(accepting ${Math.round(run.acceptedPerSecond)}/s)`,
-    };
-    if (run.railLatencyMs === 0) {
-      figures.push(
-        ratioFigure(
-          { ...base, name: `settled, rail 0 ms, worker concurrency ${run.concurrency}` },
-          { name: 'accepted in the same window', value: run.acceptedPerSecond, unit: '/s' },
-          goals.settledToAccepted,
-        ),
-      );
-    } else {
-      // What the rail allows one worker: `concurrency` payouts in flight, each taking the rail's latency.
-      const railBound = (run.concurrency * 1000) / run.railLatencyMs;
-      figures.push(
-        ratioFigure(
-          { ...base, name: `settled, rail ${run.railLatencyMs} ms, worker concurrency ${run.concurrency}` },
-          { name: 'concurrency ÷ latency', value: railBound, unit: '/s' },
-        ),
-      );
-    }
-  }
+  figures.push(...endToEndFigures(endToEnd));
 
   figures.push(...slowRailFigures(slowRail));
 
@@ -286,8 +252,8 @@ export function caughtPayoutsFigures(stage: CaughtPayoutsStage): Figure[] {
  * of the full table.
  */
 export function acceptStageFigures(
-  env: Pick<BenchEnv, 'merchants'>,
-  api: Pick<ApiMeasurements, 'acceptImpsSpread' | 'lookups'>,
+  env: Pick<BenchEnv, 'merchants' | 'plan'>,
+  api: AcceptMeasurements,
   reference: ReferenceMeasurements,
 ): Figure[] {
   const n = env.merchants.spread.length.toLocaleString('en-US');
@@ -297,6 +263,7 @@ export function acceptStageFigures(
       referenceCeiling(reference.acceptImpsSpread, 'reference server accepts'),
       RATIO_GOALS.acceptSpreadToReference,
     ),
+    atFractionFigure(env.plan, api.acceptAtFraction),
     ratioFigure(
       rate(api.lookups, `status lookups, ${n} merchants`),
       referenceCeiling(reference.lookups, 'reference server lookups'),
@@ -304,6 +271,54 @@ export function acceptStageFigures(
     ),
     ...acceptCpuFigures(env, api, reference),
   ];
+}
+
+/** Settled per second in each end-to-end run: at a 0 ms rail against what was accepted meanwhile, else against the rail's bound. */
+export function endToEndFigures(endToEnd: readonly EndToEndRun[]): Figure[] {
+  const goals = RATIO_GOALS;
+  const figures: Figure[] = [];
+  for (const run of endToEnd) {
+    const base = {
+      section: 'end to end' as const,
+      value: run.settledPerSecond,
+      unit: '/s',
+      detail: `(accepting ${Math.round(run.acceptedPerSecond)}/s)`,
+    };
+    if (run.railLatencyMs === 0) {
+      figures.push(
+        ratioFigure(
+          { ...base, name: `settled, rail 0 ms, worker concurrency ${run.concurrency}` },
+          { name: 'accepted in the same window', value: run.acceptedPerSecond, unit: '/s' },
+          goals.settledToAccepted,
+        ),
+      );
+    } else {
+      // What the rail allows one worker: `concurrency` payouts in flight, each taking the rail's latency.
+      const railBound = (run.concurrency * 1000) / run.railLatencyMs;
+      figures.push(
+        ratioFigure(
+          { ...base, name: `settled, rail ${run.railLatencyMs} ms, worker concurrency ${run.concurrency}` },
+          { name: 'concurrency ÷ latency', value: railBound, unit: '/s' },
+        ),
+      );
+    }
+  }
+  return figures;
+}
+
+/** The p99 latency at a fraction of the maximum accept rate, against its target. */
+function atFractionFigure(plan: Pick<BenchPlan, 'p99LoadFraction'>, run: HttpRunResult): Figure {
+  return ratioFigure(
+    {
+      section: 'api',
+      name: `p99 latency at ${Math.round(plan.p99LoadFraction * 100)} % of max (${Math.round(run.requestedRate ?? 0)}/s asked, ${Math.round(run.succeededPerSecond)}/s accepted)`,
+      value: run.latencyMs.p99,
+      unit: 'ms',
+      latencyMs: { p50: run.latencyMs.p50, p99: run.latencyMs.p99 },
+    },
+    { name: 'target', value: RATIO_GOALS.p99AtHalfLoadMs.atMost!, unit: 'ms' },
+    { atMost: 1.0 },
+  );
 }
 
 function acceptCpuFigures(

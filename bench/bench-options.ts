@@ -27,6 +27,7 @@ export interface BenchOptions {
 /** The stages `--only` can run alone. */
 export const BENCH_STAGES = [
   'accept',
+  'end-to-end',
   'lookup-logging',
   'bank-downtime',
   'caught-payouts',
@@ -49,7 +50,8 @@ export const USAGE = `usage: pnpm bench [--smoke] [--duration <seconds>] [--json
   --perf-map         start the API, worker and reference server with --perf-basic-prof-only-functions,
                      so perf record -g -p <pid> names their JavaScript frames
   --only <stage>     run one stage alone: accept (accepts and lookups over the spread merchants, API ÷ reference server:
-                     throughput and CPU per answer; with --cpu-prof, the profile to read first),
+                     throughput and CPU per answer, and p99 at half load; with --cpu-prof, the profile to read first),
+                     end-to-end (an unbounded accept stream while one worker settles at a 0 ms rail: settled ÷ accepted),
                      lookup-logging (status lookups with the default logging ÷ logging off),
                      bank-downtime (settled/s with one of two banks down ÷ both up, and a bank's recovery),
                      caught-payouts (a bank down for a minute, then back: how soon the payouts it left undecided settle),

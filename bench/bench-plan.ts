@@ -1,3 +1,4 @@
+import { loadConfig, workerConfigSchema } from '@payout/config';
 import type { BenchOptions } from './bench-options.js';
 import type { CaughtPayoutsPlan } from './caught-payouts-stage.js';
 import type { PayoutListPlan } from './payout-list-stage.js';
@@ -26,7 +27,13 @@ export interface BenchPlan {
   pgbenchThreads: number;
   /** Connections each API and worker process keeps to PostgreSQL. */
   poolSize: number;
-  /** Worker concurrency of the zero-latency end-to-end run. */
+  /**
+   * Worker concurrency of the zero-latency end-to-end run (settled ÷ accepted): in the full bench, the one a
+   * worker runs with by default. A payout's jobs wait on the database, the bank and Redis in turn, each for a
+   * core on this shared machine; a worker with fewer in flight than the accept stream's connections settles
+   * less than is accepted for want of payouts in flight, not of CPU (docs/performance.md, "Accepted →
+   * settled").
+   */
   zeroLatencyConcurrency: number;
   railLatencyMs: number;
   /** Worker concurrencies of the runs against the slow rail. */
@@ -100,7 +107,7 @@ export function benchPlan(options: BenchOptions): BenchPlan {
     connections: 64,
     pgbenchClients: 16,
     pgbenchThreads: 2,
-    zeroLatencyConcurrency: 50,
+    zeroLatencyConcurrency: loadConfig(workerConfigSchema, {}).WORKER_CONCURRENCY,
     statementLines: [20_000, 1_000_000],
     // A minute down, as an outage that pages someone; 20 s up first, so both banks are scored before it.
     caughtPayoutsStage: { ratePerS: 5, healthyS: 20, downS: 60, waitS: 90 },

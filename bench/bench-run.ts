@@ -11,6 +11,7 @@ import {
   apiVariables,
   measureAccepts,
   measureApi,
+  warmUp,
   type AcceptMeasurements,
   type ApiMeasurements,
 } from './api-throughput.js';
@@ -20,6 +21,7 @@ import {
   bankDowntimeFigures,
   benchFigures,
   caughtPayoutsFigures,
+  endToEndFigures,
   type Ceilings,
 } from './bench-figures.js';
 import {
@@ -65,6 +67,7 @@ import {
   caughtPayoutsRatio,
   computeRatios,
   lookupLoggingCost,
+  NO_RATIO_INPUTS,
   payoutListAtScaleToSmall,
   ratioVerdicts,
   unmeasuredRatios,
@@ -159,6 +162,7 @@ export interface StageReport {
   /** The stage's own measurements: the one that ran. */
   accepts?: AcceptMeasurements;
   reference?: ReferenceMeasurements;
+  endToEnd?: EndToEndRun[];
   lookupLogging?: LookupLoggingStage;
   bankDowntime?: BankDowntimeStage;
   caughtPayouts?: CaughtPayoutsStage;
@@ -244,7 +248,14 @@ export async function runBench(
       figures: Figure[];
       measurements: Pick<
         StageReport,
-        'accepts' | 'reference' | 'lookupLogging' | 'bankDowntime' | 'caughtPayouts' | 'statement' | 'payoutList'
+        | 'accepts'
+        | 'reference'
+        | 'endToEnd'
+        | 'lookupLogging'
+        | 'bankDowntime'
+        | 'caughtPayouts'
+        | 'statement'
+        | 'payoutList'
       >;
       /** Whether the stage's processes can be profiled (`recon statement` is not). */
       profiled: boolean;
@@ -310,16 +321,47 @@ export async function runBench(
     const accepts = await measureAccepts(env, api, payouts);
     await api.stop();
     const referenceRuns = await measureReference(env, reference, payouts);
-    const { acceptSpreadToReference, lookupToReference, apiCpuPerAcceptToReference } = computeRatios(
+    const { acceptSpreadToReference, lookupToReference, apiCpuPerAcceptToReference, p99AtHalfLoadMs } = computeRatios(
       acceptRatioInputs(accepts, referenceRuns),
     );
     return stageReport(options.only, {
-      ratios: { acceptSpreadToReference, lookupToReference, apiCpuPerAcceptToReference },
-      cpu: [accepts.acceptImpsSpread, accepts.lookups, referenceRuns.acceptImpsSpread, referenceRuns.lookups].map(
-        (r) => r.cpu,
-      ),
+      ratios: { acceptSpreadToReference, lookupToReference, apiCpuPerAcceptToReference, p99AtHalfLoadMs },
+      cpu: [
+        accepts.acceptImpsSpread,
+        accepts.acceptAtFraction,
+        accepts.lookups,
+        referenceRuns.acceptImpsSpread,
+        referenceRuns.lookups,
+      ].map((r) => r.cpu),
       figures: acceptStageFigures(env, accepts, referenceRuns),
       measurements: { accepts, reference: referenceRuns },
+      profiled: true,
+    });
+  }
+
+  if (options.only === 'end-to-end') {
+    const [api, rail] = await Promise.all([
+      startApp(env, 'api', 'api', 'PORT', '/healthz', apiVariables(env, env.queuePrefix, true)),
+      startRailSim(env, 0),
+    ]);
+    const payouts = new PayoutRequests();
+    await warmUp(env, api, payouts);
+    const endToEnd = await measureEndToEnd(env, api, new Map([[0, rail]]), payouts, [
+      { railLatencyMs: 0, concurrency: plan.zeroLatencyConcurrency },
+    ]);
+    await api.stop();
+    await rail.stop();
+    const run = endToEnd[0]!;
+    const { settledToAccepted, workerPeakRssMb } = computeRatios({
+      ...NO_RATIO_INPUTS,
+      memory: env.memory,
+      zeroLatencyRun: { settledPerSecond: run.settledPerSecond, acceptedPerSecond: run.acceptedPerSecond },
+    });
+    return stageReport(options.only, {
+      ratios: { settledToAccepted, workerPeakRssMb },
+      cpu: [run.cpu],
+      figures: endToEndFigures(endToEnd),
+      measurements: { endToEnd },
       profiled: true,
     });
   }
@@ -492,17 +534,14 @@ export async function runBench(
 /** The accept stage's runs as ratio inputs; what it did not measure is 0 (and so unmeasured). */
 function acceptRatioInputs(accepts: AcceptMeasurements, reference: ReferenceMeasurements): RatioInputs {
   return {
-    pgbenchAcceptSpreadTps: 0,
-    pgbenchNaiveOneWalletTps: 0,
+    ...NO_RATIO_INPUTS,
     acceptSpreadPerS: accepts.acceptImpsSpread.succeededPerSecond,
-    acceptHotPerS: 0,
     referenceAcceptSpreadPerS: reference.acceptImpsSpread.succeededPerSecond,
     lookupsPerS: accepts.lookups.succeededPerSecond,
     referenceLookupsPerS: reference.lookups.succeededPerSecond,
     apiCpuMsPerAccept: accepts.acceptImpsSpread.apiCpuMsPerSuccess ?? 0,
     referenceCpuMsPerAccept: reference.acceptImpsSpread.apiCpuMsPerSuccess ?? 0,
-    p99AtHalfLoadMs: Number.NaN,
-    memory: [],
+    p99AtHalfLoadMs: accepts.acceptAtFraction.latencyMs.p99,
   };
 }
 
@@ -556,14 +595,17 @@ async function startApps(env: BenchEnv): Promise<BenchApps> {
     startApp(env, 'api', 'api', 'PORT', '/healthz', apiVariables(env, env.queuePrefix, true)),
     startApp(env, 'api-no-coalescing', 'api', 'PORT', '/healthz', apiVariables(env, `${env.queuePrefix}-nc`, false)),
     startReference(env),
-    ...latencies.map((latency) =>
-      startApp(env, `rail-sim-${latency}ms`, 'rail-sim', 'RAIL_SIM_PORT', '/health', {
-        RAIL_SIM_HOST: '127.0.0.1',
-        RAIL_SIM_LATENCY_MS: String(latency),
-      }),
-    ),
+    ...latencies.map((latency) => startRailSim(env, latency)),
   ]);
   return { api, uncoalescedApi, reference, rails: new Map(latencies.map((l, i) => [l, rails[i]!])) };
+}
+
+/** The rail simulator, answering every call after `latencyMs`. */
+function startRailSim(env: BenchEnv, latencyMs: number): Promise<StartedApp> {
+  return startApp(env, `rail-sim-${latencyMs}ms`, 'rail-sim', 'RAIL_SIM_PORT', '/health', {
+    RAIL_SIM_HOST: '127.0.0.1',
+    RAIL_SIM_LATENCY_MS: String(latencyMs),
+  });
 }
 
 function isRun(value: unknown): value is HttpRunResult {

@@ -6,6 +6,7 @@ import { describe } from './api-throughput.js';
 import { startLoad, type HttpRunResult, type PayoutRequests } from './http-load.js';
 import type { MemoryReport } from './app-process.js';
 import { describeCpu, type CpuSplit } from './cpu-meter.js';
+import type { BenchPlan } from './bench-plan.js';
 
 export interface EndToEndRun {
   railLatencyMs: number;
@@ -28,6 +29,20 @@ export interface EndToEndRun {
   rssUnderLoad: { afterWarmupMb: number; lastMb: number };
 }
 
+/** One end-to-end run: the rail simulator's latency and the worker's concurrency. */
+export interface EndToEndConfiguration {
+  railLatencyMs: number;
+  concurrency: number;
+}
+
+/** The full bench's runs: the zero-latency rail first (the settled ÷ accepted figure), then the slow rail's. */
+export function endToEndConfigurations(plan: BenchPlan): EndToEndConfiguration[] {
+  return [
+    { railLatencyMs: 0, concurrency: plan.zeroLatencyConcurrency },
+    ...plan.slowRailConcurrencies.map((concurrency) => ({ railLatencyMs: plan.railLatencyMs, concurrency })),
+  ];
+}
+
 /**
  * Accepted → settled: the API, one worker process and the rail simulator as separate processes, a steady
  * stream of accepts, and the payouts settled SUCCESS in a fixed window counted in PostgreSQL. Against the
@@ -40,13 +55,10 @@ export async function measureEndToEnd(
   api: StartedApp,
   rails: ReadonlyMap<number, StartedApp>,
   payouts: PayoutRequests,
+  configurations: readonly EndToEndConfiguration[] = endToEndConfigurations(env.plan),
 ): Promise<EndToEndRun[]> {
   const { plan } = env;
   const queuePrefix = env.queuePrefix;
-  const configurations = [
-    { railLatencyMs: 0, concurrency: plan.zeroLatencyConcurrency },
-    ...plan.slowRailConcurrencies.map((concurrency) => ({ railLatencyMs: plan.railLatencyMs, concurrency })),
-  ];
   // The API runs before left their payouts queued; those were never meant to settle.
   await emptyQueue(env.redisUrl, queuePrefix);
   const runs: EndToEndRun[] = [];

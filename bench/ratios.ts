@@ -160,6 +160,21 @@ export interface RatioInputs {
   payoutList?: { atScaleP50Ms: number; smallP50Ms: number } | undefined;
 }
 
+/** Ratio inputs of a stage that measured none of them: each ratio computed from them alone is unmeasured. */
+export const NO_RATIO_INPUTS: RatioInputs = {
+  pgbenchAcceptSpreadTps: 0,
+  pgbenchNaiveOneWalletTps: 0,
+  acceptSpreadPerS: 0,
+  acceptHotPerS: 0,
+  referenceAcceptSpreadPerS: 0,
+  lookupsPerS: 0,
+  referenceLookupsPerS: 0,
+  apiCpuMsPerAccept: 0,
+  referenceCpuMsPerAccept: 0,
+  p99AtHalfLoadMs: Number.NaN,
+  memory: [],
+};
+
 export function computeRatios(inputs: RatioInputs): Ratios {
   const peak = (app: string) => {
     const peaks = inputs.memory.filter((m) => m.app === app).map((m) => m.peakRssMb);

@@ -13,7 +13,7 @@ import {
 } from '@payout/rail-sim';
 import type { PrismaClient } from '@payout/db';
 import type { BenchEnv } from './bench-env.js';
-import { RATIO_GOALS } from './ratios.js';
+import { NO_RATIO_INPUTS, RATIO_GOALS } from './ratios.js';
 import { ratioFigure, type Figure } from './results-table.js';
 
 /**
@@ -242,7 +242,7 @@ export function statementRssGrowth(stage: StatementStage): number | null {
 /** The stage's figures as the ratios read them (bench/ratios.ts). */
 export function statementRatioInputs(stage: StatementStage) {
   return {
-    ...NO_API_INPUTS,
+    ...NO_RATIO_INPUTS,
     statement: {
       linesPerS: statementLinesPerS(stage),
       peakRssMb: statementPeakRssMb(stage),
@@ -252,20 +252,6 @@ export function statementRatioInputs(stage: StatementStage) {
 }
 
 // A stage run alone measures nothing of the API: its ratios come out unmeasured (null).
-const NO_API_INPUTS = {
-  pgbenchAcceptSpreadTps: 0,
-  pgbenchNaiveOneWalletTps: 0,
-  acceptSpreadPerS: 0,
-  acceptHotPerS: 0,
-  referenceAcceptSpreadPerS: 0,
-  lookupsPerS: 0,
-  referenceLookupsPerS: 0,
-  apiCpuMsPerAccept: 0,
-  referenceCpuMsPerAccept: 0,
-  p99AtHalfLoadMs: Number.NaN,
-  memory: [],
-};
-
 export function statementFigures(stage: StatementStage): Figure[] {
   const sizes = [...new Set(stage.runs.map((r) => r.lines))].sort((a, b) => a - b);
   return stage.runs.map((run) => {
