@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { PrismaClient } from '@payout/db';
 
 // Where the machine's CPU went during one run, read from /proc: the app processes the bench started, this
@@ -53,16 +53,12 @@ export class CpuMeter {
     // Processes come and go during a run (test runs of others, PostgreSQL's autovacuum workers): a look
     // every quarter second keeps what most of them used before they ended.
     const lastSeen = new Map<number, { comm: string; ticks: number }>();
-    let sampling = Promise.resolve();
     const sampler = setInterval(() => {
-      sampling = sampling.then(async () => {
-        for (const [pid, entry] of await readProcesses()) lastSeen.set(pid, entry);
-      });
+      for (const [pid, entry] of readProcesses()) lastSeen.set(pid, entry);
     }, 250);
     try {
       const result = await work();
       clearInterval(sampler);
-      await sampling;
       const after = await this.snapshot();
       for (const [pid, entry] of lastSeen) if (!after.processes.has(pid)) after.processes.set(pid, entry);
       return { result, cpu: this.split(before, after) };
@@ -74,11 +70,9 @@ export class CpuMeter {
   private async snapshot(): Promise<Snapshot> {
     const rows = await this.db.$queryRaw<{ pid: number }[]>`
       SELECT pid FROM pg_stat_activity WHERE datname = ${this.databaseName}`;
-    const [stat, processes, runQueueNs] = await Promise.all([
-      readFile('/proc/stat', 'utf8'),
-      readProcesses(),
-      readRunQueueTimes([...this.apps().keys()]),
-    ]);
+    const stat = readFileSync('/proc/stat', 'utf8');
+    const processes = readProcesses();
+    const runQueueNs = readRunQueueTimes([...this.apps().keys()]);
     const fields = stat.split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
     // user nice system idle iowait irq softirq steal: idle and iowait are not busy.
     const total = fields.slice(0, 8).reduce((a, b) => a + b, 0);
@@ -142,25 +136,28 @@ export class CpuMeter {
   }
 }
 
-async function readProcesses(): Promise<Map<number, { comm: string; ticks: number }>> {
+/**
+ * Every process's CPU ticks so far. Read synchronously: /proc answers from memory in microseconds, and a few
+ * hundred small reads a quarter second cost the bench's thread less than as many promises and thread-pool
+ * round trips (the paced load sends from a thread of its own; autocannon's sockets wait a moment at most).
+ */
+function readProcesses(): Map<number, { comm: string; ticks: number }> {
   const processes = new Map<number, { comm: string; ticks: number }>();
-  const pids = (await readdir('/proc')).filter((name) => /^\d+$/.test(name));
-  await Promise.all(
-    pids.map(async (pid) => {
-      let stat: string;
-      try {
-        stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-      } catch {
-        return; // Ended since the listing.
-      }
-      // "pid (comm) state ppid …": comm may hold spaces and parentheses, so split at the last ")".
-      const close = stat.lastIndexOf(')');
-      const comm = stat.slice(stat.indexOf('(') + 1, close);
-      const rest = stat.slice(close + 2).split(' ');
-      // utime and stime are fields 14 and 15 of the line, 12th and 13th after the comm.
-      processes.set(Number(pid), { comm, ticks: Number(rest[11]) + Number(rest[12]) });
-    }),
-  );
+  const pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  for (const pid of pids) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // Ended since the listing.
+    }
+    // "pid (comm) state ppid …": comm may hold spaces and parentheses, so split at the last ")".
+    const close = stat.lastIndexOf(')');
+    const comm = stat.slice(stat.indexOf('(') + 1, close);
+    const rest = stat.slice(close + 2).split(' ');
+    // utime and stime are fields 14 and 15 of the line, 12th and 13th after the comm.
+    processes.set(Number(pid), { comm, ticks: Number(rest[11]) + Number(rest[12]) });
+  }
   return processes;
 }
 
@@ -169,18 +166,16 @@ async function readProcesses(): Promise<Map<number, { comm: string; ticks: numbe
  * /proc/<pid>/task/<pid>/schedstat, in nanoseconds. A process that ended, or a kernel without schedstats,
  * has no entry.
  */
-async function readRunQueueTimes(pids: number[]): Promise<Map<number, number>> {
+function readRunQueueTimes(pids: number[]): Map<number, number> {
   const times = new Map<number, number>();
-  await Promise.all(
-    pids.map(async (pid) => {
-      try {
-        const waitNs = runQueueNs(await readFile(`/proc/${pid}/task/${pid}/schedstat`, 'utf8'));
-        if (waitNs !== undefined) times.set(pid, waitNs);
-      } catch {
-        // Ended, or no schedstats.
-      }
-    }),
-  );
+  for (const pid of pids) {
+    try {
+      const waitNs = runQueueNs(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8'));
+      if (waitNs !== undefined) times.set(pid, waitNs);
+    } catch {
+      // Ended, or no schedstats.
+    }
+  }
   return times;
 }
 
